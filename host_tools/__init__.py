@@ -1,0 +1,1 @@
+"""Host side of the tiles: the `blinks` command, the serial bridge (ports, flash, monitor)."""

@@ -1,0 +1,48 @@
+"""The `blinks` command.
+
+Each subcommand lives in the module that does its job; this file only wires them up, and
+imports a subcommand's module only when that subcommand runs (so `blinks ports` never loads
+pygame). A subcommand module provides `add_arguments(parser)` and `run(args) -> int`.
+"""
+
+import argparse
+import importlib
+import sys
+
+# name -> (module, one-line help)
+SUBCOMMANDS = {
+    "sim": ("simulator.app.cli", "open the desktop simulator (Lost Gems on 18 tiles)"),
+    "session": ("simulator.sessions.cli", "run hint/discard/play session scripts"),
+    "playtest": ("simulator.sessions.playtest_cli", "batch-run bots and report score statistics"),
+    "flash": ("host_tools.flash_cli", "compile and deploy the firmware to tiles over USB serial"),
+    "monitor": ("host_tools.monitor_cli", "show and record the output of tiles"),
+    "ports": ("host_tools.ports_cli", "list serial ports that look like MicroPython tiles"),
+}
+
+
+def build_parser(argv):
+    parser = argparse.ArgumentParser(prog="blinks", description="Blinks-style hexagonal tiles: simulator, sessions and host tools.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    wanted = argv[0] if argv and argv[0] in SUBCOMMANDS else None
+    modules = {}
+    for name, (module_name, help_text) in SUBCOMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name == wanted:
+            module = importlib.import_module(module_name)
+            module.add_arguments(p)
+            modules[name] = module
+    return parser, modules
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser, modules = build_parser(argv)
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 2
+    return int(modules[args.command].run(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

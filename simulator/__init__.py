@@ -1,0 +1,1 @@
+"""Simulator: the headless world, the pygame front end, co-simulation and scripted sessions."""
