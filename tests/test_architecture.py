@@ -1,0 +1,97 @@
+"""The house rules of ARCHITECTURE.md, checked on the source itself.
+
+- nothing under firmware/ imports from simulator/ or host_tools/, nor a module MicroPython lacks;
+- the firmware has no `match` statement (MicroPython has none);
+- the headless world never imports pygame;
+- the referee and the rest of the rules engine never import the world.
+Imports guarded by `try: ... except ImportError` are allowed (they are optional by design).
+"""
+
+import ast
+import pathlib
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+NOT_ON_MICROPYTHON = {"typing", "dataclasses", "enum", "abc", "functools", "itertools"}
+
+
+def python_files(folder):
+    return sorted((ROOT / folder).rglob("*.py"))
+
+
+def imported_modules(path):
+    """Top-level names of every module imported outside a try/except ImportError guard."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    guarded = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try):
+            catches_import_error = any(
+                h.type is None or "ImportError" in ast.dump(h.type) for h in node.handlers
+            )
+            if catches_import_error:
+                for inner in node.body:
+                    for sub in ast.walk(inner):
+                        guarded.add(id(sub))
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in guarded:
+            continue
+        if isinstance(node, ast.Import):
+            found += [(a.name, node.lineno) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.module, node.lineno))
+    return found
+
+
+def offending_imports(folder, forbidden_prefixes, exclude=()):
+    bad = []
+    for path in python_files(folder):
+        rel = path.relative_to(ROOT).as_posix()
+        if any(rel.startswith(e) for e in exclude):
+            continue
+        for module, line in imported_modules(path):
+            top = module.split(".")[0]
+            if any(module == p or module.startswith(p + ".") or top == p for p in forbidden_prefixes):
+                bad.append("%s:%d imports %s" % (rel, line, module))
+    return bad
+
+
+def test_firmware_imports_nothing_from_the_host_side():
+    assert offending_imports("firmware", ["simulator", "host_tools"]) == []
+
+
+def test_firmware_imports_only_what_micropython_has():
+    assert offending_imports("firmware", sorted(NOT_ON_MICROPYTHON)) == []
+
+
+def test_firmware_has_no_match_statement():
+    bad = []
+    for path in python_files("firmware"):
+        tree = ast.parse(path.read_text())
+        bad += ["%s:%d" % (path.relative_to(ROOT), n.lineno) for n in ast.walk(tree) if type(n).__name__ == "Match"]
+    assert bad == []
+
+
+def test_world_never_imports_pygame():
+    assert offending_imports("simulator/world", ["pygame"]) == []
+
+
+def test_rules_engine_never_imports_the_world():
+    # The referee and bots are pure rules: usable alone and fast. Only the physical runner
+    # (which moves tiles in the world) may import it.
+    rules_modules = [p for p in python_files("simulator/sessions") if "physical" not in p.name and "runner" not in p.name]
+    bad = []
+    for path in rules_modules:
+        if path.name in ("cli.py", "playtest_cli.py", "__init__.py"):
+            continue
+        for module, line in imported_modules(path):
+            if module.startswith("simulator.world") or module.startswith("pygame"):
+                bad.append("%s:%d imports %s" % (path.relative_to(ROOT), line, module))
+    assert bad == []
+
+
+def test_the_checker_sees_a_forbidden_import(tmp_path):
+    # Guard against a checker that passes vacuously.
+    sample = tmp_path / "sample.py"
+    sample.write_text("import typing\ntry:\n    import abc\nexcept ImportError:\n    pass\nfrom simulator.world import World\n")
+    names = [m for m, _ in imported_modules(sample)]
+    assert names == ["typing", "simulator.world"]
