@@ -1,0 +1,130 @@
+"""Record every table input with its simulated time, and play a recording back.
+
+File format (JSON Lines, one object a line):
+  line 1: {"kind": "blinks-sim", "version": 1, "game": NAME, "seed": N, "tiles": N,
+           "ir_loss": P, "layout": [[q, r, rotation], ...]}
+  then:   {"t": ms, "op": OP, ...} with OP one of
+          press {tile} · release {tile} · lift {tile} · place {tile, q, r, rot} ·
+          rotate {tile, steps} · tokens {hints, errors} · end
+Events are in time order. Replaying the same header and events on the same firmware gives the
+same LEDs, because the world is deterministic for a given seed and input timeline.
+"""
+
+import json
+
+FORMAT = "blinks-sim"
+VERSION = 1
+OPS = {
+    "press": ("tile",),
+    "release": ("tile",),
+    "lift": ("tile",),
+    "place": ("tile", "q", "r", "rot"),
+    "rotate": ("tile", "steps"),
+    "tokens": ("hints", "errors"),
+    "end": (),
+}
+
+
+class RecordingError(ValueError):
+    """A recording file that cannot be replayed; the message names the file and line."""
+
+
+class Recorder:
+    """Appends events to a JSON Lines file as they happen (flushed, so a crash loses nothing)."""
+
+    def __init__(self, path: str, header: dict):
+        self.path = path
+        self._file = open(path, "w", encoding="utf-8")
+        head = {"kind": FORMAT, "version": VERSION}
+        head.update(header)
+        self._write(head)
+        self.closed = False
+
+    def _write(self, obj):
+        self._file.write(json.dumps(obj, sort_keys=True) + "\n")
+        self._file.flush()
+
+    def record(self, t: int, op: str, **fields):
+        if op not in OPS:
+            raise ValueError("unknown op %r" % op)
+        event = {"t": int(t), "op": op}
+        event.update(fields)
+        self._write(event)
+
+    def close(self, t: int):
+        if not self.closed:
+            self.record(t, "end")
+            self._file.close()
+            self.closed = True
+
+
+def _check_int(path, n, event, key):
+    if not isinstance(event.get(key), int) or isinstance(event.get(key), bool):
+        raise RecordingError("%s:%d: %r needs an integer %r" % (path, n, event.get("op"), key))
+
+
+def load(path: str) -> tuple:
+    """Read a recording: (header dict, list of events). Raises RecordingError with FILE:LINE."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError as exc:
+        raise RecordingError("%s: cannot read: %s" % (path, exc.strerror or exc)) from None
+    header = None
+    events = []
+    last_t = 0
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError as exc:
+            raise RecordingError("%s:%d: not JSON: %s" % (path, n, exc)) from None
+        if not isinstance(obj, dict):
+            raise RecordingError("%s:%d: expected a JSON object" % (path, n))
+        if header is None:
+            if obj.get("kind") != FORMAT:
+                raise RecordingError("%s:%d: not a blinks sim recording (no \"kind\": \"%s\")" % (path, n, FORMAT))
+            if obj.get("version") != VERSION:
+                raise RecordingError("%s:%d: recording version %r, this simulator reads %d" % (path, n, obj.get("version"), VERSION))
+            for key in ("seed", "tiles"):
+                _check_int(path, n, obj, key)
+            header = obj
+            continue
+        op = obj.get("op")
+        if op not in OPS:
+            raise RecordingError("%s:%d: unknown op %r (known: %s)" % (path, n, op, ", ".join(sorted(OPS))))
+        _check_int(path, n, obj, "t")
+        if obj["t"] < last_t:
+            raise RecordingError("%s:%d: time %d goes back (previous event at %d)" % (path, n, obj["t"], last_t))
+        last_t = obj["t"]
+        for key in OPS[op]:
+            _check_int(path, n, obj, key)
+        events.append(obj)
+    if header is None:
+        raise RecordingError("%s: empty recording" % path)
+    return header, events
+
+
+class Replay:
+    """Hands out recorded events as simulated time reaches them."""
+
+    def __init__(self, events: list):
+        self.events = list(events)
+        self.index = 0
+
+    @property
+    def done(self) -> bool:
+        return self.index >= len(self.events)
+
+    def next_time(self):
+        return None if self.done else self.events[self.index]["t"]
+
+    def pop(self) -> dict:
+        event = self.events[self.index]
+        self.index += 1
+        return event
+
+    @property
+    def end_time(self):
+        return self.events[-1]["t"] if self.events else 0
