@@ -1,0 +1,377 @@
+"""A virtual tile: the real `micropython` unix port behind a pseudo-terminal, acting like a board.
+
+Host tools open `tile.port` with pyserial exactly as they open a real tile's USB serial port, so
+every bridge test runs the real code path. The unix port has no raw REPL of its own, so this
+module plays the board's REPL (friendly and raw, raw-paste, Ctrl-A/B/C/D as pyexec.c does) and
+runs the code in one persistent `micropython` process (host_tools/vt_agent.py) whose working
+directory is the tile's flash. Soft reset = a fresh process on the same directory; Ctrl-C =
+SIGINT to that process (KeyboardInterrupt in the running code); power-on and a friendly-REPL
+Ctrl-D run main.py, as on a board.
+
+Board-like speed (defaults, for an RP2040 on USB full speed running MicroPython):
+- BYTE_RATE 100 kB/s each way: USB FS bulk tops out near 1 MB/s, but MicroPython's CDC stdin
+  path on a 125 MHz Cortex-M0+ handles about a tenth of that.
+- FLASH_RATE 48 kB/s: QSPI NOR programs a 256-byte page in ~0.7 ms but erases a 4 KB sector in
+  ~45 ms; littlefs adds metadata writes, so ~50 kB/s is what file writes see.
+- EXEC_LATENCY 2 ms per executed command: compiling a short raw-REPL command on the M0+ plus the
+  1 ms USB frame before the reply.
+Pass 0 to any of them for full host speed.
+"""
+
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tty
+
+AGENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vt_agent.py")
+DONE = b"\x00\x17VT-DONE\x17\x00"
+BYTE_RATE = 100_000
+FLASH_RATE = 48_000
+EXEC_LATENCY = 0.002
+PASTE_WINDOW = 128
+BANNER = (
+    b"MicroPython v1.29.0 on virtual tile; unix port behind a pty\r\n"
+    b'Type "help()" for more information.\r\n'
+)
+RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
+
+
+def micropython_command():
+    """The unix-port interpreter: $MICROPYTHON, the venv's, or the one on PATH."""
+    if os.environ.get("MICROPYTHON"):
+        return os.environ["MICROPYTHON"]
+    here = os.path.join(os.path.dirname(sys.executable), "micropython")
+    return here if os.path.exists(here) else (shutil.which("micropython") or "micropython")
+
+
+class _Pacer:
+    """Holds a byte stream to a rate, like a serial link of that throughput."""
+
+    def __init__(self, rate):
+        self.rate = rate
+        self.free_at = 0.0
+
+    def wait(self, n):
+        if not self.rate:
+            return
+        now = time.monotonic()
+        self.free_at = max(self.free_at, now) + n / self.rate
+        if self.free_at > now:
+            time.sleep(self.free_at - now)
+
+
+class VirtualTile:
+    """One tile: `start()`, then open `port`; `unplug()`/`plug()` make the port vanish/return."""
+
+    def __init__(self, flash_dir, byte_rate=BYTE_RATE, flash_rate=FLASH_RATE,
+                 exec_latency=EXEC_LATENCY, port_dir=None, name="tile"):
+        self.flash_dir = os.path.abspath(flash_dir)
+        os.makedirs(self.flash_dir, exist_ok=True)
+        self.byte_rate = byte_rate
+        self.flash_rate = flash_rate
+        self.exec_latency = exec_latency
+        self._own_port_dir = port_dir is None
+        self.port_dir = port_dir or tempfile.mkdtemp(prefix="vtport-")
+        # A stable path, like /dev/ttyACM0 that comes back after a replug.
+        self.port = os.path.join(self.port_dir, "tty" + name)
+        self._lock = threading.RLock()
+        self._out_lock = threading.Lock()
+        self._child = None
+        self._master = self._slave = None
+        self._alive = False
+        self.pty_path = None
+
+    # ---- lifecycle -------------------------------------------------------------------------
+    def start(self):
+        self.plug()
+        return self
+
+    def plug(self):
+        """Connect the USB cable: a new pty behind the same port path, and a power-on boot."""
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        os.set_blocking(master, False)
+        self._master, self._slave = master, slave
+        self.pty_path = os.ttyname(slave)
+        tmp = self.port + ".new"
+        if os.path.lexists(tmp):
+            os.remove(tmp)
+        os.symlink(self.pty_path, tmp)
+        os.replace(tmp, self.port)
+        self._alive = True
+        self._in_pace = _Pacer(self.byte_rate)
+        self._out_pace = _Pacer(self.byte_rate)
+        self._mode = "friendly"
+        self._line = b""
+        self._pending = b""
+        self._busy = False
+        self._paste = None
+        self._boot(run_main=True, announce=False)
+        self._reader = threading.Thread(target=self._read_host, daemon=True)
+        self._reader.start()
+
+    def unplug(self):
+        """Pull the cable: the port disappears and the interpreter stops."""
+        with self._lock:
+            self._alive = False
+            self._kill_child()
+            if os.path.lexists(self.port):
+                os.remove(self.port)
+            for fd in (self._master, self._slave):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._reader.join(2)
+
+    def stop(self):
+        if self._alive:
+            self.unplug()
+        if self._own_port_dir:
+            shutil.rmtree(self.port_dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    # ---- the interpreter process -------------------------------------------------------------
+    def _boot(self, run_main, announce=True):
+        self._kill_child()
+        if announce:
+            self._emit(b"MPY: soft reboot\r\n")
+        env = dict(os.environ, MICROPYPATH="")
+        self._child = subprocess.Popen(
+            [micropython_command(), AGENT, str(self.flash_rate)], cwd=self.flash_dir,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+        threading.Thread(target=self._read_child, args=(self._child,), daemon=True).start()
+        if run_main and os.path.exists(os.path.join(self.flash_dir, "main.py")):
+            self._job("M", b"")
+        elif self._mode == "raw":
+            self._emit(RAW_BANNER + b">")
+        else:
+            self._emit(BANNER + b">>> ")
+
+    def _kill_child(self):
+        child, self._child = self._child, None
+        if child and child.poll() is None:
+            child.kill()
+            child.wait()
+        self._busy = False
+
+    def _job(self, mode, code):
+        self._busy = True
+        self._job_mode = mode
+        if self.exec_latency:
+            time.sleep(self.exec_latency)
+        try:
+            self._child.stdin.write(b"%s %d\n" % (mode.encode(), len(code)) + code)
+            self._child.stdin.flush()
+        except (OSError, AttributeError):
+            self._busy = False
+
+    def _read_child(self, child):
+        buf = b""
+        while True:
+            data = child.stdout.read1(4096)
+            if not data:
+                break
+            buf += data
+            while True:
+                i = buf.find(DONE)
+                if i < 0:
+                    # keep a tail that could be the start of DONE
+                    keep = len(DONE) - 1
+                    send, buf = (buf[:-keep], buf[-keep:]) if len(buf) > keep else (b"", buf)
+                    self._emit_cooked(send)
+                    break
+                self._emit_cooked(buf[:i])
+                buf = buf[i + len(DONE):]
+                self._job_done(child)
+        self._emit_cooked(buf)
+        with self._lock:
+            if child is self._child and self._alive:  # the interpreter died on its own: reboot
+                self._boot(run_main=self._mode == "friendly")
+
+    def _job_done(self, child):
+        with self._lock:
+            if child is not self._child or not self._busy:
+                return
+            self._busy = False
+            if self._mode == "raw":
+                self._emit(b">")
+            else:
+                if self._job_mode == "M":
+                    self._emit(BANNER)
+                self._emit(b">>> ")
+            pending, self._pending = self._pending, b""
+        if pending:
+            self._feed(pending)
+
+    # ---- bytes to and from the host ----------------------------------------------------------
+    def _emit_cooked(self, data):
+        if data:
+            self._emit(data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+
+    def _emit(self, data):
+        with self._out_lock:
+            for i in range(0, len(data), 64):
+                chunk = data[i:i + 64]
+                self._out_pace.wait(len(chunk))
+                self._write_master(chunk)
+
+    def _write_master(self, chunk):
+        deadline = time.monotonic() + 0.2
+        while chunk and self._alive:
+            try:
+                n = os.write(self._master, chunk)
+                chunk = chunk[n:]
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    return  # nobody is reading: a board drops USB output too
+                time.sleep(0.005)
+            except OSError:
+                return
+
+    def _read_host(self):
+        import select
+        while self._alive:
+            try:
+                ready, _, _ = select.select([self._master], [], [], 0.2)
+                if not ready:
+                    continue
+                data = os.read(self._master, 4096)
+            except (OSError, ValueError):
+                if not self._alive:
+                    return
+                time.sleep(0.01)
+                continue
+            if data:
+                self._in_pace.wait(len(data))
+                self._feed(data)
+
+    def _feed(self, data):
+        with self._lock:
+            for i in range(len(data)):
+                c = data[i:i + 1]
+                if self._busy:
+                    if c == b"\x03":
+                        self._interrupt()
+                    else:
+                        self._pending += data[i:]
+                        return
+                    continue
+                if self._paste is not None:
+                    self._paste_byte(c)
+                elif self._mode == "raw":
+                    self._raw_byte(c)
+                else:
+                    self._friendly_byte(c)
+
+    def _interrupt(self):
+        if self._child and self._child.poll() is None:
+            self._child.send_signal(signal.SIGINT)
+
+    def _raw_byte(self, c):
+        if c == b"\x01":
+            if self._line == b"\x05A":
+                self._line = b""
+                self._paste = b""
+                self._paste_count = 0
+                self._emit(b"R\x01" + PASTE_WINDOW.to_bytes(2, "little"))
+            else:
+                self._line = b""
+                self._emit(b"\r\n" + RAW_BANNER + b">")
+        elif c == b"\x02":
+            self._line = b""
+            self._mode = "friendly"
+            self._emit(b"\r\n" + BANNER + b">>> ")
+        elif c == b"\x03":
+            self._line = b""
+        elif c == b"\x04":
+            line, self._line = self._line, b""
+            self._emit(b"OK")
+            if not line:
+                self._emit(b"\r\n")
+                self._boot(run_main=False)
+            else:
+                self._job("R", line)
+        else:
+            self._line += c
+
+    def _paste_byte(self, c):
+        if c == b"\x04":
+            code, self._paste = self._paste, None
+            self._emit(b"\x04")
+            self._job("R", code)
+            return
+        self._paste += c
+        self._paste_count += 1
+        if self._paste_count % PASTE_WINDOW == 0:
+            self._emit(b"\x01")
+
+    def _friendly_byte(self, c):
+        if c == b"\x01":
+            self._line = b""
+            self._mode = "raw"
+            self._emit(b"\r\n" + RAW_BANNER + b">")
+        elif c == b"\x02":
+            self._line = b""
+            self._emit(b"\r\n" + BANNER + b">>> ")
+        elif c == b"\x03":
+            self._line = b""
+            self._emit(b"\r\n>>> ")
+        elif c == b"\x04":
+            if not self._line:
+                self._emit(b"\r\n")
+                self._boot(run_main=True)
+        elif c in (b"\r", b"\n"):
+            line, self._line = self._line, b""
+            self._emit(b"\r\n")
+            if line.strip():
+                self._job("F", line)
+            else:
+                self._emit(b">>> ")
+        elif c in (b"\x7f", b"\x08"):
+            if self._line:
+                self._line = self._line[:-1]
+                self._emit(b"\x08 \x08")
+        elif c >= b" ":
+            self._line += c
+            self._emit(c)
+
+
+def main(argv=None):
+    """Run virtual tiles until interrupted, printing one port path per tile (for bench and demos)."""
+    ap = argparse.ArgumentParser(description="Run virtual tiles on pseudo-terminals.")
+    ap.add_argument("flash_dirs", nargs="+", help="one directory per tile: its flash filesystem")
+    ap.add_argument("--byte-rate", type=int, default=BYTE_RATE)
+    ap.add_argument("--flash-rate", type=int, default=FLASH_RATE)
+    ap.add_argument("--exec-latency-ms", type=float, default=EXEC_LATENCY * 1000)
+    args = ap.parse_args(argv)
+    tiles = []
+    for i, d in enumerate(args.flash_dirs):
+        t = VirtualTile(d, args.byte_rate, args.flash_rate, args.exec_latency_ms / 1000,
+                        name="VT%d" % i)
+        tiles.append(t.start())
+        print(t.port, flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for t in tiles:
+            t.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
