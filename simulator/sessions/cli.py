@@ -1,0 +1,84 @@
+"""`blinks session run SCRIPT [--rules-only] [--seed N] [--ir-loss P] [--json]`.
+
+Exit codes: 0 every expect held; 1 an expect failed (each printed as `SCRIPT:LINE: ...`, the
+session runs on); 2 the script is malformed, asks for an illegal or out-of-turn move, or cannot
+be run. The transcript goes to stdout, or to stderr with --json so stdout holds only the JSON.
+"""
+
+import json
+import sys
+
+from simulator.sessions.runner import EXIT_BAD_SCRIPT, RulesRunner
+from simulator.sessions.script import ScriptError, parse_script
+
+
+def add_arguments(parser):
+    sub = parser.add_subparsers(dest="session_command", metavar="ACTION")
+    run_p = sub.add_parser("run", help="run a session script", description=__doc__)
+    run_p.add_argument("script", metavar="SCRIPT", help="session script (examples/*.lg)")
+    run_p.add_argument("--rules-only", action="store_true",
+                       help="referee alone, no simulated tiles (tiles: [], deal_ms: null)")
+    run_p.add_argument("--seed", type=int, default=None, help="random seed (overrides `seed` in the script)")
+    run_p.add_argument("--ir-loss", type=float, default=0.0, metavar="P",
+                       help="drop each infrared frame with probability P (simulator only)")
+    run_p.add_argument("--json", action="store_true",
+                       help="print one JSON object at the end (transcript on stderr)")
+
+
+def physical_runner_class():
+    """The simulator runner, or None while the world or the firmware is missing."""
+    try:
+        from simulator.sessions.physical import PhysicalRunner
+    except ImportError:
+        return None
+    return PhysicalRunner
+
+
+def run(args):
+    if getattr(args, "session_command", None) != "run":
+        print("usage: blinks session run SCRIPT [--rules-only] [--seed N] [--ir-loss P] [--json]",
+              file=sys.stderr)
+        return EXIT_BAD_SCRIPT
+    return run_session(args.script, rules_only=args.rules_only, seed=args.seed,
+                       ir_loss=args.ir_loss, as_json=args.json)
+
+
+def run_session(path, rules_only=False, seed=None, ir_loss=0.0, as_json=False, out=None, err=None):
+    out = out or sys.stdout
+    err = err or sys.stderr
+    transcript = err if as_json else out
+
+    def fail(line, message):
+        where = "%s:%d" % (path, line) if line else path
+        print("%s: %s" % (where, message), file=err)
+        return EXIT_BAD_SCRIPT
+
+    if not 0.0 <= ir_loss <= 1.0:
+        return fail(0, "--ir-loss must be a probability between 0 and 1, got %s" % ir_loss)
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        return fail(0, "cannot read the script: %s" % exc)
+    if rules_only:
+        runner_class, options = RulesRunner, {}
+    else:
+        runner_class, options = physical_runner_class(), {"ir_loss": ir_loss}
+        if runner_class is None:
+            return fail(0, "the simulator runner is not available (it needs simulator.world and "
+                           "the Lost Gems firmware); use --rules-only")
+    try:
+        runner = runner_class(parse_script(text), seed=seed,
+                              say=lambda line: print(line, file=transcript), **options)
+        result = runner.run()
+    except ScriptError as exc:
+        return fail(exc.line, exc.message)
+    for line, message in result.failures:
+        print("%s:%d: %s" % (path, line, message), file=err)
+    if as_json:
+        print(json.dumps(result.to_dict()), file=out)
+    else:
+        print("%s: score %d, %s; %d expect(s) failed" % (
+            path, result.state.score, "over" if result.state.over else "not over",
+            len(result.failures)), file=out)
+    return result.code

@@ -1,0 +1,108 @@
+"""What one player may know (HLE's `HanabiObservation`): everything but their own shards.
+
+A bot only ever gets an `Observation`, so it cannot cheat by accident: its own hand shows as
+hint knowledge only (possible colours and values per slot, negative information included), and
+its own draws are masked in the events it reads.
+"""
+
+from simulator.sessions.shards import COLOURS
+
+
+def possible_shards(knowledge):
+    """The shards a (colour mask, value mask) pair still allows, ignoring card counting."""
+    cm, vm = knowledge
+    return [c * 3 + v for c in range(3) if cm >> c & 1 for v in range(3) if vm >> v & 1]
+
+
+def describe_knowledge(knowledge):
+    """`RY/12` style text for a slot's knowledge (for transcripts and debugging)."""
+    cm, vm = knowledge
+    colours = "".join(COLOURS[c] for c in range(3) if cm >> c & 1)
+    values = "".join(str(v + 1) for v in range(3) if vm >> v & 1)
+    return colours + "/" + values
+
+
+class Observation:
+    """Player `player`'s view of `state`. Read-only; copies what it hands out."""
+
+    __slots__ = ("_state", "player")
+
+    def __init__(self, state, player):
+        self._state = state
+        self.player = player
+
+    @property
+    def partner(self):
+        return 1 - self.player
+
+    @property
+    def partner_hand(self):
+        return list(self._state.hands[1 - self.player])
+
+    @property
+    def hand_size(self):
+        return len(self._state.hands[self.player])
+
+    def knowledge(self, player):
+        """Hint knowledge of `player`'s hand: a (colour mask, value mask) per slot."""
+        return list(self._state.knowledge[player])
+
+    @property
+    def gems(self):
+        return list(self._state.gems)
+
+    @property
+    def discards(self):
+        return list(self._state.discards)
+
+    @property
+    def hints(self):
+        return self._state.hints
+
+    @property
+    def errors(self):
+        return self._state.errors
+
+    @property
+    def jungle(self):
+        return self._state.jungle
+
+    @property
+    def turns(self):
+        return self._state.turns
+
+    @property
+    def current(self):
+        return self._state.current
+
+    @property
+    def over(self):
+        return self._state.over
+
+    @property
+    def final_turns(self):
+        """None until the last shard is drawn; then the turns left in the game."""
+        return self._state.final_turns
+
+    def legal_moves(self):
+        return self._state.legal_moves() if self._state.current == self.player else []
+
+    @property
+    def last_event(self):
+        """The last turn's Event, with the shard drawn hidden if this player drew it."""
+        history = self._state.history
+        if not history:
+            return None
+        ev = history[-1]
+        if ev.player == self.player and ev.drew is not None:
+            masked = _copy_event(ev)
+            masked.drew = None
+            return masked
+        return ev
+
+
+def _copy_event(ev):
+    other = ev.__class__(ev.turn, ev.player, ev.move)
+    for name in ev.__slots__:
+        setattr(other, name, getattr(ev, name))
+    return other

@@ -1,0 +1,131 @@
+"""Run a parsed session script against the referee (`--rules-only`).
+
+The runner owns the order of play: setup statements, an implicit `deal blob` before the first
+move or expect, turn order, and expects. Illegal or out-of-turn moves stop the session with a
+`ScriptError` (exit 2). A failed expect is recorded and the session goes on, so a designer sees
+every failure in one run; the exit code is then 1. The physical runner subclasses this one and
+overrides the `deal`, `after_move` and `expect_tile` hooks to drive the simulated tiles.
+"""
+
+from simulator.sessions.referee import PLAYERS, GameState, IllegalMove
+from simulator.sessions.script import ScriptError, parse_script
+from simulator.sessions.shards import MAX_ERRORS, MAX_HINTS, shard_name
+
+EXIT_OK = 0
+EXIT_EXPECT_FAILED = 1
+EXIT_BAD_SCRIPT = 2
+
+
+class SessionResult:
+    """How a session ended: exit `code`, the final `state`, and failed expects as
+    (line, message) pairs."""
+
+    def __init__(self, code, state, failures, runner=None):
+        self.code = code
+        self.state = state
+        self.failures = failures
+        self.runner = runner
+
+    def to_dict(self):
+        """The JSON object of LOSTGEMS.md part 3."""
+        data = self.state.to_dict()
+        data["tiles"] = self.runner.tiles_json() if self.runner else []
+        data["deal_ms"] = self.runner.deal_ms if self.runner else None
+        return data
+
+
+class RulesRunner:
+    """Plays a script on the referee alone. `say(text)` receives the transcript lines."""
+
+    mode = "rules only"
+
+    def __init__(self, statements, seed=None, say=None):
+        self.statements = statements
+        self.seed_override = seed
+        self.say = say or (lambda text: None)
+        self.state = None
+        self.failures = []
+        self.deal_ms = None
+
+    # --- hooks the physical runner overrides -----------------------------------------------
+    def validate(self):
+        for st in self.statements:
+            if st.kind == "expect_tile":
+                raise ScriptError(st.line, "`expect tile` needs the simulator; it cannot be checked "
+                                           "with --rules-only")
+
+    def deal(self, seed, deck, start, shape, line):
+        self.state = GameState(seed=seed, deck=deck, start=start)
+
+    def after_move(self, st, event):
+        pass
+
+    def expect_tile(self, st):
+        raise ScriptError(st.line, "`expect tile` needs the simulator")
+
+    def tiles_json(self):
+        return []
+
+    # --- the session ------------------------------------------------------------------------
+    def run(self):
+        """Run every statement; return a SessionResult. Raises ScriptError (exit 2)."""
+        self.validate()
+        setup = {"seed": 0, "deck": None, "start": 0}
+        for st in self.statements:
+            if st.kind in ("seed", "deck", "start"):
+                setup[st.kind] = st.value
+            elif st.kind == "deal":
+                self._deal(setup, st.value, st.line)
+            else:
+                if self.state is None:
+                    self._deal(setup, "blob", st.line)
+                if st.kind == "move":
+                    self._move(st)
+                elif st.kind == "expect":
+                    self._expect(st)
+                else:
+                    self.expect_tile(st)
+        if self.state is None:
+            self._deal(setup, "blob", 0)
+        code = EXIT_EXPECT_FAILED if self.failures else EXIT_OK
+        return SessionResult(code, self.state, self.failures, self)
+
+    def _deal(self, setup, shape, line):
+        seed = self.seed_override if self.seed_override is not None else setup["seed"]
+        self.deal(seed, setup["deck"], setup["start"], shape, line)
+        s = self.state
+        how = "the deck as written" if setup["deck"] else "seed %d" % seed
+        self.say("deal %s (%s, %s): A holds %s, B holds %s; %s starts" % (
+            shape, self.mode, how, " ".join(shard_name(x) for x in s.hands[0]),
+            " ".join(shard_name(x) for x in s.hands[1]), PLAYERS[s.current]))
+
+    def _move(self, st):
+        s = self.state
+        if s.over:
+            raise ScriptError(st.line, "the game is over: no more moves (%s)" % st.text)
+        if st.player != s.current:
+            raise ScriptError(st.line, "out of turn: it is %s's turn, not %s's" % (
+                PLAYERS[s.current], PLAYERS[st.player]))
+        try:
+            event = s.apply(st.move)
+        except IllegalMove as exc:
+            raise ScriptError(st.line, "illegal move `%s`: %s" % (st.text, exc))
+        self.say("turn %-2d %s %s | hints %d/%d errors %d/%d jungle %d%s" % (
+            event.turn, PLAYERS[event.player], event.describe(), s.hints, MAX_HINTS, s.errors,
+            MAX_ERRORS, s.jungle, " | game over, score %d" % s.score if s.over else ""))
+        self.after_move(st, event)
+
+    def _expect(self, st):
+        s = self.state
+        actual = s.over if st.what == "over" else getattr(s, st.what)
+        if actual == st.value:
+            return
+        show = (lambda v: "yes" if v else "no") if st.what == "over" else str
+        message = "expect %s %s failed: it is %s" % (st.what, show(st.value), show(actual))
+        self.failures.append((st.line, message))
+        self.say("line %d: %s" % (st.line, message))
+
+
+def run_script_text(text, seed=None, say=None, runner_class=RulesRunner):
+    """Parse and run a script; returns a SessionResult, raises ScriptError (exit 2)."""
+    return runner_class(parse_script(text), seed=seed, say=say).run()

@@ -1,0 +1,79 @@
+"""Shards, colours and the deck of Lost Gems (LOSTGEMS.md part 1).
+
+A shard is kept as a small int, `colour * 3 + value - 1` (0..8), so the referee and the bots
+can index tables with it; `shard_name` and `parse_shard` convert to and from `R1`, `Y2`, `B3`.
+"""
+
+import random
+
+COLOURS = ("R", "Y", "B")
+COLOUR_NAMES = ("red", "yellow", "blue")
+VALUES = (1, 2, 3)
+COPIES = {1: 3, 2: 2, 3: 1}
+SHARD_TYPES = tuple(range(9))
+DECK_SIZE = 18
+HAND_SIZE = 2
+MAX_HINTS = 3
+MAX_ERRORS = 2
+
+# How many copies of each shard type the full deck holds, indexed by shard.
+TYPE_COUNTS = tuple(COPIES[t % 3 + 1] for t in SHARD_TYPES)
+
+
+def shard(colour, value):
+    """The shard of colour index 0..2 and value 1..3."""
+    return colour * 3 + value - 1
+
+
+def colour_of(s):
+    return s // 3
+
+
+def value_of(s):
+    return s % 3 + 1
+
+
+def shard_name(s):
+    return COLOURS[s // 3] + str(s % 3 + 1)
+
+
+def parse_shard(text):
+    """`R1` -> shard; raises ValueError naming what a shard looks like."""
+    t = text.strip().upper()
+    if len(t) != 2 or t[0] not in COLOURS or t[1] not in "123":
+        raise ValueError("%r is not a shard (a colour R, Y or B then a value 1-3, e.g. R1)" % text)
+    return shard(COLOURS.index(t[0]), int(t[1]))
+
+
+def parse_colour(text):
+    """`red` or `R` -> colour index; raises ValueError."""
+    t = text.strip().lower()
+    for i, name in enumerate(COLOUR_NAMES):
+        if t == name or t == COLOURS[i].lower():
+            return i
+    raise ValueError("%r is not a colour (red, yellow or blue)" % text)
+
+
+def full_deck():
+    """The 18 shards in a fixed order: R1 R1 R1 R2 R2 R3 Y1 ..."""
+    return [t for t in SHARD_TYPES for _ in range(TYPE_COUNTS[t])]
+
+
+def shuffled_deck(seed):
+    """The deck shuffled by `random.Random(seed)`: the same seed always deals the same game."""
+    deck = full_deck()
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+def check_deck(deck):
+    """Raise ValueError unless `deck` is a permutation of the 18 shards."""
+    if len(deck) != DECK_SIZE:
+        raise ValueError("a deck has 18 shards, got %d" % len(deck))
+    if sorted(deck) != full_deck():
+        counts = [0] * 9
+        for s in deck:
+            counts[s] += 1
+        wrong = ["%s x%d (needs %d)" % (shard_name(t), counts[t], TYPE_COUNTS[t])
+                 for t in SHARD_TYPES if counts[t] != TYPE_COUNTS[t]]
+        raise ValueError("not a permutation of the 18 shards: " + ", ".join(wrong))
