@@ -49,17 +49,17 @@ def run_session(path, rules_only=False, seed=None, ir_loss=0.0, as_json=False, o
     transcript = err if as_json else out
 
     def fail(line, message):
-        where = "%s:%d" % (path, line) if line else path
-        print("%s: %s" % (where, message), file=err)
+        where = f"{path}:{line}" if line else path
+        print(f"{where}: {message}", file=err)
         return EXIT_BAD_SCRIPT
 
     if not 0.0 <= ir_loss <= 1.0:
-        return fail(0, "--ir-loss must be a probability between 0 and 1, got %s" % ir_loss)
+        return fail(0, f"--ir-loss must be a probability between 0 and 1, got {ir_loss}")
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except (OSError, UnicodeDecodeError) as exc:
-        return fail(0, "cannot read the script: %s" % exc)
+        return fail(0, f"cannot read the script: {exc}")
     if rules_only:
         runner_class, options = RulesRunner, {}
     else:
@@ -74,11 +74,11 @@ def run_session(path, rules_only=False, seed=None, ir_loss=0.0, as_json=False, o
     except ScriptError as exc:
         return fail(exc.line, exc.message)
     for line, message in result.failures:
-        print("%s:%d: %s" % (path, line, message), file=err)
+        print(f"{path}:{line}: {message}", file=err)
     if as_json:
         print(json.dumps(result.to_dict()), file=out)
     else:
-        print("%s: score %d, %s; %d expect(s) failed" % (
-            path, result.state.score, "over" if result.state.over else "not over",
-            len(result.failures)), file=out)
+        over = "over" if result.state.over else "not over"
+        print(f"{path}: score {result.state.score}, {over}; "
+              f"{len(result.failures)} expect(s) failed", file=out)
     return result.code

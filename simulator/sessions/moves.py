@@ -17,7 +17,7 @@ class Move:
     """One turn's action. Build with `Move.play(1)`, `Move.discard(2)`,
     `Move.hint_colour(0)` or `Move.hint_value(3)`."""
 
-    __slots__ = ("kind", "slot", "hint_kind", "hint")
+    __slots__ = ("hint", "hint_kind", "kind", "slot")
 
     def __init__(self, kind, slot=0, hint_kind=None, hint=None):
         self.kind = kind
@@ -57,14 +57,14 @@ class Move:
         return hash(self._key())
 
     def __repr__(self):
-        return "Move(%s)" % self
+        return f"Move({self})"
 
     def __str__(self):
         if self.kind == HINT:
             if self.hint_kind == COLOUR:
                 return "hint colour " + COLOUR_NAMES[self.hint]
-            return "hint value %d" % self.hint
-        return "%s %d" % (self.kind, self.slot)
+            return f"hint value {self.hint}"
+        return f"{self.kind} {self.slot}"
 
 
 # The six hints, in a fixed order the bots use as a code: red, yellow, blue, 1, 2, 3.

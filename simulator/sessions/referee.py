@@ -9,7 +9,13 @@ no tiles, no I/O, so thousands of games run per second.
 from simulator.sessions.moves import ALL_HINTS, DISCARD, HINT, PLAY, Move
 from simulator.sessions.observation import Observation
 from simulator.sessions.shards import (
-    COLOUR_NAMES, DECK_SIZE, HAND_SIZE, MAX_ERRORS, MAX_HINTS, check_deck, shard_name,
+    COLOUR_NAMES,
+    DECK_SIZE,
+    HAND_SIZE,
+    MAX_ERRORS,
+    MAX_HINTS,
+    check_deck,
+    shard_name,
     shuffled_deck,
 )
 
@@ -23,8 +29,20 @@ class IllegalMove(Exception):
 class Event:
     """What one turn did, as both players saw it (the shard played or discarded is public)."""
 
-    __slots__ = ("turn", "player", "move", "shard", "played", "error", "completed",
-                 "regained", "touched", "drew", "hints", "errors")
+    __slots__ = (
+        "completed",
+        "drew",
+        "error",
+        "errors",
+        "hints",
+        "move",
+        "played",
+        "player",
+        "regained",
+        "shard",
+        "touched",
+        "turn",
+    )
 
     def __init__(self, turn, player, move):
         self.turn = turn
@@ -45,17 +63,17 @@ class Event:
         m = self.move
         if m.kind == HINT:
             where = ("slot " + " and ".join(str(s) for s in self.touched)) if self.touched else "no shard"
-            text = "%s: points at %s" % (m, where)
+            text = f"{m}: points at {where}"
         elif self.played:
-            text = "%s: %s joins the %s gem" % (m, shard_name(self.shard), COLOUR_NAMES[self.shard // 3])
+            text = f"{m}: {shard_name(self.shard)} joins the {COLOUR_NAMES[self.shard // 3]} gem"
             if self.completed:
                 text += " (gem complete%s)" % (", a hint token back" if self.regained else "")
         elif self.error:
-            text = "%s: %s is not playable, an error token is lost" % (m, shard_name(self.shard))
+            text = f"{m}: {shard_name(self.shard)} is not playable, an error token is lost"
         else:
-            text = "%s: %s discarded, a hint token back" % (m, shard_name(self.shard))
+            text = f"{m}: {shard_name(self.shard)} discarded, a hint token back"
         if self.drew is not None:
-            text += "; draws %s" % shard_name(self.drew)
+            text += f"; draws {shard_name(self.drew)}"
         return text
 
 
@@ -118,7 +136,7 @@ class GameState:
         if self.over:
             raise IllegalMove("the game is over: no more moves")
         if not isinstance(move, Move):
-            raise IllegalMove("not a move: %r" % (move,))
+            raise IllegalMove(f"not a move: {move!r}")
         if move.kind == HINT:
             if self.hints <= 0:
                 raise IllegalMove("a hint needs an available hint token, and none is left")
@@ -131,8 +149,7 @@ class GameState:
             raise IllegalMove("a move is a hint, a play or a discard")
         n = len(self.hands[self.current])
         if not 1 <= move.slot <= n:
-            raise IllegalMove("%s has no shard in slot %s (hand of %d)" % (
-                PLAYERS[self.current], move.slot, n))
+            raise IllegalMove(f"{PLAYERS[self.current]} has no shard in slot {move.slot} (hand of {n})")
         if move.kind == DISCARD and self.hints >= MAX_HINTS:
             raise IllegalMove("a discard needs a spent hint token, and all 3 are available")
 

@@ -94,25 +94,24 @@ class RulesRunner:
         seed = self.seed_override if self.seed_override is not None else setup["seed"]
         self.deal(seed, setup["deck"], setup["start"], shape, line)
         s = self.state
-        how = "the deck as written" if setup["deck"] else "seed %d" % seed
-        self.say("deal %s (%s, %s): A holds %s, B holds %s; %s starts" % (
-            shape, self.mode, how, " ".join(shard_name(x) for x in s.hands[0]),
-            " ".join(shard_name(x) for x in s.hands[1]), PLAYERS[s.current]))
+        how = "the deck as written" if setup["deck"] else f"seed {seed}"
+        a, b = (" ".join(shard_name(x) for x in hand) for hand in s.hands)
+        self.say(f"deal {shape} ({self.mode}, {how}): A holds {a}, B holds {b}; "
+                 f"{PLAYERS[s.current]} starts")
 
     def _move(self, st):
         s = self.state
         if s.over:
-            raise ScriptError(st.line, "the game is over: no more moves (%s)" % st.text)
+            raise ScriptError(st.line, f"the game is over: no more moves ({st.text})")
         if st.player != s.current:
-            raise ScriptError(st.line, "out of turn: it is %s's turn, not %s's" % (
-                PLAYERS[s.current], PLAYERS[st.player]))
+            raise ScriptError(st.line, f"out of turn: it is {PLAYERS[s.current]}'s turn, not {PLAYERS[st.player]}'s")
         try:
             event = s.apply(st.move)
         except IllegalMove as exc:
-            raise ScriptError(st.line, "illegal move `%s`: %s" % (st.text, exc))
-        self.say("turn %-2d %s %s | hints %d/%d errors %d/%d jungle %d%s" % (
-            event.turn, PLAYERS[event.player], event.describe(), s.hints, MAX_HINTS, s.errors,
-            MAX_ERRORS, s.jungle, " | game over, score %d" % s.score if s.over else ""))
+            raise ScriptError(st.line, f"illegal move `{st.text}`: {exc}")
+        end = f" | game over, score {s.score}" if s.over else ""
+        self.say(f"turn {event.turn:<2} {PLAYERS[event.player]} {event.describe()} | hints "
+                 f"{s.hints}/{MAX_HINTS} errors {s.errors}/{MAX_ERRORS} jungle {s.jungle}{end}")
         self.after_move(st, event)
 
     def _expect(self, st):
@@ -121,9 +120,9 @@ class RulesRunner:
         if actual == st.value:
             return
         show = (lambda v: "yes" if v else "no") if st.what == "over" else str
-        message = "expect %s %s failed: it is %s" % (st.what, show(st.value), show(actual))
+        message = f"expect {st.what} {show(st.value)} failed: it is {show(actual)}"
         self.failures.append((st.line, message))
-        self.say("line %d: %s" % (st.line, message))
+        self.say(f"line {st.line}: {message}")
 
 
 def run_script_text(text, seed=None, say=None, runner_class=RulesRunner):

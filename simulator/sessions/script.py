@@ -26,7 +26,7 @@ class ScriptError(Exception):
 class Statement:
     """One script line. `kind` is seed, deck, deal, start, move, expect or expect_tile."""
 
-    __slots__ = ("line", "kind", "text", "value", "player", "move", "what", "tile")
+    __slots__ = ("kind", "line", "move", "player", "text", "tile", "value", "what")
 
     def __init__(self, line, kind, text, value=None, player=None, move=None, what=None, tile=None):
         self.line = line
@@ -40,7 +40,7 @@ class Statement:
         self.tile = tile      # expect_tile: the tile id
 
     def __repr__(self):
-        return "Statement(%d, %r)" % (self.line, self.text)
+        return f"Statement({self.line}, {self.text!r})"
 
 
 def parse_script(text):
@@ -55,13 +55,13 @@ def parse_script(text):
         st = parse_line(number, code)
         if st.kind in SETUP_KINDS:
             if first_game_line is not None:
-                raise ScriptError(number, "`%s` must come before the first move or expect (line %d)"
-                                  % (st.kind, first_game_line))
+                raise ScriptError(number, f"`{st.kind}` must come before the first move or expect "
+                                          f"(line {first_game_line})")
             if st.kind in seen:
-                raise ScriptError(number, "a second `%s` statement (the first is on line %d)"
-                                  % (st.kind, seen[st.kind]))
+                raise ScriptError(number, f"a second `{st.kind}` statement (the first is on line "
+                                          f"{seen[st.kind]})")
             if st.kind != "deal" and "deal" in seen:
-                raise ScriptError(number, "`%s` must come before `deal` (line %d)" % (st.kind, seen["deal"]))
+                raise ScriptError(number, f"`{st.kind}` must come before `deal` (line {seen['deal']})")
             seen[st.kind] = number
         elif first_game_line is None:
             first_game_line = number
@@ -76,17 +76,17 @@ def parse_line(number, code):
         return Statement(number, "seed", code, value=_int(number, words, 1, "seed N (a whole number)", 2))
     if head == "deck":
         if len(words) != 19:
-            raise ScriptError(number, "expected `deck` then the 18 shards in draw order, got %d shards"
-                              % (len(words) - 1))
+            raise ScriptError(number, "expected `deck` then the 18 shards in draw order, "
+                                      f"got {len(words) - 1} shards")
         try:
             deck = [parse_shard(w) for w in words[1:]]
             check_deck(deck)
         except ValueError as exc:
-            raise ScriptError(number, "bad deck: %s" % exc)
+            raise ScriptError(number, f"bad deck: {exc}")
         return Statement(number, "deck", code, value=deck)
     if head == "deal":
         if len(words) > 2 or (len(words) == 2 and words[1].lower() not in SHAPES):
-            raise ScriptError(number, "expected `deal` or `deal SHAPE` with SHAPE one of %s" % ", ".join(SHAPES))
+            raise ScriptError(number, "expected `deal` or `deal SHAPE` with SHAPE one of " + ", ".join(SHAPES))
         return Statement(number, "deal", code, value=words[1].lower() if len(words) == 2 else "blob")
     if head == "start":
         if len(words) != 2 or words[1].upper() not in ("A", "B"):
@@ -102,13 +102,13 @@ def parse_line(number, code):
 
 def _int(number, words, index, expected, length):
     if len(words) != length:
-        raise ScriptError(number, "expected `%s`" % expected)
+        raise ScriptError(number, f"expected `{expected}`")
     try:
         value = int(words[index])
     except ValueError:
-        raise ScriptError(number, "expected `%s`, got %r" % (expected, words[index]))
+        raise ScriptError(number, f"expected `{expected}`, got {words[index]!r}")
     if value < 0:
-        raise ScriptError(number, "expected `%s`, got a negative number" % expected)
+        raise ScriptError(number, f"expected `{expected}`, got a negative number")
     return value
 
 
@@ -117,12 +117,12 @@ def _parse_move(number, code, words):
     verb = words[1].lower()
     if verb in ("play", "discard"):
         if len(words) != 3 or words[2] not in ("1", "2"):
-            raise ScriptError(number, "expected `%s %s N` with N the hand slot, 1 or 2" % (words[0], verb))
+            raise ScriptError(number, f"expected `{words[0]} {verb} N` with N the hand slot, 1 or 2")
         slot = int(words[2])
         move = Move.play(slot) if verb == "play" else Move.discard(slot)
         return Statement(number, "move", code, player=player, move=move)
     if verb == "hint":
-        usage = "expected `%s hint colour red|yellow|blue` or `%s hint value 1|2|3`" % (words[0], words[0])
+        usage = f"expected `{words[0]} hint colour red|yellow|blue` or `{words[0]} hint value 1|2|3`"
         if len(words) != 4:
             raise ScriptError(number, usage)
         kind = words[2].lower()
@@ -130,16 +130,15 @@ def _parse_move(number, code, words):
             try:
                 move = Move.hint_colour(parse_colour(words[3]))
             except ValueError:
-                raise ScriptError(number, "%s, got colour %r" % (usage, words[3]))
+                raise ScriptError(number, f"{usage}, got colour {words[3]!r}")
         elif kind == "value":
             if words[3] not in ("1", "2", "3"):
-                raise ScriptError(number, "%s, got value %r" % (usage, words[3]))
+                raise ScriptError(number, f"{usage}, got value {words[3]!r}")
             move = Move.hint_value(int(words[3]))
         else:
             raise ScriptError(number, usage)
         return Statement(number, "move", code, player=player, move=move)
-    raise ScriptError(number, "expected `%s hint ...`, `%s play N` or `%s discard N`, got %r"
-                      % (words[0], words[0], words[0], words[1]))
+    raise ScriptError(number, f"expected `{words[0]} hint ...`, `{words[0]} play N` or `{words[0]} discard N`, got {words[1]!r}")
 
 
 def _parse_expect(number, code, words):
@@ -148,7 +147,7 @@ def _parse_expect(number, code, words):
                                   "or `expect tile T shows STATE`")
     what = words[1].lower()
     if what in EXPECT_NUMBERS:
-        value = _int(number, words, 2, "expect %s N" % what, 3)
+        value = _int(number, words, 2, f"expect {what} N", 3)
         return Statement(number, "expect", code, value=value, what=what)
     if what == "over":
         if len(words) != 3 or words[2].lower() not in ("yes", "no"):
@@ -162,14 +161,13 @@ def _parse_expect(number, code, words):
         try:
             tile = int(words[2])
         except ValueError:
-            raise ScriptError(number, usage + "; got tile %r" % words[2])
+            raise ScriptError(number, usage + f"; got tile {words[2]!r}")
         shown = " ".join(words[4:]).lower()
         if shown not in TILE_STATES:
             try:
                 parse_shard(shown)
                 shown = shown.upper()
             except ValueError:
-                raise ScriptError(number, usage + "; got %r" % shown)
+                raise ScriptError(number, usage + f"; got {shown!r}")
         return Statement(number, "expect_tile", code, value=shown, tile=tile)
-    raise ScriptError(number, "expected `expect` then score, hints, errors, jungle, over or tile, got %r"
-                      % words[1])
+    raise ScriptError(number, f"expected `expect` then score, hints, errors, jungle, over or tile, got {words[1]!r}")

@@ -41,7 +41,7 @@ def parse_shard(text):
     """`R1` -> shard; raises ValueError naming what a shard looks like."""
     t = text.strip().upper()
     if len(t) != 2 or t[0] not in COLOURS or t[1] not in "123":
-        raise ValueError("%r is not a shard (a colour R, Y or B then a value 1-3, e.g. R1)" % text)
+        raise ValueError(f"{text!r} is not a shard (a colour R, Y or B then a value 1-3, e.g. R1)")
     return shard(COLOURS.index(t[0]), int(t[1]))
 
 
@@ -51,7 +51,7 @@ def parse_colour(text):
     for i, name in enumerate(COLOUR_NAMES):
         if t == name or t == COLOURS[i].lower():
             return i
-    raise ValueError("%r is not a colour (red, yellow or blue)" % text)
+    raise ValueError(f"{text!r} is not a colour (red, yellow or blue)")
 
 
 def full_deck():
@@ -69,11 +69,11 @@ def shuffled_deck(seed):
 def check_deck(deck):
     """Raise ValueError unless `deck` is a permutation of the 18 shards."""
     if len(deck) != DECK_SIZE:
-        raise ValueError("a deck has 18 shards, got %d" % len(deck))
+        raise ValueError(f"a deck has 18 shards, got {len(deck)}")
     if sorted(deck) != full_deck():
         counts = [0] * 9
         for s in deck:
             counts[s] += 1
-        wrong = ["%s x%d (needs %d)" % (shard_name(t), counts[t], TYPE_COUNTS[t])
+        wrong = [f"{shard_name(t)} x{counts[t]} (needs {TYPE_COUNTS[t]})"
                  for t in SHARD_TYPES if counts[t] != TYPE_COUNTS[t]]
         raise ValueError("not a permutation of the 18 shards: " + ", ".join(wrong))
