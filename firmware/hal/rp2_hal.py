@@ -1,0 +1,126 @@
+"""The HAL of a real tile: an rp2 board (see hal/board.py for the pins).
+
+- Pixels: `neopixel` on one WS2812 chain; 15-bit colours scaled to 8 bits, capped by PIXEL_MAX.
+- Button: a pulled-up pin with an IRQ on both edges; the handler only timestamps the level, the
+  runtime debounces from the timestamps (so a slow loop pass loses no edge).
+- Faces: per face a transmit and a receive PIO state machine (hal/ir_pio.py). A frame goes on the
+  air as a length byte then the data; the receiver groups bytes into frames by that length, and a
+  gap longer than FRAME_GAP_MS between bytes drops a partial frame (the runtime checks the rest).
+- Storage: one file written as a temporary file then renamed over (littlefs renames atomically).
+- Identity and entropy: machine.unique_id() and os.urandom (the ROSC-fed TRNG on rp2).
+"""
+
+import machine
+import neopixel
+import os
+import rp2
+import time
+
+from hal import board
+from hal.ir_pio import CLOCKS_PER_BIT, ir_rx, ir_tx
+from runtime.hal import Hal
+
+FACE_COUNT = 6
+STATE_FILE = "tile_state.bin"
+FRAME_GAP_MS = 3  # 5 byte times at 19200 baud
+EDGE_QUEUE = 32  # edges kept between loop passes; older ones are dropped first
+
+
+class Rp2Hal(Hal):
+    """Hardware access for one tile; create it once at boot."""
+
+    loop_pause_ms = 1  # ~1 kHz loop: LEDs and links need no more
+
+    def __init__(self):
+        self._pixels = neopixel.NeoPixel(machine.Pin(board.PIXEL_PIN), board.PIXEL_COUNT)
+        self._edges = []
+        self._button = machine.Pin(board.BUTTON_PIN, machine.Pin.IN, machine.Pin.PULL_UP)
+        self._button.irq(handler=self._on_edge,
+                         trigger=machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING)
+        freq = board.IR_BAUD * CLOCKS_PER_BIT
+        self._tx = []
+        self._rx = []
+        for face in range(FACE_COUNT):
+            tx_pin = machine.Pin(board.IR_TX_PINS[face], machine.Pin.OUT, value=0)
+            rx_pin = machine.Pin(board.IR_RX_PINS[face], machine.Pin.IN)
+            tx = rp2.StateMachine(face * 2, ir_tx, freq=freq, out_base=tx_pin,
+                                  sideset_base=tx_pin)
+            rx = rp2.StateMachine(face * 2 + 1, ir_rx, freq=freq, in_base=rx_pin)
+            tx.active(1)
+            rx.active(1)
+            self._tx.append(tx)
+            self._rx.append(rx)
+        self._partial = [b""] * FACE_COUNT
+        self._last_byte_ms = [0] * FACE_COUNT
+        self._frames = [[] for _ in range(FACE_COUNT)]
+
+    def _on_edge(self, pin):
+        # Soft IRQ: record (ms, down); the pin reads 0 while the button is held.
+        if len(self._edges) >= EDGE_QUEUE:
+            self._edges.pop(0)
+        self._edges.append((time.ticks_ms(), pin.value() == 0))
+
+    def millis(self):
+        return time.ticks_ms()
+
+    def button_edges(self):
+        state = machine.disable_irq()
+        edges, self._edges = self._edges, []
+        machine.enable_irq(state)
+        return edges
+
+    def send_frame(self, face, data):
+        tx = self._tx[face]
+        if tx.tx_fifo():
+            return False  # still sending the previous frame
+        tx.put(len(data))
+        for b in data:
+            tx.put(b)  # put blocks while the 4-word FIFO is full: ~0.5 ms a byte
+        return True
+
+    def receive_frames(self, face):
+        rx = self._rx[face]
+        now = time.ticks_ms()
+        partial = self._partial[face]
+        if partial and time.ticks_diff(now, self._last_byte_ms[face]) > FRAME_GAP_MS:
+            partial = b""  # the rest of that frame was lost
+        while rx.rx_fifo():
+            partial += bytes((rx.get() >> 24,))
+            self._last_byte_ms[face] = now
+            if len(partial) > 1 and len(partial) == partial[0] + 1:
+                self._frames[face].append((now, partial[1:]))
+                partial = b""
+        self._partial[face] = partial
+        frames, self._frames[face] = self._frames[face], []
+        return frames
+
+    def show(self, colors):
+        cap = board.PIXEL_MAX
+        for face in range(FACE_COUNT):
+            c = colors[face]
+            self._pixels[face] = (((c >> 10) & 31) * cap // 31, ((c >> 5) & 31) * cap // 31,
+                                  (c & 31) * cap // 31)
+        self._pixels.write()
+
+    def entropy(self):
+        return int.from_bytes(os.urandom(4), "little")
+
+    def serial_number(self):
+        uid = machine.unique_id()
+        return bytes(uid[:8]) + bytes(8 - len(uid[:8]))
+
+    def load(self):
+        try:
+            with open(STATE_FILE, "rb") as f:
+                return f.read()
+        except OSError:
+            return None
+
+    def save(self, data):
+        tmp = STATE_FILE + ".tmp"
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.rename(tmp, STATE_FILE)
+
+    def log(self, text):
+        print(text)

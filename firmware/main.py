@@ -1,0 +1,113 @@
+"""Device entry: pick the HAL, load the game named in tile_config.json, run the loop.
+
+`blinks flash` installs the firmware in its own directory fw/<build>/ and rewrites the
+FIRMWARE_DIR line below to point at it; replacing main.py (by a rename) is the single atomic
+step that switches a tile to new firmware. FIRMWARE_DIR None means the modules are already on
+sys.path (CPython, or `MICROPYPATH=firmware micropython firmware/main.py`).
+
+A boot that cannot load the game prints why and returns to the REPL, so the tile can always be
+re-flashed. Lines starting `BLINKS ` are the bridge's (boot, fatal errors); the game logs its own.
+"""
+
+FIRMWARE_DIR = None
+
+import sys  # noqa: E402
+import time  # noqa: E402
+
+CONFIG_FILE = "tile_config.json"
+DEFAULT_GAME = "games.lostgems:LostGems"
+
+
+def use_firmware_dir():
+    if FIRMWARE_DIR and FIRMWARE_DIR not in sys.path:
+        sys.path.insert(0, FIRMWARE_DIR)
+
+
+def read_config():
+    """The config as a dict; a missing or unreadable file means the default game."""
+    import json
+
+    path = (FIRMWARE_DIR + "/" if FIRMWARE_DIR else "") + CONFIG_FILE
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {"game": DEFAULT_GAME}
+
+
+def make_hal():
+    """The rp2 HAL on a board, the headless one anywhere else (unix port, CPython)."""
+    try:
+        import rp2  # noqa: F401
+    except ImportError:
+        from hal.headless import HeadlessHal
+
+        return HeadlessHal()
+    from hal.rp2_hal import Rp2Hal
+
+    return Rp2Hal()
+
+
+def load_game_class(name):
+    """'games.lostgems:LostGems' -> the class."""
+    module_name, _, class_name = name.partition(":")
+    module = __import__(module_name)
+    for part in module_name.split(".")[1:]:
+        module = getattr(module, part)
+    return getattr(module, class_name)
+
+
+def boot():
+    """Everything that can fail at boot; returns (hal, tile)."""
+    from runtime.tile import Tile
+
+    use_firmware_dir()
+    config = read_config()
+    game_class = load_game_class(config.get("game", DEFAULT_GAME))
+    hal = make_hal()
+    tile = Tile(hal, game_class)
+    hal.log("BLINKS boot tile=%s fw=%s game=%s" % (
+        hex_of(hal.serial_number()), FIRMWARE_DIR or "-", config.get("game", DEFAULT_GAME)))
+    return hal, tile
+
+
+def report(exc):
+    if hasattr(sys, "print_exception"):
+        sys.print_exception(exc)  # MicroPython
+    else:
+        import traceback
+
+        traceback.print_exception(exc)
+
+
+def sleep_ms(ms):
+    if hasattr(time, "sleep_ms"):
+        time.sleep_ms(ms)
+    else:
+        time.sleep(ms / 1000)
+
+
+def hex_of(data):
+    return "".join("%02x" % b for b in data)
+
+
+def main():
+    use_firmware_dir()
+    try:
+        hal, tile = boot()
+    except Exception as exc:  # never brick a tile: report and fall back to the REPL
+        print("BLINKS boot failed:", repr(exc))
+        report(exc)
+        return
+    pause = getattr(hal, "loop_pause_ms", 1)
+    try:
+        while True:
+            tile.step()
+            sleep_ms(pause)
+    except Exception as exc:
+        print("BLINKS game crashed:", repr(exc))
+        report(exc)
+
+
+if __name__ == "__main__":
+    main()
