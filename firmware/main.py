@@ -11,8 +11,8 @@ re-flashed. Lines starting `BLINKS ` are the bridge's (boot, fatal errors); the 
 
 FIRMWARE_DIR = None
 
-import sys  # noqa: E402
-import time  # noqa: E402
+import sys
+import time
 
 CONFIG_FILE = "tile_config.json"
 DEFAULT_GAME = "games.lostgems:LostGems"
@@ -66,7 +66,7 @@ def boot():
     game_class = load_game_class(config.get("game", DEFAULT_GAME))
     hal = make_hal()
     tile = Tile(hal, game_class)
-    hal.log("BLINKS boot tile=%s fw=%s game=%s" % (
+    hal.log("BLINKS boot tile={} fw={} game={}".format(
         hex_of(hal.serial_number()), FIRMWARE_DIR or "-", config.get("game", DEFAULT_GAME)))
     return hal, tile
 
@@ -88,14 +88,14 @@ def sleep_ms(ms):
 
 
 def hex_of(data):
-    return "".join("%02x" % b for b in data)
+    return "".join("{:02x}".format(b) for b in data)
 
 
 def main():
     use_firmware_dir()
     try:
         hal, tile = boot()
-    except Exception as exc:  # never brick a tile: report and fall back to the REPL
+    except Exception as exc:  # noqa: BLE001  never brick a tile: report and fall back to the REPL
         print("BLINKS boot failed:", repr(exc))
         report(exc)
         return
@@ -104,7 +104,7 @@ def main():
         while True:
             tile.step()
             sleep_ms(pause)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001  the REPL must stay reachable
         print("BLINKS game crashed:", repr(exc))
         report(exc)
 

@@ -73,12 +73,12 @@ def run_job(mode, code, scope):
         if mode == "M":
             with real_open("main.py") as f:
                 code = f.read()
-            exec(compile(code, "main.py", "exec"), scope)
+            exec(compile(code, "main.py", "exec"), scope)  # noqa: S102  this is the REPL
         elif mode == "F":
-            exec(compile(code, "<stdin>", "single"), scope)
+            exec(compile(code, "<stdin>", "single"), scope)  # noqa: S102  this is the REPL
         else:
-            exec(compile(code, "<stdin>", "exec"), scope)
-    except BaseException as exc:  # the REPL reports everything, as a board does
+            exec(compile(code, "<stdin>", "exec"), scope)  # noqa: S102  this is the REPL
+    except BaseException as exc:  # noqa: BLE001  the REPL reports everything, as a board does
         err = error_text(exc)
     if mode == "R":
         return b"\x04" + err + b"\x04"

@@ -12,14 +12,14 @@ import rp2
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from rp2.asm_pio import *  # noqa: F403  (the DSL names, for the type checker only)
+    from rp2.asm_pio import *
 
 CLOCKS_PER_BIT = 8
 
 
 @rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_init=rp2.PIO.OUT_LOW,
              out_shiftdir=rp2.PIO.SHIFT_RIGHT)
-def ir_tx():  # noqa: F405
+def ir_tx():
     pull().side(0)[7]          # stop bit (dark), or stay dark until a byte is queued
     set(x, 7).side(1)[7]       # start bit: light for one bit time; 8 bits to go
     label("bit")
@@ -28,7 +28,7 @@ def ir_tx():  # noqa: F405
 
 
 @rp2.asm_pio(in_shiftdir=rp2.PIO.SHIFT_RIGHT)
-def ir_rx():  # noqa: F405
+def ir_rx():
     wait(1, pin, 0)            # start bit: light
     set(x, 7)[10]              # to the middle of bit 0: 8 + 4 clocks after the edge
     label("bit")

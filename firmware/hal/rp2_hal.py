@@ -10,15 +10,16 @@
 - Identity and entropy: machine.unique_id() and os.urandom (the ROSC-fed TRNG on rp2).
 """
 
+import os
+import time
+
 import machine
 import neopixel
-import os
 import rp2
-import time
+from runtime.hal import Hal
 
 from hal import board
 from hal.ir_pio import CLOCKS_PER_BIT, ir_rx, ir_tx
-from runtime.hal import Hal
 
 FACE_COUNT = 6
 STATE_FILE = "tile_state.bin"
