@@ -88,7 +88,7 @@ def sleep_ms(ms):
 
 
 def hex_of(data):
-    return "".join("{:02x}".format(b) for b in data)
+    return "".join(f"{b:02x}" for b in data)
 
 
 def main():

@@ -359,7 +359,7 @@ def main(argv=None):
     tiles = []
     for i, d in enumerate(args.flash_dirs):
         t = VirtualTile(d, args.byte_rate, args.flash_rate, args.exec_latency_ms / 1000,
-                        name="VT{}".format(i))
+                        name=f"VT{i}")
         tiles.append(t.start())
         print(t.port, flush=True)
     try:
