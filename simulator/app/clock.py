@@ -13,7 +13,7 @@ STEP_MS = 10  # simulated milliseconds run by one single step
 class SimClock:
     def __init__(self, speed: int = 1, max_frame_ms: float = MAX_FRAME_MS):
         if speed not in SPEEDS:
-            raise ValueError("speed must be one of %s, not %r" % (SPEEDS, speed))
+            raise ValueError(f"speed must be one of {SPEEDS}, not {speed!r}")
         self.speed = speed
         self.paused = False
         self.max_frame_ms = max_frame_ms
@@ -47,11 +47,11 @@ class SimClock:
 
     def set_speed(self, speed: int):
         if speed not in SPEEDS:
-            raise ValueError("speed must be one of %s, not %r" % (SPEEDS, speed))
+            raise ValueError(f"speed must be one of {SPEEDS}, not {speed!r}")
         self.speed = speed
 
 
 def format_clock(ms: int) -> str:
     """Simulated time as m:ss.t (minutes, seconds, tenths)."""
     tenths = ms // 100
-    return "%d:%02d.%d" % (tenths // 600, (tenths // 10) % 60, tenths % 10)
+    return f"{tenths // 600}:{(tenths // 10) % 60:02d}.{tenths % 10}"

@@ -46,8 +46,8 @@ class TileArt:
     def __init__(self, size: float, inset: float = 0.93):
         self.size = size
         s = size * inset
-        self.width = int(math.ceil(SQRT3 * s)) + 4
-        self.height = int(math.ceil(2 * s)) + 4
+        self.width = math.ceil(SQRT3 * s) + 4
+        self.height = math.ceil(2 * s) + 4
         cx, cy = (self.width - 1) / 2.0, (self.height - 1) / 2.0
         xs = numpy.arange(self.width, dtype=numpy.float64)[:, None] - cx
         ys = numpy.arange(self.height, dtype=numpy.float64)[None, :] - cy
@@ -93,8 +93,8 @@ class TileArt:
 
     def draw(self, target, centre: tuple, face_colors, face_dirs):
         """Blit one tile centred on `centre`: face f's colour glows toward direction face_dirs[f]."""
-        x = int(round(centre[0] - self.offset[0]))
-        y = int(round(centre[1] - self.offset[1]))
+        x = round(centre[0] - self.offset[0])
+        y = round(centre[1] - self.offset[1])
         target.blit(self.body, (x, y))
         for f in range(6):
             c = face_colors[f]

@@ -34,7 +34,7 @@ class Recorder:
 
     def __init__(self, path: str, header: dict):
         self.path = path
-        self._file = open(path, "w", encoding="utf-8")
+        self._file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - stays open while recording
         head = {"kind": FORMAT, "version": VERSION}
         head.update(header)
         self._write(head)
@@ -46,7 +46,7 @@ class Recorder:
 
     def record(self, t: int, op: str, **fields):
         if op not in OPS:
-            raise ValueError("unknown op %r" % op)
+            raise ValueError(f"unknown op {op!r}")
         event = {"t": int(t), "op": op}
         event.update(fields)
         self._write(event)
@@ -60,7 +60,7 @@ class Recorder:
 
 def _check_int(path, n, event, key):
     if not isinstance(event.get(key), int) or isinstance(event.get(key), bool):
-        raise RecordingError("%s:%d: %r needs an integer %r" % (path, n, event.get("op"), key))
+        raise RecordingError(f"{path}:{n}: {event.get('op')!r} needs an integer {key!r}")
 
 
 def load(path: str) -> tuple:
@@ -69,7 +69,7 @@ def load(path: str) -> tuple:
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
     except OSError as exc:
-        raise RecordingError("%s: cannot read: %s" % (path, exc.strerror or exc)) from None
+        raise RecordingError(f"{path}: cannot read: {exc.strerror or exc}") from None
     header = None
     events = []
     last_t = 0
@@ -79,30 +79,30 @@ def load(path: str) -> tuple:
         try:
             obj = json.loads(line)
         except ValueError as exc:
-            raise RecordingError("%s:%d: not JSON: %s" % (path, n, exc)) from None
+            raise RecordingError(f"{path}:{n}: not JSON: {exc}") from None
         if not isinstance(obj, dict):
-            raise RecordingError("%s:%d: expected a JSON object" % (path, n))
+            raise RecordingError(f"{path}:{n}: expected a JSON object")
         if header is None:
             if obj.get("kind") != FORMAT:
-                raise RecordingError("%s:%d: not a blinks sim recording (no \"kind\": \"%s\")" % (path, n, FORMAT))
+                raise RecordingError(f"{path}:{n}: not a blinks sim recording (no \"kind\": \"{FORMAT}\")")
             if obj.get("version") != VERSION:
-                raise RecordingError("%s:%d: recording version %r, this simulator reads %d" % (path, n, obj.get("version"), VERSION))
+                raise RecordingError(f"{path}:{n}: recording version {obj.get('version')!r}, this simulator reads {VERSION}")
             for key in ("seed", "tiles"):
                 _check_int(path, n, obj, key)
             header = obj
             continue
         op = obj.get("op")
         if op not in OPS:
-            raise RecordingError("%s:%d: unknown op %r (known: %s)" % (path, n, op, ", ".join(sorted(OPS))))
+            raise RecordingError(f"{path}:{n}: unknown op {op!r} (known: {', '.join(sorted(OPS))})")
         _check_int(path, n, obj, "t")
         if obj["t"] < last_t:
-            raise RecordingError("%s:%d: time %d goes back (previous event at %d)" % (path, n, obj["t"], last_t))
+            raise RecordingError(f"{path}:{n}: time {obj['t']} goes back (previous event at {last_t})")
         last_t = obj["t"]
         for key in OPS[op]:
             _check_int(path, n, obj, key)
         events.append(obj)
     if header is None:
-        raise RecordingError("%s: empty recording" % path)
+        raise RecordingError(f"{path}: empty recording")
     return header, events
 
 

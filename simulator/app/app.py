@@ -1,0 +1,186 @@
+"""The simulator window's model: a world, its clock, the gestures, and what each frame shows.
+
+`SimApp` never opens a window itself: `update(real_ms)` runs simulated time, `handle_event(ev)`
+takes pygame events, `render(surface)` draws a frame. The cli wraps those in a loop; tests
+call them directly with synthetic events.
+
+Hooks for other front ends (kept simple on purpose):
+- the app reads tiles only through the world's public reads (`tiles`, `position`, `leds`,
+  `inspect`, `logs`, `tile_at`, `now`), so a mirror of physical tiles can stand in for the world;
+- a tile whose `inspect()` says `"micropython": True` (co-simulation) gets a badge;
+- `controllers` (e.g. a bot) get `on_frame(app)` after the world advances each frame and may
+  use `app.ops` to act like a player, so their moves are recorded too.
+"""
+
+import pygame
+
+from simulator.app.clock import SimClock
+from simulator.app.draw import Painter, TextCache
+from simulator.app.input import Gestures
+from simulator.app.layout import Table
+from simulator.app.panels import Panel, Tokens
+from simulator.app.table_ops import TableOps
+
+WIDTH, HEIGHT = 1280, 800
+PANEL_WIDTH = 310
+HEX_SIZE = 30.0
+BACK = (2 << 5,) * 6  # what a hidden shard shows: a dim green back, like "face down"
+VIEW_HIDES = ("revealed",)
+
+
+def face_dirs(rotation: int) -> list:
+    """Screen direction index of each face of a tile with this rotation (see layout.DIRECTIONS)."""
+    return [(f + rotation) % 6 for f in range(6)]
+
+
+class SimApp:
+    def __init__(self, world, game_name: str, seed: int, note=None, recorder=None, replay=None,
+                 size=(WIDTH, HEIGHT), hex_size=HEX_SIZE):
+        self.world = world
+        self.game_name = game_name
+        self.seed = seed
+        self.note = note
+        self.recorder = recorder
+        self.replay = replay
+        self.width, self.height = size
+        self.table = Table(self.width - PANEL_WIDTH, self.height, hex_size)
+        self.ops = TableOps(world, recorder, on_table=self.table.on_table)
+        self.clock = SimClock()
+        self.tokens = Tokens()
+        self.text = TextCache()
+        self.painter = Painter(self.table, self.text)
+        self.panel = Panel(self.width - PANEL_WIDTH, PANEL_WIDTH, self.height, self.text)
+        self.gestures = Gestures(self)
+        self.controllers = []
+        self.view_as = None
+        self.overlay = False
+        self.badge_micropython = False  # set by a co-simulation front end: badge tiles always
+        self.hover = None
+        self.quit = False
+
+    # -- reads used by panels and gestures ------------------------------------------------
+    @property
+    def replaying(self) -> bool:
+        return self.replay is not None and not self.replay.done
+
+    def on_table(self, pos) -> bool:
+        return 0 <= pos[0] < self.table.width and 0 <= pos[1] < self.table.height
+
+    def tile_at_pixel(self, pos):
+        if not self.on_table(pos):
+            return None
+        q, r = self.table.layout.to_hex(*pos)
+        return self.world.tile_at(q, r)
+
+    def inspect(self, tid) -> dict:
+        try:
+            return self.world.inspect(tid) or {}
+        except Exception as exc:  # noqa: BLE001 - a broken inspect() must not take the window down
+            return {"state": f"inspect failed: {exc}"}
+
+    def area_name(self, tid):
+        pos = self.world.position(tid)
+        if pos is None:
+            return None
+        area = self.table.area_of_cell(pos[0], pos[1])
+        return None if area is None else area.name
+
+    def hidden(self, tid) -> bool:
+        """Viewing as A (or B): a shard in A's (B's) own hand must not be seen by A (B)."""
+        if self.view_as is None:
+            return False
+        if self.area_name(tid) != "hand_" + self.view_as.lower():
+            return False
+        return self.inspect(tid).get("state") in VIEW_HIDES
+
+    def shown_leds(self, tid) -> list:
+        return list(BACK) if self.hidden(tid) else list(self.world.leds(tid))
+
+    def flip_token(self, kind: str, i: int):
+        (self.tokens.flip_hint if kind == "hint" else self.tokens.flip_error)(i)
+        if self.recorder is not None:
+            self.recorder.record(self.world.now, "tokens", hints=self.tokens.hints, errors=self.tokens.errors)
+
+    # -- time and input ---------------------------------------------------------------------
+    def handle_event(self, ev):
+        if ev.type == pygame.QUIT:
+            self.quit = True
+        else:
+            self.gestures.handle(ev)
+
+    def advance(self, ms: int):
+        """Run ms of simulated time, performing recorded events exactly at their times."""
+        target = self.world.now + ms
+        while self.replaying and self.replay.next_time() <= target:
+            event = self.replay.pop()
+            if event["t"] > self.world.now:
+                self.world.advance(event["t"] - self.world.now)
+            self._apply(event)
+        if target > self.world.now:
+            self.world.advance(target - self.world.now)
+
+    def _apply(self, event):
+        if event["op"] == "tokens":
+            self.tokens.hints, self.tokens.errors = event["hints"], event["errors"]
+            if self.recorder is not None:
+                self.recorder.record(self.world.now, "tokens", hints=event["hints"], errors=event["errors"])
+        else:
+            self.ops.apply(event)
+
+    def update(self, real_ms: float, limit=None) -> int:
+        """One frame's worth of simulated time (capped, see clock.py), never past `limit` ms.
+
+        Returns the simulated ms run."""
+        ms = self.clock.frame(real_ms)
+        if limit is not None:
+            ms = max(0, min(ms, limit - self.world.now))
+        if ms:
+            self.advance(ms)
+        for controller in self.controllers:
+            controller.on_frame(self)
+        return ms
+
+    def close(self):
+        if self.recorder is not None:
+            self.recorder.close(self.world.now)
+
+    # -- drawing ----------------------------------------------------------------------------
+    def render(self, surface):
+        painter = self.painter
+        layout = self.table.layout
+        painter.draw_table(surface)
+        drag = self.gestures.drag
+        carried = set(drag.tids) if drag is not None else set()
+        for tid in self.world.tiles:
+            pos = self.world.position(tid)
+            if pos is None or tid in carried:
+                continue
+            centre = layout.to_pixel(pos[0], pos[1])
+            self._draw_tile(surface, tid, centre, pos[2])
+        if drag is not None:
+            for tid, q, r, _ in drag.target():
+                painter.draw_outline(surface, layout.to_pixel(q, r), (200, 200, 160), 1)
+            for tid in sorted(drag.tids):
+                self._draw_tile(surface, tid, drag.centre(tid), drag.rotation(tid))
+        if self.hover is not None and self.world.position(self.hover) is not None:
+            pos = self.world.position(self.hover)
+            painter.draw_outline(surface, layout.to_pixel(pos[0], pos[1]), (235, 235, 200), 2)
+        knife = self.gestures.knife
+        if knife is not None:
+            painter.draw_knife(surface, knife[0], knife[1])
+        self.panel.draw(surface, self)
+
+    def _draw_tile(self, surface, tid, centre, rotation):
+        dirs = face_dirs(rotation)
+        hidden = self.hidden(tid)
+        info = self.inspect(tid) if self.overlay else None
+        marks = []
+        if self.overlay:
+            marks.append(str(tid))
+        if info is None and self.badge_micropython:
+            info = self.inspect(tid)
+        if info is not None and info.get("micropython"):
+            marks.append("uPy")
+        self.painter.draw_tile(surface, centre, self.shown_leds(tid), dirs, hidden, marks)
+        if self.overlay:
+            self.painter.draw_links(surface, centre, dirs, info)

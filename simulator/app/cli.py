@@ -1,0 +1,122 @@
+"""`blinks sim`: the desktop simulator window (Lost Gems on 18 tiles by default)."""
+
+import os
+import sys
+
+WINDOW_TITLE = "Blinks simulator"
+FRAME_MS = 1000.0 / 60.0
+
+
+def add_arguments(parser):
+    parser.add_argument("--tiles", type=int, default=18, help="number of tiles (default 18)")
+    parser.add_argument("--seed", type=int, default=0, help="world seed: same seed and inputs give the same run")
+    parser.add_argument("--game", default=None, help="game to run (default lostgems; e.g. demo)")
+    parser.add_argument("--ir-loss", type=float, default=0.0, metavar="P", help="drop each infrared frame with probability P")
+    parser.add_argument("--speed", type=int, default=1, choices=(1, 4, 16), help="starting speed")
+    parser.add_argument("--record", metavar="FILE", help="record every input with its simulated time (JSON Lines)")
+    parser.add_argument("--replay", metavar="FILE", help="replay a recording (its seed, game and layout win)")
+    parser.add_argument("--run-for", type=float, metavar="SECONDS", help="run this much simulated time, then exit")
+    parser.add_argument("--screenshot", metavar="FILE", help="save a PNG of the window at exit")
+
+
+def _check(args):
+    if not 1 <= args.tiles <= 60:
+        return f"--tiles must be between 1 and 60, not {args.tiles}"
+    if not 0.0 <= args.ir_loss <= 1.0:
+        return f"--ir-loss must be a probability between 0 and 1, not {args.ir_loss:g}"
+    if args.run_for is not None and args.run_for < 0:
+        return "--run-for must not be negative"
+    if args.replay and args.record and os.path.abspath(args.replay) == os.path.abspath(args.record):
+        return "--record must not overwrite the --replay file"
+    return None
+
+
+def make_app(args, size=None):
+    """Build the SimApp for parsed arguments (no window yet). Raises ValueError on bad input."""
+    from simulator.app import recorder as rec
+    from simulator.app.app import HEIGHT, HEX_SIZE, PANEL_WIDTH, WIDTH, SimApp
+    from simulator.app.games import load_game
+    from simulator.app.layout import Table
+    from simulator.app.world_setup import build_world, starting_layout
+
+    size = size or (WIDTH, HEIGHT)
+    replay = None
+    game, seed, ir_loss, tiles = args.game, args.seed, args.ir_loss, args.tiles
+    layout = None
+    if args.replay:
+        header, events = rec.load(args.replay)
+        game, seed, ir_loss = header.get("game"), header["seed"], float(header.get("ir_loss", 0.0))
+        layout = [tuple(cell) for cell in header.get("layout") or []]
+        tiles = len(layout)
+        replay = rec.Replay(events)
+    game_class, game_name, note = load_game(game)
+    if layout is None:
+        layout = starting_layout(Table(size[0] - PANEL_WIDTH, size[1], HEX_SIZE), tiles)
+    world = build_world(game_class, layout, seed, ir_loss)
+    recorder = None
+    if args.record:
+        header = {"game": game_name, "seed": seed, "tiles": tiles, "ir_loss": ir_loss, "layout": [list(c) for c in layout]}
+        recorder = rec.Recorder(args.record, header)
+    app = SimApp(world, game_name, seed, note=note, recorder=recorder, replay=replay, size=size)
+    app.clock.set_speed(args.speed)
+    return app
+
+
+def run(args) -> int:
+    problem = _check(args)
+    if problem:
+        print("blinks sim: " + problem, file=sys.stderr)
+        return 2
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from simulator.app.games import GameNotFound
+    from simulator.app.recorder import RecordingError
+
+    try:
+        app = make_app(args)
+    except (RecordingError, GameNotFound, OSError) as exc:
+        print(f"blinks sim: {exc}", file=sys.stderr)
+        return 2
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        screen = pygame.display.set_mode((app.width, app.height))
+        pygame.display.set_caption(f"{WINDOW_TITLE} - {app.game_name}")
+        run_loop(app, screen, args.run_for)
+        if args.screenshot:
+            pygame.image.save(screen, args.screenshot)
+    finally:
+        app.close()
+        pygame.quit()
+    return 0
+
+
+def run_loop(app, screen, run_for=None):
+    """Frames until the window closes or run_for simulated seconds pass.
+
+    With no display (SDL_VIDEODRIVER=dummy) nobody watches: frames take exactly 1/60 s of
+    simulated time at the chosen speed and only the last one is drawn; without --run-for the
+    run ends when the replay does (or at once).
+    """
+    import pygame
+
+    headless = os.environ.get("SDL_VIDEODRIVER") == "dummy"
+    limit = None if run_for is None else round(run_for * 1000)
+    if headless and limit is None:
+        limit = app.replay.end_time if app.replay is not None else 0
+    ticker = pygame.time.Clock()
+    while not app.quit:
+        for ev in pygame.event.get():
+            app.handle_event(ev)
+        if limit is not None and app.world.now >= limit:
+            break
+        real_ms = FRAME_MS if headless else ticker.tick(60)
+        ran = app.update(real_ms, limit)
+        if headless and not ran:
+            break  # paused with nobody to unpause
+        if not headless:
+            app.render(screen)
+            pygame.display.flip()
+    app.render(screen)
+    pygame.display.flip()

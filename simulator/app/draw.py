@@ -1,0 +1,104 @@
+"""Drawing the table: felt, labelled areas, tiles with their glows, dragging and the link overlay.
+
+The static table (felt, areas, labels) is rendered once; a frame is one background blit, the
+tiles (see glow.TileArt), and a few lines of text from a small cache.
+"""
+
+import math
+
+import pygame
+
+from simulator.app.glow import TileArt
+from simulator.app.layout import direction_angle
+
+FELT = (22, 58, 44)
+AREA_FILL = (30, 72, 56)
+AREA_EDGE = (64, 112, 90)
+LABEL = (150, 190, 170)
+TEXT = (225, 230, 225)
+LINK_OK = (90, 230, 120)
+LINK_EXPIRED = (200, 70, 70)
+TEXT_CACHE_LIMIT = 512
+
+
+class TextCache:
+    """Rendered text surfaces by (string, size, colour): panels redraw the same words every frame."""
+
+    def __init__(self):
+        self._fonts = {}
+        self._cache = {}
+
+    def font(self, size: int):
+        f = self._fonts.get(size)
+        if f is None:
+            f = pygame.font.Font(None, size)
+            self._fonts[size] = f
+        return f
+
+    def render(self, text: str, size: int = 20, color=TEXT):
+        key = (text, size, color)
+        surf = self._cache.get(key)
+        if surf is None:
+            if len(self._cache) > TEXT_CACHE_LIMIT:
+                self._cache.clear()
+            surf = self.font(size).render(text, True, color)
+            self._cache[key] = surf
+        return surf
+
+    def blit(self, target, text, pos, size=20, color=TEXT, anchor="topleft"):
+        surf = self.render(text, size, color)
+        rect = surf.get_rect(**{anchor: pos})
+        target.blit(surf, rect)
+        return rect
+
+
+class Painter:
+    def __init__(self, table, text: TextCache):
+        self.table = table
+        self.text = text
+        self.art = TileArt(table.layout.size)
+        self.background = self._background()
+
+    def _background(self):
+        surf = pygame.Surface((self.table.width, self.table.height))
+        surf.fill(FELT)
+        for area in self.table.areas:
+            rect = pygame.Rect(area.rect)
+            pygame.draw.rect(surf, AREA_FILL, rect, border_radius=14)
+            pygame.draw.rect(surf, AREA_EDGE, rect, width=2, border_radius=14)
+            self.text.blit(surf, area.label, (rect.x + 12, rect.y + 8), 22, LABEL)
+        return surf
+
+    def draw_table(self, surface):
+        surface.blit(self.background, (0, 0))
+
+    def draw_tile(self, surface, centre, leds, dirs, hidden=False, marks=()):
+        self.art.draw(surface, centre, leds, dirs)
+        if hidden:
+            self.text.blit(surface, "?", centre, 30, (170, 210, 170), "center")
+        for i, mark in enumerate(marks):
+            self.text.blit(surface, mark, (centre[0], centre[1] - 6 + 12 * i), 16, TEXT, "center")
+
+    def draw_links(self, surface, centre, dirs, info):
+        """Debug overlay: a dot per face (green linked, red expired) with the value received."""
+        face_in = info.get("face_in") or [0] * 6
+        expired = info.get("expired") or [True] * 6
+        apothem = self.table.layout.size * 0.866
+        for f in range(6):
+            a = direction_angle(dirs[f])
+            x = centre[0] + 0.62 * apothem * math.cos(a)
+            y = centre[1] + 0.62 * apothem * math.sin(a)
+            color = LINK_EXPIRED if expired[f] else LINK_OK
+            pygame.draw.circle(surface, color, (int(x), int(y)), 4)
+            if not expired[f]:
+                self.text.blit(surface, str(face_in[f]), (x, y - 10), 15, TEXT, "center")
+            fx = centre[0] + 0.30 * apothem * math.cos(a)
+            fy = centre[1] + 0.30 * apothem * math.sin(a)
+            self.text.blit(surface, str(f), (fx, fy), 13, (160, 160, 170), "center")
+
+    def draw_outline(self, surface, centre, color, width=2):
+        pygame.draw.polygon(surface, color, self.table.layout.corners(centre[0], centre[1], 0.95), width)
+
+    def draw_knife(self, surface, p0, p1):
+        pygame.draw.line(surface, (240, 240, 200), p0, p1, 2)
+        pygame.draw.circle(surface, (240, 240, 200), p0, 4)

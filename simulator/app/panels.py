@@ -1,0 +1,132 @@
+"""The side panel: clock, view, token coins the players click, tile inspector, gesture help."""
+
+import pygame
+
+from simulator.app.clock import format_clock
+
+PANEL_BG = (26, 26, 32)
+DIM = (150, 150, 160)
+WARN = (250, 190, 90)
+HINT_ON = (214, 140, 60)  # copper penny
+ERROR_ON = (190, 196, 204)  # nickel
+COIN_OFF = (60, 60, 66)
+HINTS = 3
+ERRORS = 2
+HELP = (
+    "Left button on a tile: its button",
+    "  click, double, triple, hold 2 s / 6 s",
+    "Right-drag (or Ctrl+left): move a tile",
+    "Shift+right-drag: move its cluster",
+    "Left-drag on empty felt: knife split",
+    "Wheel or R / Shift+R: rotate a tile",
+    "Space pause  N step  S speed  D links",
+    "V view as A / B / all   Esc quit",
+)
+
+
+class Tokens:
+    """Hint tokens available (pennies) and error tokens left (nickels); players keep score."""
+
+    def __init__(self, hints: int = HINTS, errors: int = ERRORS):
+        self.hints = hints
+        self.errors = errors
+
+    def flip_hint(self, i: int):
+        """Clicking an available coin spends one; clicking a spent coin makes one available."""
+        self.hints = self.hints - 1 if i < self.hints else self.hints + 1
+
+    def flip_error(self, i: int):
+        self.errors = self.errors - 1 if i < self.errors else self.errors + 1
+
+
+def _wrap(text: str, width: int) -> list:
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = (line + " " + word).strip()
+    if line:
+        lines.append(line)
+    return lines
+
+
+class Panel:
+    def __init__(self, x: int, width: int, height: int, text):
+        self.x = x
+        self.width = width
+        self.height = height
+        self.text = text
+        self.coins = []  # (rect, kind, index), filled while drawing
+
+    def coin_at(self, pos):
+        for rect, kind, i in self.coins:
+            if rect.collidepoint(pos):
+                return kind, i
+        return None
+
+    def draw(self, surface, app):
+        pygame.draw.rect(surface, PANEL_BG, (self.x, 0, self.width, self.height))
+        x = self.x + 14
+        y = 12
+        t = self.text
+        y = t.blit(surface, "Blinks simulator", (x, y), 30).bottom + 2
+        y = t.blit(surface, f"{app.game_name} - seed {app.seed} - {len(app.world.tiles)} tiles", (x, y), 20, DIM).bottom + 4
+        for line in _wrap(app.note or "", 40):
+            y = t.blit(surface, line, (x, y), 18, WARN).bottom
+        y += 8
+        clock = app.clock
+        state = "PAUSED" if clock.paused else f"x{clock.speed}"
+        y = t.blit(surface, f"{format_clock(app.world.now)}   {state}", (x, y), 34).bottom + 2
+        if app.replay is not None and not app.replay.done:
+            y = t.blit(surface, f"REPLAY {app.replay.index} / {len(app.replay.events)} events", (x, y), 20, WARN).bottom
+        if app.recorder is not None:
+            y = t.blit(surface, f"recording to {app.recorder.path[-30:]}", (x, y), 18, DIM).bottom
+        view = {None: "everyone (all shards shown)", "A": "as A (A's hand hidden)", "B": "as B (B's hand hidden)"}[app.view_as]
+        y = t.blit(surface, "View: " + view, (x, y + 4), 20).bottom + 10
+        y = self._draw_tokens(surface, app.tokens, x, y) + 10
+        y = self._draw_inspector(surface, app, x, y)
+        hy = self.height - 8 - 17 * len(HELP)
+        for line in HELP:
+            hy = t.blit(surface, line, (x, hy), 18, DIM).bottom
+
+    def _draw_tokens(self, surface, tokens, x, y):
+        self.coins = []
+        t = self.text
+        for kind, label, count, total, on in (("hint", "Hints", tokens.hints, HINTS, HINT_ON), ("error", "Errors", tokens.errors, ERRORS, ERROR_ON)):
+            t.blit(surface, f"{label} {count}/{total}", (x, y + 8), 22)
+            for i in range(total):
+                centre = (x + 120 + i * 34, y + 16)
+                pygame.draw.circle(surface, on if i < count else COIN_OFF, centre, 14)
+                pygame.draw.circle(surface, (20, 20, 20), centre, 14, 2)
+                self.coins.append((pygame.Rect(centre[0] - 14, centre[1] - 14, 28, 28), kind, i))
+            y += 36
+        t.blit(surface, "(click a coin to flip it)", (x, y), 16, DIM)
+        return y + 14
+
+    def _draw_inspector(self, surface, app, x, y):
+        t = self.text
+        tid = app.hover
+        if tid is None:
+            return t.blit(surface, "Point at a tile to inspect it", (x, y), 20, DIM).bottom
+        info = app.inspect(tid)
+        pos = app.world.position(tid)
+        where = "lifted" if pos is None else "({}, {}) rot {}".format(*pos)
+        area = app.area_name(tid)
+        y = t.blit(surface, f"Tile {tid}  {where}  {area or ''}", (x, y), 22).bottom + 2
+        if info.get("micropython"):
+            y = t.blit(surface, "runs on real MicroPython", (x, y), 18, WARN).bottom
+        shard = info.get("shard")
+        if app.hidden(tid):
+            shard = "hidden"
+        y = t.blit(surface, "state: {}   shard: {}".format(info.get("state", "-"), shard if shard is not None else "-"), (x, y), 20).bottom + 2
+        face_in = info.get("face_in") or [0] * 6
+        face_out = info.get("face_out") or [0] * 6
+        expired = info.get("expired") or [True] * 6
+        cells = [f"{f}:{'--' if expired[f] else face_in[f]:>2}>{face_out[f]}" for f in range(6)]
+        y = t.blit(surface, "face in>out  " + "  ".join(cells[:3]), (x, y), 17, DIM).bottom
+        y = t.blit(surface, "             " + "  ".join(cells[3:]), (x, y), 17, DIM).bottom + 4
+        for line in app.world.logs(tid)[-6:]:
+            y = t.blit(surface, str(line)[:44], (x, y), 16, DIM).bottom
+        return y

@@ -1,0 +1,25 @@
+"""Building the world the window shows: N tiles as one cluster in the jungle, ready to deal.
+
+The first minute should be pleasant: all tiles start joined in the middle of the jungle, so a
+playtester holds one for 6 s to deal, then carries shards to the hands.
+"""
+
+
+def starting_layout(table, tiles: int) -> list:
+    """[(q, r, rotation)] for `tiles` tiles in one blob centred in the jungle area."""
+    from simulator.world import shapes
+
+    cells = shapes.blob(tiles)
+    cq, cr = table.centre_cell("jungle")
+    mq = round(sum(q for q, _ in cells) / len(cells))
+    mr = round(sum(r for _, r in cells) / len(cells))
+    return [(q - mq + cq, r - mr + cr, 0) for q, r in cells]
+
+
+def build_world(game_class, layout: list, seed: int, ir_loss: float):
+    from simulator.world import World
+
+    world = World(seed=seed, ir_loss=ir_loss)
+    for q, r, rot in layout:
+        world.add_tile(game_class, q=q, r=r, rotation=rot)
+    return world
