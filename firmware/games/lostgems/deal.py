@@ -1,0 +1,336 @@
+"""The deal: a cluster counts itself and hands out one shuffled deck, over face messages only.
+
+Protocol (datagrams, all tagged with a 16-bit deal id chosen by the held tile, the root):
+1. JOIN floods out from the root. The first JOIN a tile hears makes the sender its parent; it
+   asks its other present faces in turn. A tile already in this deal answers NOTCHILD, a tile
+   busy with another deal answers BUSY. Each tile sends SIZE (its subtree size) to its parent
+   once every asked face has answered, so the root learns the cluster's size.
+2. The root checks the size (6, 12, 18), shuffles the deck with the tile's random after
+   randomize(), keeps one shard and sends each child a DECK of exactly its subtree's size; each
+   tile keeps the first shard of its DECK and splits the rest between its children (faces in
+   order 0..5). A tile whose whole subtree holds its shards answers READY.
+3. Two-phase commit: only when every tile is READY does the root send COMMIT down the tree; a
+   tile shows its new shard face down only on COMMIT, then answers DONE. Any failure before the
+   commit (wrong size, a concurrent deal, a timeout) sends ABORT down instead, every tile goes
+   back to what it showed before, and the root flashes orange. So a deal hands out every shard
+   exactly once, or nothing at all.
+
+Lossy links: every message is idempotent and repeated by the courier when a face expired while
+it was in flight, and repeated again after RESEND_MS without progress. A face counts as present
+when it received a frame in the last PRESENT_MS; an asked face silent for ABSENT_MS is taken as
+empty. The root gives up after ROOT_TIMEOUT_MS, any other tile after TILE_TIMEOUT_MS.
+"""
+
+from games.lostgems import shards
+
+JOIN = 0x41
+SIZE = 0x42
+NOTCHILD = 0x43
+BUSY = 0x44
+DECK = 0x45
+READY = 0x46
+COMMIT = 0x47
+DONE = 0x48
+ABORT = 0x49
+FIRST_TYPE = JOIN
+LAST_TYPE = ABORT
+
+# phases
+IDLE = 0
+COUNTING = 1
+SIZED = 2
+DISTRIBUTING = 3
+PREPARED = 4
+COMMITTING = 5
+FINISHED = 6
+ABORTED = 7
+
+PRESENT_MS = 1000
+ABSENT_MS = 2000
+RESEND_MS = 1000
+ROOT_TIMEOUT_MS = 15000
+TILE_TIMEOUT_MS = 18000
+NEVER = -(10**9)
+
+
+def is_deal_message(data):
+    return len(data) >= 3 and FIRST_TYPE <= data[0] <= LAST_TYPE
+
+
+def message(kind, deal_id, extra=b""):
+    return bytes((kind, deal_id >> 8, deal_id & 255)) + bytes(extra)
+
+
+class Deal:
+    """One tile's side of the deal protocol. `host` is the game, told about joins and outcomes."""
+
+    def __init__(self, tile, courier, host):
+        self.tile = tile
+        self.courier = courier
+        self.host = host
+        self.id = 0
+        self.phase = IDLE
+        self.root = False
+        self.parent = -1
+        self.depth = 0
+        self.child = [0] * 6  # None: asked, no answer yet; 0: not a child; n: subtree size
+        self.ready = [False] * 6
+        self.done = [False] * 6
+        self.size = 0
+        self.conflict = False
+        self.shard = shards.NO_SHARD
+        self.started = 0
+        self.progress = 0
+        self.last_seen = [NEVER] * 6
+        self.result = ""
+        self.cards_sent = [None] * 6
+
+    def active(self):
+        """True between joining and committing (the tile is showing `dealing`)."""
+        return COUNTING <= self.phase <= PREPARED
+
+    def present(self, face, now):
+        return now - self.last_seen[face] < PRESENT_MS
+
+    # -- starting ---------------------------------------------------------------------------
+    def start(self, now):
+        """The held tile starts a deal (replacing any earlier one in the cluster)."""
+        t = self.tile
+        t.randomize()
+        new_id = self.id
+        while new_id == self.id:
+            new_id = t.random(65534) + 1
+        self._begin(new_id, -1, 0, now)
+
+    def _begin(self, deal_id, parent, depth, now):
+        self.courier.clear()
+        self.id = deal_id
+        self.root = parent < 0
+        self.parent = parent
+        self.depth = depth
+        self.phase = COUNTING
+        self.conflict = False
+        self.shard = shards.NO_SHARD
+        self.ready = [False] * 6
+        self.done = [False] * 6
+        self.started = now
+        self.progress = now
+        self.result = ""
+        self.host.deal_joined(depth, now)
+        for f in range(6):
+            if f != parent and self.present(f, now):
+                self.child[f] = None
+                self.courier.send(f, message(JOIN, deal_id, (min(depth + 1, 255),)))
+            else:
+                self.child[f] = 0
+        self._check_counted(now)
+
+    # -- the phases -------------------------------------------------------------------------
+    def _check_counted(self, now):
+        if self.phase != COUNTING:
+            return
+        total = 1
+        for f in range(6):
+            if self.child[f] is None:
+                return
+            total += self.child[f]
+        self.size = total
+        self.progress = now
+        if not self.root:
+            self.phase = SIZED
+            self._send_size()
+            return
+        colours = shards.colours_for_cluster(total)
+        if self.conflict:
+            self.fail("another deal at the same time", now)
+        elif colours == 0:
+            self.fail(f"cluster of {total} tiles (deal needs 6, 12 or 18)", now)
+        else:
+            cards = shards.shuffle(shards.deck(colours), self.tile.random)
+            self._distribute(cards, now)
+
+    def _send_size(self):
+        flags = 1 if self.conflict else 0
+        self.courier.send(self.parent, message(SIZE, self.id, (min(self.size, 255), flags)))
+
+    def _distribute(self, cards, now):
+        """Keep the first shard; each child gets the next `subtree size` shards, faces 0..5."""
+        self.shard = cards[0]
+        self.cards_sent = [None] * 6
+        first = 1
+        self.phase = DISTRIBUTING
+        self.progress = now
+        for f in range(6):
+            n = self.child[f]
+            if n:
+                self.cards_sent[f] = cards[first:first + n]
+                first += n
+                self._send_deck(f, self.cards_sent[f])
+        self._check_ready(now)
+
+    def _send_deck(self, face, cards):
+        self.courier.send(face, message(DECK, self.id, bytes((len(cards),)) + shards.pack(cards)))
+
+    def _check_ready(self, now):
+        if self.phase != DISTRIBUTING:
+            return
+        for f in range(6):
+            if self.child[f] and not self.ready[f]:
+                return
+        self.progress = now
+        if self.root:
+            self._commit(now)
+        else:
+            self.phase = PREPARED
+            self.courier.send(self.parent, message(READY, self.id))
+
+    def _commit(self, now):
+        self.phase = COMMITTING
+        self.progress = now
+        self.host.deal_committed(self.shard, now)
+        for f in range(6):
+            if self.child[f]:
+                self.courier.send(f, message(COMMIT, self.id))
+        self._check_done(now)
+
+    def _check_done(self, now):
+        if self.phase != COMMITTING:
+            return
+        for f in range(6):
+            if self.child[f] and not self.done[f]:
+                return
+        self.phase = FINISHED
+        self.progress = now
+        if self.root:
+            self.result = f"dealt {self.size}"
+            self.host.deal_finished(self.size, now)
+        else:
+            self.courier.send(self.parent, message(DONE, self.id))
+
+    def fail(self, reason, now):
+        """Root: give up before the commit; everyone goes back to what they showed."""
+        self.result = reason
+        self._abort(now)
+        self.host.deal_failed(reason, now)
+
+    def _abort(self, now):
+        for f in range(6):
+            if f != self.parent and self.child[f] != 0:
+                self.courier.send(f, message(ABORT, self.id))
+        self.phase = ABORTED
+        self.progress = now
+        self.host.deal_aborted(now)
+
+    # -- receiving --------------------------------------------------------------------------
+    def receive(self, face, data, now):
+        """Handle one deal datagram from `face` (malformed ones are ignored)."""
+        kind = data[0]
+        deal_id = data[1] << 8 | data[2]
+        if kind == JOIN and len(data) == 4:
+            self._on_join(face, deal_id, data[3], now)
+            return
+        if deal_id != self.id:
+            return
+        if kind == SIZE and len(data) == 5:
+            if self.phase == COUNTING and face != self.parent and self.child[face] is None:
+                self.child[face] = data[3]
+                if data[4] & 1:
+                    self.conflict = True
+                self._check_counted(now)
+        elif kind in (NOTCHILD, BUSY) and len(data) == 3:
+            if self.phase == COUNTING and self.child[face] is None:
+                self.child[face] = 0
+                if kind == BUSY:
+                    self.conflict = True
+                self._check_counted(now)
+        elif kind == DECK and len(data) >= 4 and face == self.parent:
+            self._on_deck(data, now)
+        elif kind == READY and len(data) == 3:
+            if self.phase == DISTRIBUTING and self.child[face]:
+                self.ready[face] = True
+                self._check_ready(now)
+        elif kind == COMMIT and len(data) == 3 and face == self.parent:
+            if self.phase == PREPARED:
+                self._commit(now)
+            elif self.phase == FINISHED:
+                self.courier.send(self.parent, message(DONE, self.id))
+        elif kind == DONE and len(data) == 3:
+            if self.phase == COMMITTING and self.child[face]:
+                self.done[face] = True
+                self._check_done(now)
+        elif kind == ABORT and len(data) == 3 and face == self.parent and self.active():
+            self.result = "aborted by parent"
+            self._abort(now)
+
+    def _on_join(self, face, deal_id, depth, now):
+        if deal_id == self.id and self.phase != IDLE:
+            if face != self.parent:
+                self.courier.send(face, message(NOTCHILD, deal_id))
+            elif self.phase == SIZED:
+                self._send_size()  # the parent missed our answer
+            return
+        if self.active():
+            self.conflict = True
+            self.courier.send(face, message(BUSY, deal_id))
+            return
+        self._begin(deal_id, face, depth, now)
+
+    def _on_deck(self, data, now):
+        if self.phase == PREPARED:
+            self.courier.send(self.parent, message(READY, self.id))
+            return
+        if self.phase != SIZED:
+            return
+        try:
+            cards = shards.unpack(data[4:], data[3])
+        except ValueError:
+            return
+        if len(cards) != self.size:
+            return  # cannot happen with a consistent tree; the root times out and aborts
+        self._distribute(cards, now)
+
+    # -- every pass -------------------------------------------------------------------------
+    def poll(self, now):
+        """Track present faces, repeat stalled messages, give up on timeouts."""
+        t = self.tile
+        for f in range(6):
+            if not t.is_value_received_on_face_expired(f):
+                self.last_seen[f] = now
+        if not (self.active() or self.phase == COMMITTING):
+            return
+        if self.phase == COUNTING:
+            for f in range(6):
+                if self.child[f] is None and now - self.last_seen[f] > ABSENT_MS:
+                    self.child[f] = 0  # nobody there any more
+            self._check_counted(now)
+        limit = ROOT_TIMEOUT_MS if self.root else TILE_TIMEOUT_MS
+        if self.active() and now - self.started > limit:
+            if self.root:
+                self.fail("timeout", now)
+            else:
+                self.result = "timeout"
+                self._abort(now)
+            return
+        if now - self.progress >= RESEND_MS:
+            self.progress = now
+            self._resend()
+
+    def _resend(self):
+        """Repeat whatever this tile is waiting an answer to (all messages are idempotent)."""
+        c = self.courier
+        if self.phase == COUNTING:
+            for f in range(6):
+                if self.child[f] is None and c.idle(f):
+                    c.send(f, message(JOIN, self.id, (min(self.depth + 1, 255),)))
+        elif self.phase == SIZED and c.idle(self.parent):
+            self._send_size()
+        elif self.phase == DISTRIBUTING:
+            for f in range(6):
+                if self.child[f] and not self.ready[f] and c.idle(f) and self.cards_sent[f]:
+                    self._send_deck(f, self.cards_sent[f])
+        elif self.phase == PREPARED and c.idle(self.parent):
+            c.send(self.parent, message(READY, self.id))
+        elif self.phase == COMMITTING:
+            for f in range(6):
+                if self.child[f] and not self.done[f] and c.idle(f):
+                    c.send(f, message(COMMIT, self.id))

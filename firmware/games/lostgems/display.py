@@ -1,0 +1,125 @@
+"""What a Lost Gems tile shows: every picture is a pure function of the shard and the time.
+
+Each function returns six 15-bit colours, face 0..5. Keeping them pure lets the game pick one
+per pass and lets tests check animations at chosen instants without running a tile.
+"""
+
+from runtime import colors
+
+from games.lostgems import shards
+
+GOLD = colors.rgb(255, 190, 0)
+COPPER = colors.rgb(200, 90, 30)
+FACE_DOWN = colors.dim(colors.GREEN, 60)
+
+BREATHE_MS = 4000
+WAVE_MS = 1200
+WAVE_STEP_MS = 150  # delay of the dealing wave per hop from the held tile
+FLASH_MS = 250  # half period of the error, orange and gold flashes
+SPIN_STEP_MS = 100
+COUNT_STEP_MS = 500  # score count: one more tile lights every step
+
+
+def shard_color(shard):
+    return (colors.RED, colors.YELLOW, colors.BLUE)[shards.colour_of(shard)]
+
+
+def spot_faces(value):
+    """Faces lit as the value's spots: evenly spaced (1: 0; 2: 0, 3; 3: 0, 2, 4)."""
+    return ((0,), (0, 3), (0, 2, 4))[value - 1]
+
+
+def triangle(now, period):
+    """0..255..0 over one period."""
+    phase = now % period
+    half = period // 2
+    if phase < half:
+        return phase * 255 // half
+    return (period - phase) * 255 // half
+
+
+def solid(c):
+    return [c] * 6
+
+
+def undealt(now):
+    """Slow white breathing."""
+    return solid(colors.dim(colors.WHITE, 20 + triangle(now, BREATHE_MS) * 200 // 255))
+
+
+def dealing(now, depth):
+    """A cyan wave that leaves the held tile and passes through the cluster hop by hop."""
+    return solid(colors.dim(colors.CYAN, 30 + triangle(now - depth * WAVE_STEP_MS, WAVE_MS) * 225 // 255))
+
+
+def face_down():
+    return solid(FACE_DOWN)
+
+
+def spots(shard, base, bright):
+    c = shard_color(shard)
+    out = solid(colors.dim(c, base))
+    for f in spot_faces(shards.value_of(shard)):
+        out[f] = colors.dim(c, bright)
+    return out
+
+
+def revealed(shard):
+    """Its colour on every face, its value as bright spots over a dimmer base."""
+    return spots(shard, 70, 255)
+
+
+def discarded(shard):
+    """The revealed picture, dimly, so the discard pile stays readable."""
+    return spots(shard, 12, 50)
+
+
+def played(shard, gem_complete, now):
+    """Bright and steady; shimmering (a slow ripple round the faces) once its gem is complete."""
+    c = shard_color(shard)
+    if not gem_complete:
+        return solid(c)
+    return [colors.dim(c, 160 + triangle(now + f * 300, 1800) * 95 // 255) for f in range(6)]
+
+
+def flash(c, now):
+    return solid(c if (now // FLASH_MS) % 2 == 0 else colors.OFF)
+
+
+def error(now):
+    """Red flashing: turn a nickel."""
+    return flash(colors.RED, now)
+
+
+def orange(now):
+    """The held tile's answer to a deal that could not be made."""
+    return flash(colors.ORANGE, now)
+
+
+def gold(now):
+    """The gem is complete: its tiles flash gold."""
+    return flash(GOLD, now)
+
+
+def copper_spin(now):
+    """The completing tile: a copper light running round over gold (turn a penny back)."""
+    out = solid(colors.dim(GOLD, 90))
+    head = (now // SPIN_STEP_MS) % 6
+    out[head] = COPPER
+    out[(head + 5) % 6] = colors.dim(COPPER, 100)
+    return out
+
+
+def counting(shard, gem_complete, since, rank, now):
+    """Score count: dark until this tile's turn (rank x step), then a white blink, then lit."""
+    lit_at = rank * COUNT_STEP_MS
+    if since < lit_at:
+        return solid(colors.dim(shard_color(shard), 10))
+    if since < lit_at + 150:
+        return solid(colors.WHITE)
+    return played(shard, gem_complete, now)
+
+
+def victory(now):
+    """A full board of 9: a rainbow turning round every tile."""
+    return [colors.hsb((now // 4 + f * 42) % 256, 255, 255) for f in range(6)]

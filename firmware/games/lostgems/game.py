@@ -1,0 +1,308 @@
+"""Lost Gems on one tile: the state machine of LOSTGEMS.md part 2.
+
+States: undealt, dealing, face down, revealed, played, error, discarded (see `store`).
+
+Gestures (read every pass so the runtime's latched flags never go stale):
+- hold 6 s on a tile of a cluster (button_long_long_pressed): deal (see `deal`); any state.
+- double-click a face-down or revealed shard: toggle face down <-> revealed.
+- triple-click (3 or more clicks) a lone face-down or revealed shard: the first play; a 1 becomes
+  played and starts the board, anything else is an error.
+- hold 2 s (button_long_pressed) on a lone face-down or revealed shard: discarded.
+- triple-click a played tile: score count over the whole board.
+
+Face values: a played tile sends the board (2 bits per colour, see `board`) on every face, all
+other tiles send 0. A face-down or revealed tile that sees a board value on any face judges
+itself at once: played when its value is one more than the board's highest of its colour, else
+error. For JUDGE_PAUSE_MS after a deal it does not judge, so that tiles of the previous game's
+board still in the cluster cannot judge a freshly dealt neighbour.
+
+Design choices where LOSTGEMS.md is silent:
+- error flashes red for ERROR_MS (3 s), then the tile is discarded; a reset during the flash
+  restarts it.
+- `dealing` is not saved: a tile reset during a deal comes back in the state it had before.
+- A deal that fails (wrong size, two deals at once, a tile lost) flashes orange on the held
+  tile for ORANGE_MS; every other tile goes back to what it showed before the deal.
+- Gem completion: the completing 3 shows a copper light running round over gold for 3 s, the
+  gem's 1 and 2 flash gold for 3 s; afterwards all three shimmer.
+- Score count: every board tile knows its rank (the score just before it was played), so the
+  count lights tile 1 after one step, tile 2 after two... (COUNT_STEP_MS each), holds the lit
+  board for COUNT_HOLD_MS, then, on a board of 9, plays the victory rainbow for VICTORY_MS.
+- A played tile knows the board; it stays played wherever it is moved.
+
+Log lines (one per event, parsed by the serial monitor; <hex> is the serial number in hex,
+<ms> the tile's millis(), <shard> like R1 or '-'):
+    LG state tile=<hex> t=<ms> <old> -> <new> shard=<shard>
+    LG restore tile=<hex> t=<ms> <state> shard=<shard> board=<R><Y><B>
+    LG deal tile=<hex> t=<ms> start id=<deal id>
+    LG deal tile=<hex> t=<ms> dealt size=<n> id=<deal id>
+    LG deal tile=<hex> t=<ms> failed id=<deal id> reason=<text>
+    LG count tile=<hex> t=<ms> score=<0-9>
+State names may contain a space ('face down'): split `<old> -> <new>` on ' -> ' and the
+remainder on ' shard='.
+"""
+
+from games.lostgems import board as gem_board
+from games.lostgems import display, shards, store
+from games.lostgems.courier import Courier
+from games.lostgems.deal import Deal, is_deal_message
+
+UNDEALT = store.UNDEALT
+DEALING = store.DEALING
+FACE_DOWN = store.FACE_DOWN
+REVEALED = store.REVEALED
+PLAYED = store.PLAYED
+ERROR = store.ERROR
+DISCARDED = store.DISCARDED
+
+COUNT = 0x50
+ERROR_MS = 3000
+ORANGE_MS = 2000
+COMPLETION_MS = 3000
+JUDGE_PAUSE_MS = 1000
+COUNT_HOLD_MS = 1500
+VICTORY_MS = 5000
+NEVER = -(10**9)
+
+
+class LostGems:
+    def __init__(self, tile):
+        self.tile = tile
+        self.state = UNDEALT
+        self.shard = shards.NO_SHARD
+        self.board = gem_board.EMPTY
+        self.rank = 0
+        self.since = 0
+        self.prior = None  # (state, shard, board, rank) before the deal under way
+        self.depth = 0
+        self.orange_until = NEVER
+        self.gold_until = NEVER
+        self.copper_until = NEVER
+        self.judge_after = NEVER
+        self.count_id = 0
+        self.count_start = NEVER
+        self.name = ""
+        self.courier = Courier(tile)
+        self.deal = Deal(tile, self.courier, self)
+
+    # -- life cycle -------------------------------------------------------------------------
+    def setup(self):
+        t = self.tile
+        self.name = "".join(f"{b:02x}" for b in t.serial_number())
+        now = t.millis()
+        saved = store.decode(t.load_state())
+        if saved is None:
+            return
+        state, shard, board, rank = saved
+        if state != UNDEALT and not shards.is_shard(shard):
+            return
+        self.state, self.shard, self.board, self.rank = state, shard, board, rank
+        self.since = now
+        t.log(f"LG restore tile={self.name} t={now} {state} shard={shards.name(shard) or '-'}"
+              f" board={self._board_digits()}")
+
+    def loop(self):
+        t = self.tile
+        now = t.millis()
+        self._receive(now)
+        self.deal.poll(now)
+        self._buttons(now)
+        if self.state in (FACE_DOWN, REVEALED) and now >= self.judge_after:
+            seen = self._neighbour_board()
+            if seen:
+                self._judge(seen, now)
+        elif self.state == PLAYED:
+            self._learn(self._neighbour_board(), now)
+        elif self.state == ERROR and now - self.since >= ERROR_MS:
+            self._enter(DISCARDED, now)
+        self.courier.poll()
+        t.set_value_sent_on_all_faces(self.board if self.state == PLAYED else 0)
+        frame = self.picture(now)
+        for f in range(6):
+            t.set_color_on_face(frame[f], f)
+
+    def inspect(self):
+        d = self.deal
+        return {
+            "state": self.state,
+            "shard": shards.name(self.shard),
+            "board": gem_board.describe(self.board) if self.state == PLAYED else None,
+            "rank": self.rank if self.state == PLAYED else None,
+            "deal": {"id": d.id, "phase": d.phase, "root": d.root, "size": d.size,
+                     "result": d.result},
+        }
+
+    # -- state changes ----------------------------------------------------------------------
+    def _enter(self, state, now):
+        old = self.state
+        self.state = state
+        self.since = now
+        self.tile.log(f"LG state tile={self.name} t={now} {old} -> {state}"
+                      f" shard={shards.name(self.shard) or '-'}")
+        self._save()
+
+    def _save(self):
+        if self.state == DEALING:
+            if self.prior is not None:
+                self.tile.save_state(store.encode(*self.prior))
+            return
+        self.tile.save_state(store.encode(self.state, self.shard, self.board, self.rank))
+
+    def _board_digits(self):
+        return "".join(str(gem_board.highest(self.board, c)) for c in range(3))
+
+    # -- the deal's news (called by Deal) ---------------------------------------------------
+    def deal_joined(self, depth, now):
+        if self.state != DEALING:
+            self.prior = (self.state, self.shard, self.board, self.rank)
+        self.depth = depth
+        if self.deal.root:
+            self.tile.log(f"LG deal tile={self.name} t={now} start id={self.deal.id}")
+        if self.state != DEALING:
+            self._enter(DEALING, now)
+
+    def deal_committed(self, shard, now):
+        self.shard = shard
+        self.board = gem_board.EMPTY
+        self.rank = 0
+        self.prior = None
+        self.judge_after = now + JUDGE_PAUSE_MS
+        self.count_start = NEVER
+        self.gold_until = self.copper_until = NEVER
+        self._enter(FACE_DOWN, now)
+
+    def deal_aborted(self, now):
+        if self.state != DEALING or self.prior is None:
+            return
+        state, self.shard, self.board, self.rank = self.prior
+        self.prior = None
+        self._enter(state, now)
+
+    def deal_failed(self, reason, now):
+        self.orange_until = now + ORANGE_MS
+        self.tile.log(f"LG deal tile={self.name} t={now} failed id={self.deal.id} reason={reason}")
+
+    def deal_finished(self, size, now):
+        self.tile.log(f"LG deal tile={self.name} t={now} dealt size={size} id={self.deal.id}")
+
+    # -- gestures ---------------------------------------------------------------------------
+    def _buttons(self, now):
+        t = self.tile
+        deal = t.button_long_long_pressed()
+        hold = t.button_long_pressed()
+        double = t.button_double_clicked()
+        triple = t.button_multi_clicked()
+        if deal:
+            self.deal.start(now)
+            return
+        if self.state in (FACE_DOWN, REVEALED):
+            if double:
+                self._enter(REVEALED if self.state == FACE_DOWN else FACE_DOWN, now)
+            elif triple and t.is_alone():
+                if shards.value_of(self.shard) == 1:
+                    self._become_played(gem_board.EMPTY, now)
+                else:
+                    self._enter(ERROR, now)
+            elif hold and t.is_alone():
+                self._enter(DISCARDED, now)
+        elif self.state == PLAYED and triple:
+            self._start_count(now)
+
+    # -- plays ------------------------------------------------------------------------------
+    def _neighbour_board(self):
+        t = self.tile
+        seen = gem_board.EMPTY
+        for f in range(6):
+            if not t.is_value_received_on_face_expired(f):
+                seen = gem_board.merge(seen, t.get_last_value_received_on_face(f))
+        return seen
+
+    def _judge(self, seen, now):
+        if gem_board.is_playable(seen, self.shard):
+            self._become_played(seen, now)
+        else:
+            self._enter(ERROR, now)
+
+    def _become_played(self, seen, now):
+        self.rank = gem_board.score(seen) + 1
+        self.board = gem_board.play(seen, self.shard)
+        if gem_board.completed(seen, self.board):
+            self.copper_until = now + COMPLETION_MS
+        self._enter(PLAYED, now)
+
+    def _learn(self, seen, now):
+        """Merge what neighbours know of the board; a newly completed own gem flashes gold."""
+        merged = gem_board.merge(self.board, seen)
+        if merged == self.board:
+            return
+        if shards.colour_of(self.shard) in gem_board.completed(self.board, merged):
+            self.gold_until = now + COMPLETION_MS
+        self.board = merged
+        self._save()
+
+    # -- score count ------------------------------------------------------------------------
+    def _start_count(self, now):
+        new_id = self.count_id
+        while new_id == self.count_id:
+            new_id = self.tile.random(254) + 1
+        self.tile.log(f"LG count tile={self.name} t={now} score={gem_board.score(self.board)}")
+        self._join_count(new_id, now, now, -1)
+
+    def _join_count(self, count_id, start, now, came_from):
+        self.count_id = count_id
+        self.count_start = start
+        elapsed = min(now - start, 65535)
+        t = self.tile
+        for f in range(6):
+            if f == came_from or t.is_value_received_on_face_expired(f):
+                continue
+            if t.get_last_value_received_on_face(f):
+                self.courier.send(f, bytes((COUNT, count_id, elapsed >> 8, elapsed & 255)))
+
+    def _count_length(self):
+        return (gem_board.score(self.board) + 1) * display.COUNT_STEP_MS + COUNT_HOLD_MS
+
+    # -- datagrams --------------------------------------------------------------------------
+    def _receive(self, now):
+        t = self.tile
+        for f in range(6):
+            if not t.is_datagram_ready_on_face(f):
+                continue
+            data = t.get_datagram_on_face(f)
+            t.mark_datagram_read_on_face(f)
+            if is_deal_message(data):
+                self.deal.receive(f, data, now)
+            elif self._is_new_count(data):
+                self._join_count(data[1], now - (data[2] << 8 | data[3]), now, f)
+
+    def _is_new_count(self, data):
+        return len(data) == 4 and data[0] == COUNT and self.state == PLAYED and data[1] != self.count_id
+
+    # -- the picture ------------------------------------------------------------------------
+    def picture(self, now):
+        """Six colours for this pass: overlays (orange, completion, count) over the state."""
+        if now < self.orange_until:
+            return display.orange(now)
+        s = self.state
+        if s == UNDEALT:
+            return display.undealt(now)
+        if s == DEALING:
+            return display.dealing(now, self.depth)
+        if s == FACE_DOWN:
+            return display.face_down()
+        if s == REVEALED:
+            return display.revealed(self.shard)
+        if s == ERROR:
+            return display.error(now - self.since)
+        if s == DISCARDED:
+            return display.discarded(self.shard)
+        complete = gem_board.highest(self.board, shards.colour_of(self.shard)) == 3
+        if now < self.copper_until:
+            return display.copper_spin(now)
+        if now < self.gold_until:
+            return display.gold(now)
+        since = now - self.count_start
+        if 0 <= since < self._count_length():
+            return display.counting(self.shard, complete, since, self.rank, now)
+        if self.board == gem_board.FULL and 0 <= since - self._count_length() < VICTORY_MS:
+            return display.victory(now)
+        return display.played(self.shard, complete, now)

@@ -1,0 +1,18 @@
+"""The pure unit checks under CPython (the same file runs under MicroPython, see test_micropython)."""
+
+import os
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import mpy_checks
+
+CHECKS = sorted(n for n in dir(mpy_checks) if n.startswith("check_"))
+
+
+@pytest.mark.parametrize("name", CHECKS)
+def test_check(name):
+    getattr(mpy_checks, name)()
