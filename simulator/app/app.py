@@ -17,20 +17,20 @@ import pygame
 from simulator.app.clock import SimClock
 from simulator.app.draw import Painter, TextCache
 from simulator.app.input import Gestures
-from simulator.app.layout import Table
+from simulator.app.layout import Table, face_direction
 from simulator.app.panels import Panel, Tokens
 from simulator.app.table_ops import TableOps
 
 WIDTH, HEIGHT = 1280, 800
 PANEL_WIDTH = 310
-HEX_SIZE = 30.0
+HEX_SIZE = 34.0
 BACK = (2 << 5,) * 6  # what a hidden shard shows: a dim green back, like "face down"
 VIEW_HIDES = ("revealed",)
 
 
 def face_dirs(rotation: int) -> list:
-    """Screen direction index of each face of a tile with this rotation (see layout.DIRECTIONS)."""
-    return [(f + rotation) % 6 for f in range(6)]
+    """World direction of each face 0..5 of a tile with this rotation (the world's rule)."""
+    return [face_direction(f, rotation) for f in range(6)]
 
 
 class SimApp:

@@ -86,15 +86,14 @@ class Painter:
         apothem = self.table.layout.size * 0.866
         for f in range(6):
             a = direction_angle(dirs[f])
-            x = centre[0] + 0.62 * apothem * math.cos(a)
-            y = centre[1] + 0.62 * apothem * math.sin(a)
+            x = centre[0] + 0.80 * apothem * math.cos(a)
+            y = centre[1] + 0.80 * apothem * math.sin(a)
             color = LINK_EXPIRED if expired[f] else LINK_OK
             pygame.draw.circle(surface, color, (int(x), int(y)), 4)
             if not expired[f]:
-                self.text.blit(surface, str(face_in[f]), (x, y - 10), 15, TEXT, "center")
-            fx = centre[0] + 0.30 * apothem * math.cos(a)
-            fy = centre[1] + 0.30 * apothem * math.sin(a)
-            self.text.blit(surface, str(f), (fx, fy), 13, (160, 160, 170), "center")
+                vx = centre[0] + 0.52 * apothem * math.cos(a)
+                vy = centre[1] + 0.52 * apothem * math.sin(a)
+                self.text.blit(surface, str(face_in[f]), (vx, vy), 15, TEXT, "center")
 
     def draw_outline(self, surface, centre, color, width=2):
         pygame.draw.polygon(surface, color, self.table.layout.corners(centre[0], centre[1], 0.95), width)

@@ -24,7 +24,7 @@ def to_rgb8(c: int) -> tuple:
 
 
 def _hex_coverage(px, py, apothem):
-    """Anti-aliased inside-ness of a pointy-top hexagon (edges face the six directions)."""
+    """Anti-aliased inside-ness of a flat-top hexagon (its edges face the six directions)."""
     inside = None
     for d in range(6):
         a = direction_angle(d)
@@ -43,7 +43,7 @@ def _grey_surface(intensity):
 class TileArt:
     """Draws tiles of one size. `size` is the hex centre-to-corner distance in pixels."""
 
-    def __init__(self, size: float, inset: float = 0.93):
+    def __init__(self, size: float, inset: float = 0.95):
         self.size = size
         s = size * inset
         self.width = math.ceil(SQRT3 * s) + 4

@@ -1,22 +1,23 @@
 """Where things are on the table: hex <-> pixel conversion and the labelled table areas.
 
-Vocabulary from Red Blob Games' hex-grid guide: axial coordinates (q, r), pointy-top hexagons,
-`size` = centre-to-corner distance. The world decides which face of a tile looks along which
-axial direction; the app only needs the screen angle of each direction to draw the LEDs.
+Vocabulary from Red Blob Games' hex-grid guide: axial coordinates (q, r), `size` = centre-to-
+corner distance. The grid is the world's (simulator.world.grid): flat-top hexagons, direction 0
+north and directions clockwise, face f of a tile with rotation rot looking along direction
+(f + rot) % 6. The app only adds pixels: where a cell is, and the screen angle of a direction.
 """
 
 import math
 
+from simulator.world.grid import DIRECTIONS, face_direction
+
 SQRT3 = math.sqrt(3.0)
 
-# Axial directions of a pointy-top grid, clockwise on screen (y grows downwards), from east.
-# Direction index d points at screen angle d * 60 degrees.
-DIRECTIONS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
+__all__ = ["DIRECTIONS", "face_direction", "HexLayout", "Table", "Area"]
 
 
 def direction_angle(d: int) -> float:
-    """Screen angle (radians, clockwise from east) of axial direction index d."""
-    return math.radians(60.0 * (d % 6))
+    """Screen angle (radians, clockwise from east, y down) of world direction d (0 = north)."""
+    return math.radians(-90.0 + 60.0 * (d % 6))
 
 
 def cube_round(qf: float, rf: float) -> tuple:
@@ -37,45 +38,40 @@ def hex_distance(a: tuple, b: tuple) -> int:
 
 
 class HexLayout:
-    """Pointy-top hex grid with its (0, 0) cell centred on pixel `origin`."""
+    """Flat-top hex grid with its (0, 0) cell centred on pixel `origin`."""
 
     def __init__(self, size: float, origin: tuple):
         self.size = float(size)
         self.origin = (float(origin[0]), float(origin[1]))
 
     def to_pixel(self, q: float, r: float) -> tuple:
-        x = self.size * (SQRT3 * q + SQRT3 / 2.0 * r) + self.origin[0]
-        y = self.size * (1.5 * r) + self.origin[1]
+        x = self.size * 1.5 * q + self.origin[0]
+        y = self.size * SQRT3 * (r + q / 2.0) + self.origin[1]
         return x, y
 
     def to_fractional_hex(self, x: float, y: float) -> tuple:
         px = (x - self.origin[0]) / self.size
         py = (y - self.origin[1]) / self.size
-        return SQRT3 / 3.0 * px - py / 3.0, 2.0 / 3.0 * py
+        return 2.0 / 3.0 * px, -px / 3.0 + SQRT3 / 3.0 * py
 
     def to_hex(self, x: float, y: float) -> tuple:
         return cube_round(*self.to_fractional_hex(x, y))
 
     def corners(self, x: float, y: float, scale: float = 1.0) -> list:
-        """The six corners of the hexagon centred on (x, y), clockwise from the upper right."""
+        """The six corners of the hexagon centred on (x, y), clockwise from the east corner."""
         s = self.size * scale
-        out = []
-        for i in range(6):
-            a = math.radians(60.0 * i - 30.0)
-            out.append((x + s * math.cos(a), y + s * math.sin(a)))
-        return out
+        return [(x + s * math.cos(math.radians(60.0 * i)), y + s * math.sin(math.radians(60.0 * i))) for i in range(6)]
 
     def cells_in_rect(self, rect: tuple) -> list:
         """Axial cells whose centres lie inside rect (x, y, w, h), sorted for determinism."""
         x0, y0, w, h = rect
-        cells = set()
-        for px, py in ((x0, y0), (x0 + w, y0), (x0, y0 + h), (x0 + w, y0 + h)):
-            cells.add(self.to_hex(px, py))
-        qs = [c[0] for c in cells]
-        rs = [c[1] for c in cells]
+        q0, _ = self.to_hex(x0, y0)
+        q1, _ = self.to_hex(x0 + w, y0)
         out = []
-        for r in range(min(rs) - 1, max(rs) + 2):
-            for q in range(min(qs) - 2 - abs(r), max(qs) + 2 + abs(r)):
+        for q in range(q0 - 1, q1 + 2):
+            _, r0 = self.to_hex(self.to_pixel(q, 0)[0], y0)
+            _, r1 = self.to_hex(self.to_pixel(q, 0)[0], y0 + h)
+            for r in range(r0 - 1, r1 + 2):
                 cx, cy = self.to_pixel(q, r)
                 if x0 <= cx <= x0 + w and y0 <= cy <= y0 + h:
                     out.append((q, r))
@@ -143,4 +139,4 @@ class Table:
     def on_table(self, q: int, r: int) -> bool:
         x, y = self.layout.to_pixel(q, r)
         s = self.layout.size
-        return s * 0.8 <= x <= self.width - s * 0.8 and s <= y <= self.height - s
+        return s <= x <= self.width - s and s * 0.87 <= y <= self.height - s * 0.87

@@ -26,14 +26,14 @@ def test_points_inside_a_hexagon_round_to_it_and_neighbours_are_one_step_away():
         assert abs(((nx - x) ** 2 + (ny - y) ** 2) ** 0.5 - 30 * 3**0.5) < 1e-6
 
 
-def test_directions_go_clockwise_on_screen_from_east():
+def test_directions_go_clockwise_on_screen_from_north():
     layout = HexLayout(30, (0, 0))
     angles = []
     import math
     for dq, dr in DIRECTIONS:
         x, y = layout.to_pixel(dq, dr)
         angles.append(round(math.degrees(math.atan2(y, x))) % 360)
-    assert angles == [0, 60, 120, 180, 240, 300]
+    assert angles == [270, 330, 30, 90, 150, 210]
 
 
 def test_table_areas_are_labelled_and_hands_are_at_bottom_and_top():
