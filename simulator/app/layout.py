@@ -12,7 +12,7 @@ from simulator.world.grid import DIRECTIONS, face_direction
 
 SQRT3 = math.sqrt(3.0)
 
-__all__ = ["DIRECTIONS", "face_direction", "HexLayout", "Table", "Area"]
+__all__ = ["DIRECTIONS", "Area", "HexLayout", "Table", "face_direction"]
 
 
 def direction_angle(d: int) -> float:
