@@ -1,0 +1,156 @@
+"""Per-face link state: values with expiry, ping-pong and probes, acknowledged datagrams.
+
+Timing (the reference platform's): a face replies to a valid frame at the end of the next pass
+(ping-pong) and otherwise probes when 150 ms + face index ms passed since its last send. A face
+is expired 200 ms after its last valid frame. While a datagram waits for its acknowledgement the
+face also resends when 75 ms + face index ms passed without anything to reply to, so a lossy
+link keeps trying well inside the expiry time.
+
+Datagrams: one pending outgoing datagram and one unread incoming datagram per face. A new
+datagram is delivered (and acknowledged) only when the face's inbox is free, so a slow reader
+makes the sender wait instead of losing data. A duplicate (same sender id and seq as the last
+delivered) is acknowledged again but not delivered. A pending datagram is dropped when its face
+expires. State lives in flat per-face lists, preallocated, so a pass allocates nothing unless a
+datagram moves.
+"""
+
+from runtime import link
+
+FACE_COUNT = 6
+EXPIRE_MS = 200
+PROBE_MS = 150
+DATAGRAM_RETRY_MS = 75
+_LONG_AGO = -(1 << 20)
+
+_ODD = link.ODD
+_VALUE_FRAME = link.VALUE_FRAME
+_DATA = link.KIND_DATA
+_ACK = link.KIND_ACK
+
+
+class Faces:
+    """Link state of the six faces. The tile reads and writes the public lists directly."""
+
+    def __init__(self, my_id: int):
+        self.my_id = my_id & 0xFF
+        self.value_out = [0] * FACE_COUNT
+        self.value_in = [0] * FACE_COUNT
+        self.change_seen = [0] * FACE_COUNT  # value last reported by did_value_on_face_change
+        self.last_rx = [_LONG_AGO] * FACE_COUNT  # ms of the last valid frame
+        self.link_up = [False] * FACE_COUNT
+        self.reply_due = [False] * FACE_COUNT
+        self.last_tx = [_LONG_AGO] * FACE_COUNT
+        # outgoing datagram: seq of the pending one (0: none) and its payload
+        self.tx_seq = [0] * FACE_COUNT
+        self.tx_payload = [b""] * FACE_COUNT
+        self.next_seq = [1] * FACE_COUNT
+        # incoming: last delivered (sender id, seq), an ack owed, the unread datagram
+        self.rx_id = [-1] * FACE_COUNT
+        self.rx_seq = [0] * FACE_COUNT
+        self.ack_due = [False] * FACE_COUNT
+        self.inbox = [None] * FACE_COUNT
+        self.flag_rx_ms = _LONG_AGO  # latest arrival of a frame carrying the press flag
+        self.frames_dropped = 0
+
+    def expired(self, f: int, now: int) -> bool:
+        return now - self.last_rx[f] > EXPIRE_MS
+
+    def all_expired(self, now: int) -> bool:
+        limit = now - EXPIRE_MS
+        for t in self.last_rx:
+            if t >= limit:
+                return False
+        return True
+
+    def queue_datagram(self, f: int, payload: bytes) -> None:
+        seq = self.next_seq[f]
+        self.next_seq[f] = 1 if seq == 15 else seq + 1
+        self.tx_seq[f] = seq
+        self.tx_payload[f] = payload
+
+    def ingest(self, hal, now: int) -> None:
+        """Take every frame that arrived since the last pass, in order, face by face."""
+        for f in range(FACE_COUNT):
+            frames = hal.receive_frames(f)
+            for frame in frames:
+                self._take(f, frame[0], frame[1])
+            if self.link_up[f] and now - self.last_rx[f] > EXPIRE_MS:
+                self._link_lost(f)
+
+    def _take(self, f: int, ms: int, data) -> None:
+        n = len(data)
+        if n == 1:
+            b = data[0]
+            if not _ODD[b]:
+                self.frames_dropped += 1
+                return
+        elif link.check_datagram(data):
+            b = data[1]
+        else:
+            self.frames_dropped += 1
+            return
+        if ms - self.last_rx[f] > EXPIRE_MS and self.link_up[f]:
+            self._link_lost(f)
+        self.last_rx[f] = ms
+        self.link_up[f] = True
+        self.reply_due[f] = True
+        self.value_in[f] = b & 63
+        if b & 64:
+            self.flag_rx_ms = ms
+        if n > 1:
+            self._take_datagram(f, data, n)
+
+    def _take_datagram(self, f: int, data, n: int) -> None:
+        seqack = data[4]
+        if self.tx_seq[f] and data[3] == self.my_id and seqack & 15 == self.tx_seq[f]:
+            self.tx_seq[f] = 0
+            self.tx_payload[f] = b""
+        if data[0] != _DATA:
+            return
+        sender = data[2]
+        seq = seqack >> 4
+        if sender == self.rx_id[f] and seq == self.rx_seq[f]:
+            self.ack_due[f] = True  # a resend of what we already delivered: ack it again
+        elif self.inbox[f] is None:
+            self.inbox[f] = bytes(data[link.HEADER:n - 2])
+            self.rx_id[f] = sender
+            self.rx_seq[f] = seq
+            self.ack_due[f] = True
+
+    def _link_lost(self, f: int) -> None:
+        self.link_up[f] = False
+        self.tx_seq[f] = 0
+        self.tx_payload[f] = b""
+        self.ack_due[f] = False
+
+    def emit(self, hal, now: int, flag: bool) -> None:
+        """End of pass: send on each face that owes a reply, a probe or a datagram resend."""
+        fl = 64 if flag else 0
+        for f in range(FACE_COUNT):
+            since = now - self.last_tx[f]
+            pending = self.tx_seq[f]
+            if not (self.reply_due[f] or since >= PROBE_MS + f
+                    or (pending and since >= DATAGRAM_RETRY_MS + f)):
+                continue
+            if pending or self.ack_due[f]:
+                rid = self.rx_id[f]
+                frame = link.encode_datagram(
+                    _DATA if pending else _ACK,
+                    link.VALUE_BYTE[self.value_out[f] | fl],
+                    self.my_id,
+                    max(rid, 0),
+                    pending,
+                    self.rx_seq[f],
+                    self.tx_payload[f],
+                )
+            else:
+                frame = _VALUE_FRAME[self.value_out[f] | fl]
+            if hal.send_frame(f, frame):
+                self.last_tx[f] = now
+                self.reply_due[f] = False
+                self.ack_due[f] = False
+
+
+def opposite(f: int) -> int:
+    """The face on the other side of the tile."""
+    return (f + 3) % FACE_COUNT

@@ -1,0 +1,55 @@
+"""The hardware boundary: everything the runtime needs from a tile, and nothing else.
+
+Real tiles (`hal/`), the simulator's `SimHal` and the co-simulation each subclass `Hal`. Inputs
+carry timestamps so that debounce, click windows and face expiry are computed exactly from the
+moment things happened, however often the runtime gets to run a pass.
+"""
+
+
+class Hal:
+    """Base class documenting the contract; every method must be provided by a real HAL."""
+
+    def millis(self) -> int:
+        """Monotonic milliseconds since power-up."""
+        raise NotImplementedError
+
+    def button_edges(self) -> list:
+        """Raw (undebounced) button level changes since the last call, oldest first, as
+        `(ms, down)` tuples. The runtime debounces them (20 ms)."""
+        raise NotImplementedError
+
+    def send_frame(self, face: int, data) -> bool:
+        """Start transmitting one frame (bytes) on a face. False if that face is still busy
+        transmitting the previous one (the runtime retries on a later pass)."""
+        raise NotImplementedError
+
+    def receive_frames(self, face: int) -> list:
+        """Frames that arrived on a face since the last call, oldest first, as `(ms, bytes)`.
+        They may be corrupted: the runtime checks and counts them. The runtime only iterates
+        the returned sequence, so a HAL may return a shared empty tuple when nothing came."""
+        raise NotImplementedError
+
+    def show(self, colors) -> None:
+        """Six 15-bit colours (face 0..5). Called at the end of a pass when they changed. The
+        runtime reuses the list it passes: copy it if you keep it."""
+        raise NotImplementedError
+
+    def entropy(self) -> int:
+        """32 random bits (deterministic per tile in the simulator)."""
+        raise NotImplementedError
+
+    def serial_number(self) -> bytes:
+        """8 bytes unique to this tile."""
+        raise NotImplementedError
+
+    def load(self):
+        """The persistent blob (bytes), or None if nothing was saved."""
+        raise NotImplementedError
+
+    def save(self, data) -> None:
+        """Store the persistent blob atomically (a new file, then a rename)."""
+        raise NotImplementedError
+
+    def log(self, text: str) -> None:
+        """One line of text out: USB serial on a tile, the inspector in the simulator."""
+        raise NotImplementedError

@@ -1,0 +1,332 @@
+"""The tile runtime: the whole game-facing API (TILE-API.md), in one class a game author reads.
+
+A game is a class built as `game_class(tile)`; the runtime calls its `setup()` on the first pass
+and `loop()` on every pass. During `loop()` the world is frozen: `millis()` is a snapshot, the
+colours and face values set are sent when `loop()` returns, received values are what arrived
+before the pass. The runtime talks to hardware only through its `Hal` (runtime/hal.py).
+
+Bad input, documented per call: a face index outside 0-5 raises ValueError; a face value over 63
+is sent as 63 (a negative one raises ValueError); a datagram over 16 bytes raises ValueError;
+a saved state over 256 bytes raises ValueError.
+
+Warm sleep: after 10 minutes without a local press or a press flag from a neighbour the tile
+turns its LEDs off, stops sending and stops calling `loop()`. A local press, or a frame carrying
+the press flag (a press somewhere in the cluster), wakes it with its state intact, and
+`start_state()` then says START_WOKE. A plain neighbour frame does not wake it: two tiles that
+fell asleep a few milliseconds apart would otherwise keep waking each other.
+"""
+
+from runtime.button import Button
+from runtime.faces import FACE_COUNT, Faces
+
+START_POWER_UP = 0
+START_WOKE = 1
+START_NEW_GAME = 2  # reserved: set by a HAL that loads a new game onto the tile
+
+SLEEP_MS = 10 * 60 * 1000
+FLAG_SEND_MS = 500  # how long a press flag rides on outgoing frames
+FLAG_LOCKOUT_MS = 2000  # a tile takes (and spreads) a flag at most this often
+MAX_DATAGRAM = 16
+MAX_STATE = 256
+
+
+def _face(f) -> int:
+    if f < 0 or f > 5:
+        raise ValueError(f"face index must be 0-5, got {f!r}")
+    return f
+
+
+class Tile:
+    """One tile: a game instance, its runtime state and its HAL."""
+
+    def __init__(self, hal, game_class):
+        self._hal = hal
+        self._game_class = game_class
+        self.reset()
+
+    # ---- the runner seam (used by the world and device main) ----
+
+    def reset(self) -> None:
+        """Power cycle: fresh runtime state and a fresh game instance; storage is kept."""
+        hal = self._hal
+        self._now = hal.millis()
+        seed = hal.entropy()
+        self._rng = (seed & 0xFFFFFFFF) or 0x9E3779B9
+        self._faces = Faces(self._next_random() & 0xFF)
+        self._button = Button()
+        self._leds = [0] * FACE_COUNT
+        self._leds_dirty = True
+        self._started = False
+        self._start_state = START_POWER_UP
+        self._asleep = False
+        self._last_activity = self._now
+        self._flag_until = self._now - 1
+        self._flag_lockout = self._now - FLAG_LOCKOUT_MS
+        self.game = self._game_class(self)
+
+    def step(self) -> None:
+        """One pass: snapshot the clock, take inputs, run the game, send frames and colours."""
+        hal = self._hal
+        now = hal.millis()
+        self._now = now
+        faces = self._faces
+        button = self._button
+        edges = hal.button_edges()
+        if edges or button.busy():
+            button.ingest(edges, now, faces.all_expired(now))
+        faces.ingest(hal, now)
+        if button.presses:
+            button.presses = 0
+            self._activity(button.last_press_ms)
+            if self._asleep:
+                self._wake(now)
+                button.clear()
+        if faces.flag_rx_ms >= self._flag_lockout + FLAG_LOCKOUT_MS:
+            self._activity(faces.flag_rx_ms)
+            if self._asleep:
+                self._wake(now)
+        if self._asleep:
+            return
+        if now - self._last_activity >= SLEEP_MS:
+            self._sleep()
+            return
+        if not self._started:
+            self._started = True
+            self.game.setup()
+        self.game.loop()
+        faces.emit(hal, now, now < self._flag_until)
+        if self._leds_dirty:
+            self._leds_dirty = False
+            hal.show(self._leds)
+
+    def inspect(self) -> dict:
+        """The runtime's view for inspectors, merged with the game's `inspect()` if it has one."""
+        faces = self._faces
+        now = self._now
+        info = {
+            "face_in": list(faces.value_in),
+            "face_out": list(faces.value_out),
+            "expired": [faces.expired(f, now) for f in range(FACE_COUNT)],
+            "asleep": self._asleep,
+            "frames_dropped": faces.frames_dropped,
+        }
+        game_inspect = getattr(self.game, "inspect", None)
+        if game_inspect is not None:
+            info.update(game_inspect())
+        return info
+
+    def _activity(self, ms: int) -> None:
+        self._last_activity = max(self._last_activity, ms)
+        if ms >= self._flag_lockout + FLAG_LOCKOUT_MS:
+            self._flag_lockout = ms
+            self._flag_until = ms + FLAG_SEND_MS
+
+    def _sleep(self) -> None:
+        self._asleep = True
+        self._hal.show([0] * FACE_COUNT)
+        self._leds_dirty = True  # show the game's colours again on waking
+
+    def _wake(self, now: int) -> None:
+        self._asleep = False
+        self._start_state = START_WOKE
+        self._last_activity = now
+
+    # ---- display ----
+
+    def set_color(self, c: int) -> None:
+        """All six faces to one 15-bit colour (see runtime.colors)."""
+        leds = self._leds
+        for f in range(FACE_COUNT):
+            leds[f] = c
+        self._leds_dirty = True
+
+    def set_color_on_face(self, c: int, f: int) -> None:
+        self._leds[_face(f)] = c
+        self._leds_dirty = True
+
+    # ---- button (flags latch and are cleared when read) ----
+
+    def button_down(self) -> bool:
+        """The debounced level (20 ms debounce)."""
+        return self._button.down
+
+    def button_pressed(self) -> bool:
+        b = self._button
+        r = b.pressed
+        b.pressed = False
+        return r
+
+    def button_released(self) -> bool:
+        b = self._button
+        r = b.released
+        b.released = False
+        return r
+
+    def button_single_clicked(self) -> bool:
+        """One click; fires when the 330 ms click window runs out with the button up."""
+        b = self._button
+        if b.clicks == 1:
+            b.clicks = 0
+            return True
+        return False
+
+    def button_double_clicked(self) -> bool:
+        b = self._button
+        if b.clicks == 2:
+            b.clicks = 0
+            return True
+        return False
+
+    def button_multi_clicked(self) -> bool:
+        """Three or more clicks; `button_click_count()` tells how many."""
+        b = self._button
+        if b.clicks >= 3:
+            b.clicks = 0
+            return True
+        return False
+
+    def button_click_count(self) -> int:
+        """Clicks in the last click event (kept until the next one)."""
+        return self._button.click_count
+
+    def button_long_pressed(self) -> bool:
+        """Held 2000 ms (fires while still held)."""
+        b = self._button
+        r = b.long_pressed
+        b.long_pressed = False
+        return r
+
+    def button_long_long_pressed(self) -> bool:
+        """Held 6000 ms while not alone."""
+        b = self._button
+        r = b.long_long_pressed
+        b.long_long_pressed = False
+        return r
+
+    # ---- face values ----
+
+    def set_value_sent_on_face(self, v: int, f: int) -> None:
+        """Send value v (0-63; larger values are sent as 63, negative raises ValueError)."""
+        if v > 63:
+            v = 63
+        elif v < 0:
+            raise ValueError(f"face value must be 0-63, got {v}")
+        self._faces.value_out[_face(f)] = v
+
+    def set_value_sent_on_all_faces(self, v: int) -> None:
+        if v > 63:
+            v = 63
+        elif v < 0:
+            raise ValueError(f"face value must be 0-63, got {v}")
+        out = self._faces.value_out
+        for f in range(FACE_COUNT):
+            out[f] = v
+
+    def get_last_value_received_on_face(self, f: int) -> int:
+        """The last valid value received (0 before any), kept after the face expires."""
+        return self._faces.value_in[_face(f)]
+
+    def is_value_received_on_face_expired(self, f: int) -> bool:
+        """True when no valid frame arrived on the face for more than 200 ms."""
+        return self._now - self._faces.last_rx[_face(f)] > 200
+
+    def did_value_on_face_change(self, f: int) -> bool:
+        """True when the received value differs from the one seen at the previous call."""
+        faces = self._faces
+        v = faces.value_in[_face(f)]
+        if v != faces.change_seen[f]:
+            faces.change_seen[f] = v
+            return True
+        return False
+
+    def is_alone(self) -> bool:
+        """True when all six faces are expired."""
+        return self._faces.all_expired(self._now)
+
+    # ---- datagrams (acknowledged, resent until acked, dropped when the face expires) ----
+
+    def send_datagram_on_face(self, data, f: int) -> bool:
+        """Queue up to 16 bytes for the neighbour on face f. Returns False (and queues nothing)
+        while a previous datagram on that face is pending, or when the face is expired (nobody
+        to deliver to). Over 16 bytes raises ValueError."""
+        f = _face(f)
+        payload = bytes(data)
+        if len(payload) > MAX_DATAGRAM:
+            raise ValueError(f"datagram is {len(payload)} bytes, at most {MAX_DATAGRAM}")
+        faces = self._faces
+        if faces.tx_seq[f] or self._now - faces.last_rx[f] > 200:
+            return False
+        faces.queue_datagram(f, payload)
+        return True
+
+    def is_datagram_ready_on_face(self, f: int) -> bool:
+        return self._faces.inbox[_face(f)] is not None
+
+    def get_datagram_on_face(self, f: int):
+        """The unread datagram (bytes), or None. It stays until `mark_datagram_read_on_face`."""
+        return self._faces.inbox[_face(f)]
+
+    def mark_datagram_read_on_face(self, f: int) -> None:
+        """Free the face's inbox so the neighbour's next datagram can be delivered."""
+        self._faces.inbox[_face(f)] = None
+
+    def is_datagram_pending_on_face(self, f: int) -> bool:
+        """True while our datagram on face f waits for its acknowledgement."""
+        return self._faces.tx_seq[_face(f)] != 0
+
+    # ---- time, random, identity, storage, log ----
+
+    def millis(self) -> int:
+        """Milliseconds at the start of this pass (frozen during loop())."""
+        return self._now
+
+    def _next_random(self) -> int:
+        x = self._rng
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self._rng = x
+        return x
+
+    def random(self, limit: int) -> int:
+        """A uniform int in 0..limit inclusive (limit < 0 raises ValueError)."""
+        if limit < 0:
+            raise ValueError("random limit must be >= 0")
+        n = limit + 1
+        if n > 0xFFFF:
+            bound = 0x100000000 - 0x100000000 % n
+            while True:
+                x = self._next_random()
+                if x < bound:
+                    return x % n
+        bound = 0x10000 - 0x10000 % n
+        while True:
+            x = self._next_random() >> 16
+            if x < bound:
+                return x % n
+
+    def randomize(self) -> None:
+        """Reseed the generator from the HAL's entropy."""
+        self._rng = (self._hal.entropy() & 0xFFFFFFFF) or 0x9E3779B9
+
+    def serial_number(self) -> bytes:
+        return self._hal.serial_number()
+
+    def start_state(self) -> int:
+        """Why the tile last started: START_POWER_UP, START_WOKE or START_NEW_GAME."""
+        return self._start_state
+
+    def save_state(self, data) -> None:
+        """Keep up to 256 bytes across a reset (atomic). More raises ValueError."""
+        blob = bytes(data)
+        if len(blob) > MAX_STATE:
+            raise ValueError(f"saved state is {len(blob)} bytes, at most {MAX_STATE}")
+        self._hal.save(blob)
+
+    def load_state(self):
+        """The saved bytes, or None if nothing was saved."""
+        return self._hal.load()
+
+    def log(self, text) -> None:
+        """One line to the serial port (hardware) or the inspector (simulator)."""
+        self._hal.log(str(text))

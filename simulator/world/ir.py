@@ -1,0 +1,87 @@
+"""The infrared link model between paired faces.
+
+Time on air follows from the bit rate (10 bits per byte, like a UART with start and stop bits):
+at the default 4000 bit/s one byte takes 3 ms (rounded up to whole ms). A face is half-duplex:
+a frame arriving while the face transmits, at any moment of its time on air, is lost. Each frame
+is lost with probability `loss`, and each bit of a frame that gets through flips with probability
+`bit_flip`. All randomness comes from one seeded generator, drawn in the world's fixed pass order,
+so a run is reproducible bit for bit.
+"""
+
+import math
+
+
+class IrModel:
+    def __init__(self, world, rng, loss: float = 0.0, bit_flip: float = 0.0,
+                 bit_rate: int = 4000):
+        if not 0.0 <= loss <= 1.0 or not 0.0 <= bit_flip <= 1.0:
+            raise ValueError("loss and bit_flip are probabilities in 0..1")
+        if bit_rate <= 0:
+            raise ValueError("bit_rate must be positive")
+        self.world = world
+        self.rng = rng
+        self.loss = loss
+        self.bit_flip = bit_flip
+        self.bit_rate = bit_rate
+        self._air = [self.airtime(n) for n in range(64)]
+        self.sent = 0
+        self.delivered = 0
+        self.lost = 0  # random loss
+        self.collided = 0  # half-duplex: the receiving face was transmitting
+        self.flipped = 0  # frames that got at least one bit flipped
+        self.trace = None  # a list to record (ms, tile, face, data, outcome) for inspection
+
+    def airtime(self, nbytes: int) -> int:
+        return max(1, math.ceil(nbytes * 10 * 1000 / self.bit_rate))
+
+    def transmit(self, hal, face: int, data) -> bool:
+        """Start a frame on a face of `hal`; False if that face is still transmitting."""
+        now = self.world.now
+        if hal.tx_until[face] > now:
+            return False
+        n = len(data)
+        end = now + (self._air[n] if n < 64 else self.airtime(n))
+        hal.tx_until[face] = end
+        self.sent += 1
+        box = hal.inbox[face]
+        if box and box[-1][0] > now:  # our own transmission wipes frames still on the way in
+            keep = [fr for fr in box if fr[0] <= now]
+            self.collided += len(box) - len(keep)
+            hal.inbox[face] = keep
+        peer = hal.peers[face]
+        if peer is None:
+            outcome = "void"
+        else:
+            other, of = peer
+            if other.tx_until[of] > now:
+                self.collided += 1
+                outcome = "collided"
+            elif self.loss and self.rng.random() < self.loss:
+                self.lost += 1
+                outcome = "lost"
+            else:
+                if self.bit_flip:
+                    data = self._flip(data)
+                other.inbox[of].append((end, data))
+                self.delivered += 1
+                outcome = "delivered"
+        if self.trace is not None:
+            self.trace.append((now, hal.tile_id, face, bytes(data), outcome))
+        return True
+
+    def _flip(self, data):
+        p = self.bit_flip
+        nbits = len(data) * 8
+        if p >= 1.0:
+            return bytes(b ^ 0xFF for b in data)
+        rng = self.rng
+        log1p = math.log(1.0 - p)
+        pos = int(math.log(1.0 - rng.random()) / log1p)
+        if pos >= nbits:
+            return data
+        out = bytearray(data)
+        while pos < nbits:
+            out[pos >> 3] ^= 1 << (pos & 7)
+            pos += 1 + int(math.log(1.0 - rng.random()) / log1p)
+        self.flipped += 1
+        return bytes(out)
