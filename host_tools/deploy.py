@@ -1,0 +1,180 @@
+"""Put one firmware image on one tile, safely, through mpremote's transport (raw REPL).
+
+Order of the writes, so that a flash stopped at any moment leaves a tile that boots its old or
+its new firmware:
+1. every file of the new build goes into fw/<build>/, each written as NAME.tmp then renamed, so
+   a file under its real name is always complete (an interrupted flash resumes where it stopped);
+2. the hashes of fw/<build>/ are checked against the image;
+3. main.py (which names fw/<build>) is written as main.py.tmp, checked, and renamed over main.py:
+   this one rename is the switch from old to new;
+4. other fw/ directories are deleted (a crash here only leaves litter, removed next time).
+Hashes (sha256) are computed on the tile, so unchanged files are never sent again.
+"""
+
+import base64
+import hashlib
+
+CHUNK = 2048  # raw bytes per exec: ~2.7 KB of base64 source, small for a board's heap
+
+# Helpers defined once per session on the tile (MicroPython).
+DEVICE_HELPERS = """
+import os, hashlib, binascii
+def _bh(p):
+    h = hashlib.sha256()
+    with open(p, 'rb') as f:
+        while True:
+            b = f.read(512)
+            if not b:
+                break
+            h.update(b)
+    return binascii.hexlify(h.digest()).decode()
+def _bwalk(d, pre, out):
+    try:
+        es = list(os.ilistdir(d))
+    except OSError:
+        return out
+    for e in es:
+        p = d + '/' + e[0]
+        if e[1] & 0x4000:
+            _bwalk(p, pre + e[0] + '/', out)
+        else:
+            out[pre + e[0]] = _bh(p)
+    return out
+def _bmk(p):
+    q = ''
+    for part in p.split('/'):
+        q = q + '/' + part if q else part
+        try:
+            os.mkdir(q)
+        except OSError:
+            pass
+def _bw(p, d, m):
+    with open(p + '.tmp', m) as f:
+        f.write(binascii.a2b_base64(d))
+def _bmv(p):
+    try:
+        os.rename(p + '.tmp', p)
+    except OSError:
+        os.remove(p)
+        os.rename(p + '.tmp', p)
+def _brm(p):
+    try:
+        es = list(os.ilistdir(p))
+    except OSError:
+        return
+    for e in es:
+        q = p + '/' + e[0]
+        if e[1] & 0x4000:
+            _brm(q)
+        else:
+            os.remove(q)
+    os.rmdir(p)
+def _bserial():
+    try:
+        import machine
+        return binascii.hexlify(machine.unique_id()).decode()
+    except Exception:
+        pass
+    try:
+        with open('tile_serial.bin', 'rb') as f:
+            return binascii.hexlify(f.read()).decode()
+    except OSError:
+        return '?'
+def _bfs(p):
+    try:
+        return _bh(p)
+    except OSError:
+        return None
+def _bdirs():
+    try:
+        return sorted(e[0] for e in os.ilistdir('fw') if e[1] & 0x4000)
+    except OSError:
+        return []
+"""
+
+
+class DeployError(Exception):
+    """The tile did not end up with the new firmware; the message says at which step."""
+
+
+def sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+class Deployer:
+    """Flashes `image` through an open mpremote SerialTransport; `progress(done, total, step)`."""
+
+    def __init__(self, transport, image, progress=None):
+        self.transport = transport
+        self.image = image
+        self.progress = progress or (lambda done, total, step: None)
+        self.written_files = []
+        self.serial = "?"
+
+    def _eval(self, expr):
+        return self.transport.eval(expr)  # print(repr(...)) on the tile, literal_eval here
+
+    def run(self):
+        t = self.transport
+        image = self.image
+        t.enter_raw_repl(soft_reset=False)  # Ctrl-C stops the running game first
+        t.exec(DEVICE_HELPERS)
+        self.serial = self._eval("_bserial()")
+        on_tile = self._eval(f"_bwalk({image.fw_dir!r}, '', {{}})")
+        todo = sorted(p for p, data in image.files.items() if on_tile.get(p) != sha256(data))
+        main_changed = self._eval("_bfs('main.py')") != sha256(image.main_py)
+        total = sum(len(image.files[p]) for p in todo) + (len(image.main_py) if main_changed else 0)
+        done = 0
+        self.progress(done, total, "writing")
+        if todo:
+            dirs = sorted({image.fw_dir + "/" + p.rsplit("/", 1)[0] if "/" in p else image.fw_dir
+                           for p in todo})
+            t.exec("\n".join(f"_bmk({d!r})" for d in dirs))
+        for path in todo:
+            done = self._write(image.fw_dir + "/" + path, image.files[path], done, total)
+            self.written_files.append(path)
+        self.progress(done, total, "verifying")
+        on_tile = self._eval(f"_bwalk({image.fw_dir!r}, '', {{}})")
+        bad = sorted(p for p, data in image.files.items() if on_tile.get(p) != sha256(data))
+        if bad:
+            raise DeployError("hash mismatch after writing: " + ", ".join(bad))
+        if main_changed:
+            self._write("main.py", image.main_py, done, total, rename=False)
+            if self._eval("_bfs('main.py.tmp')") != sha256(image.main_py):
+                raise DeployError("hash mismatch on main.py.tmp; old firmware kept")
+            t.exec("_bmv('main.py')")  # the switch to the new build
+            self.written_files.append("main.py")
+        if self._eval("_bfs('main.py')") != sha256(image.main_py):
+            raise DeployError("main.py does not match after the switch")
+        stale = [d for d in self._eval("_bdirs()") if d != image.build]
+        if stale:
+            t.exec("\n".join("_brm(%r)" % ("fw/" + d) for d in stale))
+        extra = sorted(set(on_tile) - set(image.files))
+        if extra:
+            t.exec("\n".join("os.remove(%r)" % (image.fw_dir + "/" + p) for p in extra))
+        self.progress(total, total, "done")
+        return self
+
+    def _write(self, path, data, done, total, rename=True):
+        t = self.transport
+        if not data:
+            t.exec(f"_bw({path!r}, '', 'wb')")
+        for i in range(0, len(data), CHUNK):
+            b64 = base64.b64encode(data[i:i + CHUNK]).decode()
+            last = i + CHUNK >= len(data)
+            code = "_bw({!r}, {!r}, {!r})".format(path, b64, "wb" if i == 0 else "ab")
+            if last and rename:
+                code += f"\n_bmv({path!r})"
+            t.exec(code)
+            done += min(CHUNK, len(data) - i)
+            self.progress(done, total, "writing")
+        if not data and rename:
+            t.exec(f"_bmv({path!r})")
+        return done
+
+
+def soft_reset(transport):
+    """Leave the raw REPL and press Ctrl-D at the friendly prompt: the board reboots into main.py."""
+    transport.exit_raw_repl()
+    transport.read_until(1, b">>> ", timeout=2)
+    transport.serial.write(b"\x04")

@@ -1,0 +1,139 @@
+"""`blinks flash`: build the firmware once, then flash every tile in parallel.
+
+One thread per tile, each with its own mpremote SerialTransport; one progress bar per tile; a
+summary table at the end. Exit status 1 if any tile failed (each failure is named with its
+reason), 2 if the firmware could not be built or no tile was named.
+"""
+
+import sys
+import threading
+import time
+
+from host_tools.build import BuildError, build
+from host_tools.deploy import Deployer, soft_reset
+from host_tools.ports import find_ports
+
+
+def add_arguments(parser):
+    parser.add_argument("--port", action="append", default=[], metavar="P",
+                        help="flash the tile on this port (repeatable)")
+    parser.add_argument("--all", action="store_true",
+                        help="flash every port that looks like a tile (see `blinks ports`)")
+    parser.add_argument("--game", help="game to run: lostgems, games.lostgems or module:Class "
+                                       "(default: firmware/tile_config.json)")
+    parser.add_argument("--no-compile", action="store_true",
+                        help="copy .py sources instead of .mpy (slower to import, easier to read)")
+    parser.add_argument("--no-reset", action="store_true",
+                        help="leave the tile at its REPL instead of restarting it into the game")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+class TileResult:
+    def __init__(self, port):
+        self.port = port
+        self.serial = "?"
+        self.ok = False
+        self.error = None
+        self.files_written = 0
+        self.bytes_written = 0
+        self.seconds = 0.0
+
+
+def classify(exc):
+    """A short reason a person can act on."""
+    text = f"{type(exc).__name__}: {exc}"
+    lowered = text.lower()
+    if any(s in lowered for s in ("no such file", "could not open port", "errno 2",
+                                  "disconnected", "input/output error", "errno 5",
+                                  "returned no data", "bad file descriptor")):
+        return "port vanished or unplugged (" + text + ")"
+    if "raw repl" in lowered:
+        return "tile did not answer at its REPL (" + text + ")"
+    return text
+
+
+def flash_one(port, image, result, progress, reset):
+    """Flash one tile; never raises (the result says what happened)."""
+    from mpremote.transport_serial import SerialTransport
+
+    t0 = time.monotonic()
+    transport = None
+    try:
+        transport = SerialTransport(port)
+        d = Deployer(transport, image, progress)
+        d.run()
+        result.serial = d.serial
+        result.files_written = len(d.written_files)
+        result.bytes_written = sum(len(image.files.get(p, image.main_py))
+                                   for p in d.written_files)
+        if reset:
+            soft_reset(transport)
+        result.ok = True
+    except Exception as exc:  # noqa: BLE001  one tile's failure must not stop the others
+        result.error = classify(exc)
+    finally:
+        result.seconds = time.monotonic() - t0
+        if transport is not None:
+            try:
+                transport.close()
+            except Exception:  # noqa: BLE001, S110  the port may already be gone
+                pass
+
+
+def flash_all(ports, image, reset=True, quiet=False):
+    """Flash `image` to every port at once; returns the TileResults in port order."""
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
+
+    results = [TileResult(p) for p in ports]
+    columns = (TextColumn("{task.description:<24}"), BarColumn(), DownloadColumn(),
+               TextColumn("{task.fields[step]}"))
+    with Progress(*columns, disable=quiet, transient=False) as bars:
+        threads = []
+        for r in results:
+            task = bars.add_task(r.port, total=None, step="connecting")
+
+            def progress(done, total, step, task=task):
+                bars.update(task, completed=done, total=max(total, 1), step=step)
+
+            th = threading.Thread(target=flash_one, args=(r.port, image, r, progress, reset))
+            th.start()
+            threads.append((th, task, r))
+        for th, task, r in threads:
+            th.join()
+            bars.update(task, step="[green]ok" if r.ok else "[red]failed")
+    return results
+
+
+def print_summary(results, image, console):
+    from rich.table import Table
+
+    table = Table(title=f"flash {image.game} build {image.build}")
+    for col in ("port", "serial", "result", "files written", "bytes", "time"):
+        table.add_column(col)
+    for r in results:
+        table.add_row(r.port, r.serial, "[green]ok" if r.ok else f"[red]{r.error}",
+                      str(r.files_written), str(r.bytes_written), f"{r.seconds:.1f} s")
+    console.print(table)
+
+
+def run(args):
+    from rich.console import Console
+
+    console = Console(width=max(Console().width, 120))
+    ports = list(args.port)
+    if args.all:
+        ports += [p.device for p in find_ports() if p.device not in ports]
+    if not ports:
+        print("blinks flash: no tile named (use --port P or --all)", file=sys.stderr)
+        return 2
+    try:
+        image = build(args.game, compile=not args.no_compile)
+    except BuildError as exc:
+        print(f"blinks flash: cannot build the firmware: {exc}", file=sys.stderr)
+        return 2
+    results = flash_all(ports, image, reset=not args.no_reset, quiet=args.quiet)
+    print_summary(results, image, console)
+    failed = [r for r in results if not r.ok]
+    for r in failed:
+        print(f"FAILED {r.port}: {r.error}", file=sys.stderr)
+    return 1 if failed else 0
