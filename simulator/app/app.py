@@ -47,6 +47,7 @@ class SimApp:
         self.ops = TableOps(world, recorder, on_table=self.table.on_table)
         self.clock = SimClock()
         self.tokens = Tokens()
+        pygame.font.init()  # idempotent; text needs it even with no window
         self.text = TextCache()
         self.painter = Painter(self.table, self.text)
         self.panel = Panel(self.width - PANEL_WIDTH, PANEL_WIDTH, self.height, self.text)
