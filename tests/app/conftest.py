@@ -1,84 +1,13 @@
-"""Drive the simulator app headless with synthetic pygame events, as a playtester's hand would."""
+"""Fixtures for the app tests: a headless SimApp factory (SDL dummy driver)."""
 
 import os
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import argparse  # noqa: E402
-
-import pygame  # noqa: E402
-import pytest  # noqa: E402
-
-FRAME_MS = 1000.0 / 60.0
-
-
-def app_args(**kw):
-    args = dict(tiles=18, seed=1, game=None, ir_loss=0.0, speed=1, record=None, replay=None)
-    args.update(kw)
-    return argparse.Namespace(**args)
-
-
-class Hands:
-    """Mouse and frames: every gesture goes through SimApp.handle_event and SimApp.update."""
-
-    def __init__(self, app):
-        self.app = app
-
-    def frames(self, ms):
-        end = self.app.world.now + ms
-        while self.app.world.now < end:
-            self.app.update(min(FRAME_MS, end - self.app.world.now))
-
-    def at(self, tid):
-        q, r, _ = self.app.world.position(tid)
-        return self.cell(q, r)
-
-    def cell(self, q, r):
-        x, y = self.app.table.layout.to_pixel(q, r)
-        return int(round(x)), int(round(y))
-
-    def event(self, kind, **fields):
-        self.app.handle_event(pygame.event.Event(kind, **fields))
-
-    def down(self, pos, button=1, mod=0):
-        self.event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
-        self.event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button, mod=mod)
-
-    def up(self, pos, button=1):
-        self.event(pygame.MOUSEBUTTONUP, pos=pos, button=button)
-
-    def move(self, pos):
-        self.event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(1, 0, 0))
-
-    def clicks(self, tid, n):
-        pos = self.at(tid)
-        for i in range(n):
-            if i:
-                self.frames(140)
-            self.down(pos)
-            self.frames(60)
-            self.up(pos)
-        self.frames(400)
-
-    def hold(self, tid, ms):
-        pos = self.at(tid)
-        self.down(pos)
-        self.frames(ms)
-        self.up(pos)
-
-    def drag(self, start, end, button=3, mod=0, steps=4):
-        self.down(start, button, mod)
-        for i in range(1, steps + 1):
-            self.move((start[0] + (end[0] - start[0]) * i // steps, start[1] + (end[1] - start[1]) * i // steps))
-            self.frames(20)
-        self.up(end, button)
-
-    def deal(self, tid=0):
-        """Hold a tile 6 s and wait until every tile shows face down."""
-        world = self.app.world
-        self.hold(tid, 6100)
-        assert world.run_until(lambda: all(world.inspect(t).get("state") == "face down" for t in world.tiles), 30000)
+import pygame
+import pytest
+from sim_hands import app_args
 
 
 @pytest.fixture

@@ -1,30 +1,10 @@
 """Mouse gestures on the table do what a playtester's hands do to real tiles."""
 
 import pygame
-from conftest import Hands
+from sim_hands import Hands, edge_tile, lone_cell
 
 from simulator.app.app import BACK
 from simulator.world.grid import DIRECTIONS, face_toward
-
-
-def lone_cell(app, area, avoid=()):
-    """A free cell in an area with no occupied neighbour (so a tile put there is alone)."""
-    world = app.world
-    for q, r in app.table.layout.cells_in_rect(app.table.area(area).rect):
-        around = [(q + dq, r + dr) for dq, dr in DIRECTIONS] + [(q, r)]
-        if all(world.tile_at(*c) is None and c not in avoid for c in around) and app.table.on_table(q, r):
-            return q, r
-    raise AssertionError("no free cell in " + area)
-
-
-def edge_tile(app):
-    """A tile of the jungle cluster with a free neighbouring cell (easy to pick up)."""
-    world = app.world
-    for tid in world.tiles:
-        q, r, _ = world.position(tid)
-        if app.table.area_of_cell(q, r).name == "jungle" and sum(world.tile_at(q + dq, r + dr) is None for dq, dr in DIRECTIONS) >= 3:
-            return tid
-    raise AssertionError("no edge tile")
 
 
 def test_hold_deals_then_a_double_click_in_hand_reveals_and_view_as_hides_it(make_app):
@@ -158,7 +138,7 @@ def test_token_coins_are_clicked_on_the_panel(make_app):
     app = make_app(tiles=1, game="demo")
     hands = Hands(app)
     app.render(pygame.Surface((app.width, app.height)))
-    rect, kind, i = next(c for c in app.panel.coins if c[1] == "hint" and c[2] == 2)
+    rect, _kind, _i = next(c for c in app.panel.coins if c[1] == "hint" and c[2] == 2)
     hands.down(rect.center)
     hands.up(rect.center)
     assert app.tokens.hints == 2

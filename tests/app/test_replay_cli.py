@@ -3,8 +3,7 @@
 import json
 
 import pygame
-from conftest import Hands
-from test_gestures import edge_tile, lone_cell
+from sim_hands import Hands, edge_tile, lone_cell
 
 from host_tools.cli import main as blinks
 
@@ -41,7 +40,8 @@ def test_a_replay_reproduces_the_recorded_run_exactly(make_app, tmp_path):
     assert app.world.inspect(a)["state"] == "revealed"
     end = app.world.now
     app.close()
-    ops = [json.loads(line).get("op") for line in open(path)][1:]
+    with open(path) as f:
+        ops = [json.loads(line).get("op") for line in f][1:]
     assert {"press", "release", "lift", "place", "rotate", "end"} <= set(ops)
 
     again = make_app(replay=path)
