@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 
-from host_tools.build import BuildError, build
+from host_tools.build import FIRMWARE, BuildError, build
 from host_tools.deploy import Deployer, soft_reset
 from host_tools.ports import find_ports
 
@@ -23,6 +23,8 @@ def add_arguments(parser):
                                        "(default: firmware/tile_config.json)")
     parser.add_argument("--no-compile", action="store_true",
                         help="copy .py sources instead of .mpy (slower to import, easier to read)")
+    parser.add_argument("--firmware", metavar="DIR", default=FIRMWARE,
+                        help="firmware tree to build (default: this checkout's firmware/)")
     parser.add_argument("--no-reset", action="store_true",
                         help="leave the tile at its REPL instead of restarting it into the game")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -127,7 +129,7 @@ def run(args):
         print("blinks flash: no tile named (use --port P or --all)", file=sys.stderr)
         return 2
     try:
-        image = build(args.game, compile=not args.no_compile)
+        image = build(args.game, compile=not args.no_compile, firmware_dir=args.firmware)
     except BuildError as exc:
         print(f"blinks flash: cannot build the firmware: {exc}", file=sys.stderr)
         return 2

@@ -31,6 +31,8 @@ import tty
 
 AGENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vt_agent.py")
 DONE = b"\x00\x17VT-DONE\x17\x00"
+RUN = b"\x00\x17VT-RUN\x17\x00"
+MARKERS = (RUN, DONE)
 BYTE_RATE = 100_000
 FLASH_RATE = 48_000
 EXEC_LATENCY = 0.002
@@ -110,7 +112,7 @@ class VirtualTile:
         self._mode = "friendly"
         self._line = b""
         self._pending = b""
-        self._busy = False
+        self._busy = self._running = self._interrupt_wanted = False
         self._paste = None
         self._boot(run_main=True, announce=False)
         self._reader = threading.Thread(target=self._read_host, daemon=True)
@@ -168,6 +170,8 @@ class VirtualTile:
 
     def _job(self, mode, code):
         self._busy = True
+        self._running = False
+        self._interrupt_wanted = False
         self._job_mode = mode
         if self.exec_latency:
             time.sleep(self.exec_latency)
@@ -179,32 +183,42 @@ class VirtualTile:
 
     def _read_child(self, child):
         buf = b""
+        keep = max(len(m) for m in MARKERS) - 1  # a tail that could be the start of a marker
         while True:
             data = child.stdout.read1(4096)
             if not data:
                 break
             buf += data
             while True:
-                i = buf.find(DONE)
-                if i < 0:
-                    # keep a tail that could be the start of DONE
-                    keep = len(DONE) - 1
+                hits = [(buf.find(m), m) for m in MARKERS if m in buf]
+                if not hits:
                     send, buf = (buf[:-keep], buf[-keep:]) if len(buf) > keep else (b"", buf)
                     self._emit_cooked(send)
                     break
+                i, marker = min(hits)
                 self._emit_cooked(buf[:i])
-                buf = buf[i + len(DONE):]
-                self._job_done(child)
+                buf = buf[i + len(marker):]
+                if marker == RUN:
+                    self._job_running(child)
+                else:
+                    self._job_done(child)
         self._emit_cooked(buf)
         with self._lock:
             if child is self._child and self._alive:  # the interpreter died on its own: reboot
                 self._boot(run_main=self._mode == "friendly")
 
+    def _job_running(self, child):
+        with self._lock:
+            if child is self._child and self._busy:
+                self._running = True
+                if self._interrupt_wanted:
+                    self._interrupt()
+
     def _job_done(self, child):
         with self._lock:
             if child is not self._child or not self._busy:
                 return
-            self._busy = False
+            self._busy = self._running = False
             if self._mode == "raw":
                 self._emit(b">")
             else:
@@ -277,7 +291,11 @@ class VirtualTile:
                     self._friendly_byte(c)
 
     def _interrupt(self):
-        if self._child and self._child.poll() is None:
+        # SIGINT only once the code runs (RUN seen): earlier it would hit the agent's own reads.
+        if not self._running:
+            self._interrupt_wanted = True
+        elif self._child and self._child.poll() is None:
+            self._interrupt_wanted = False
             self._child.send_signal(signal.SIGINT)
 
     def _raw_byte(self, c):
@@ -308,6 +326,9 @@ class VirtualTile:
             self._line += c
 
     def _paste_byte(self, c):
+        if c == b"\x03":  # the host gave up mid-paste: drop it, back at the raw prompt
+            self._paste = None
+            return
         if c == b"\x04":
             code, self._paste = self._paste, None
             self._emit(b"\x04")

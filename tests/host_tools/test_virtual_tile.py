@@ -1,0 +1,76 @@
+"""The virtual tile behaves like a board's USB REPL, through pyserial and mpremote's transport."""
+
+import time
+
+import serial
+from mpremote.transport_serial import SerialTransport
+from vtile_helpers import FAST
+
+
+def read_until(port, marker, timeout=5.0):
+    data = b""
+    end = time.monotonic() + timeout
+    while marker not in data and time.monotonic() < end:
+        data += port.read(port.in_waiting or 1)
+    return data
+
+
+def test_raw_repl_exec_and_errors(make_tile):
+    tile = make_tile(**FAST)
+    t = SerialTransport(tile.port)
+    try:
+        t.enter_raw_repl(soft_reset=False)
+        assert t.eval("6 * 7") == 42
+        t.exec("x = 5")
+        assert t.eval("x + 1") == 6  # one persistent interpreter between commands
+        try:
+            t.exec("1/0")
+            raise AssertionError("no error")
+        except Exception as exc:  # noqa: BLE001
+            assert "ZeroDivisionError" in str(exc)
+        t.fs_writefile("hello.txt", b"tile flash")
+        with open(tile.flash_dir + "/hello.txt", "rb") as f:
+            assert f.read() == b"tile flash"
+    finally:
+        t.close()
+
+
+def test_soft_reset_gives_a_fresh_interpreter_on_the_same_flash(make_tile):
+    tile = make_tile(**FAST)
+    t = SerialTransport(tile.port)
+    try:
+        t.enter_raw_repl(soft_reset=False)
+        t.exec("x = 5\nf = open('kept.txt', 'w')\nf.write('yes')\nf.close()")
+        t.enter_raw_repl(soft_reset=True)  # Ctrl-D at the empty raw prompt
+        assert t.eval("'x' in globals()") is False
+        assert t.eval("open('kept.txt').read()") == "yes"
+    finally:
+        t.close()
+
+
+def test_ctrl_c_interrupts_running_code(make_tile):
+    tile = make_tile(**FAST)
+    t = SerialTransport(tile.port)
+    try:
+        t.enter_raw_repl(soft_reset=False)
+        t.exec_raw_no_follow("while True:\n    pass")
+        t.serial.write(b"\x03")
+        _out, err = t.follow(timeout=5)
+        assert b"KeyboardInterrupt" in err
+        assert t.eval("1 + 1") == 2  # still alive, same interpreter
+    finally:
+        t.close()
+
+
+def test_friendly_repl_and_main_py_at_boot(make_tile, tmp_path):
+    (tmp_path / "tile0").mkdir()
+    (tmp_path / "tile0" / "main.py").write_text("print('main ran')\n")
+    tile = make_tile(**FAST)
+    with serial.Serial(tile.port, timeout=0.1) as port:
+        port.write(b"\x04")  # Ctrl-D at the friendly prompt: soft reboot runs main.py
+        out = read_until(port, b"soft reboot")
+        assert b"soft reboot" in out
+        out = read_until(port, b">>> ")
+        assert b"main ran" in out
+        port.write(b"21 * 2\r")
+        assert b"42" in read_until(port, b">>> ")

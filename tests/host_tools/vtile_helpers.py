@@ -1,0 +1,48 @@
+"""Helpers for the serial-bridge tests: speeds, running `blinks`, checking that a tile boots."""
+
+import os
+import subprocess
+import sys
+
+from host_tools.virtual_tile import micropython_command
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FAST = {"byte_rate": 0, "flash_rate": 0, "exec_latency": 0}
+
+# Imports every firmware module the unix port can load, then the game class, like a boot.
+BOOT_CHECK = """
+import os, sys
+import main
+main.use_firmware_dir()
+def mods(d, pre):
+    out = []
+    for e in os.ilistdir(d):
+        n = e[0]
+        if e[1] & 0x4000:
+            out += mods(d + '/' + n, pre + n + '.')
+        elif n.endswith('.mpy') or n.endswith('.py'):
+            out.append(pre + n.rsplit('.', 1)[0])
+    return out
+skip = ('main', 'hal.rp2_hal', 'hal.ir_pio')
+names = sorted(m.replace('.__init__', '') for m in mods(main.FIRMWARE_DIR or '.', ''))
+for name in names:
+    if name not in skip:
+        __import__(name)
+cls = main.load_game_class(main.read_config()['game'])
+hal = main.make_hal()
+print('BOOTS', main.FIRMWARE_DIR, cls.__name__, len(names))
+"""
+
+
+def boot_check(flash_dir):
+    """Run micropython in a tile's flash directory: (ok, output) for 'main.py and modules import'."""
+    proc = subprocess.run([micropython_command(), "-c", BOOT_CHECK], cwd=flash_dir,
+                          capture_output=True, text=True, timeout=30, check=False,
+                          env=dict(os.environ, MICROPYPATH=""))
+    out = proc.stdout + proc.stderr
+    return proc.returncode == 0 and "BOOTS" in out, out
+
+
+def run_blinks(*args, timeout=120):
+    return subprocess.run([sys.executable, "-m", "host_tools.cli", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout, check=False)
