@@ -1,0 +1,29 @@
+"""Sessions bench: referee speed and the best bot's strength.
+
+- referee_games_per_s: whole rules-only games per second, both seats played by the best bot
+  (goal >= 2000).
+- bot_mean, bot_stderr, bot_perfect_pct, bot_zero_pct: the best bot over 10,000 deals (seeds
+  0..9999), 2,000 with --quick (goal: mean >= 8.6).
+"""
+
+import time
+
+from simulator.sessions.bots import BEST_BOT
+from simulator.sessions.playtest import run_games, score_stats
+
+
+def run(quick):
+    games = 2000 if quick else 10000
+    t0 = time.perf_counter()
+    scores = run_games(BEST_BOT, games, seed=0)
+    elapsed = time.perf_counter() - t0
+    stats = score_stats(scores)
+    return {
+        "referee_games_per_s": round(games / elapsed, 1),
+        "bot_name": BEST_BOT,
+        "bot_games": games,
+        "bot_mean": round(stats["mean"], 4),
+        "bot_stderr": round(stats["stderr"], 4),
+        "bot_perfect_pct": round(stats["perfect_pct"], 2),
+        "bot_zero_pct": round(stats["zero_pct"], 2),
+    }

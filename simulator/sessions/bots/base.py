@@ -1,0 +1,38 @@
+"""The bot interface and the loop that plays one game between two bots.
+
+A bot is built per seat (`bot_class(player, seed)`), sees only `Observation`s, and is told
+about every turn (its own and its partner's) through `observe`, right after the move, while the
+public state is still the one the move was made in (hints change no gem or discard).
+"""
+
+from simulator.sessions.referee import GameState
+
+
+class Bot:
+    """Base class: override `act`; override `observe` to keep private notes."""
+
+    name = "bot"
+
+    def __init__(self, player, seed=0):
+        self.player = player
+        self.seed = seed
+
+    def act(self, obs):
+        """Return the Move to make; `obs.legal_moves()` lists the legal ones."""
+        raise NotImplementedError
+
+    def observe(self, obs, event):
+        """Called after every turn, with this bot's observation and the (masked) event."""
+
+
+def play_game(bot_class, seed=0, deck=None, start=0):
+    """Play one game with `bot_class` in both seats; return the final GameState."""
+    state = GameState(seed=seed, deck=deck, start=start)
+    bots = (bot_class(0, seed), bot_class(1, seed))
+    obs = (state.observation(0), state.observation(1))
+    while not state.over:
+        p = state.current
+        state.apply(bots[p].act(obs[p]))
+        for q in (0, 1):
+            bots[q].observe(obs[q], obs[q].last_event)
+    return state

@@ -1,0 +1,204 @@
+"""The convention bot: every hint is a code word about the partner's whole hand.
+
+Any of the six hints (red, yellow, blue, 1, 2, 3) is legal whatever the partner holds, so a
+hint can carry one of six messages. Both players agree on a *hand class*, a function of a hand
+and the public state (gems, discards) at the moment of the hint:
+
+    0  slot 1 playable, and slot 2 playable once slot 1 is played
+    1  slot 1 playable, slot 2 not
+    2  slot 2 playable, slot 1 not
+    3  nothing playable, slot 1 trash
+    4  nothing playable, slot 2 trash (slot 1 not)
+    5  nothing playable, nothing trash
+
+The hinter sees the partner's hand and gives the hint whose index is its class. Each player
+keeps, for both hands, the set of slot-by-slot shard tuples consistent with every message and
+with the hint's literal meaning (both are common knowledge), and weighs them by card counting
+from its own seat. A bot then plays what it knows is playable, hints when the partner has a
+play they do not know about, and otherwise discards the slot most likely to be trash.
+"""
+
+from simulator.sessions.bots.base import Bot
+from simulator.sessions.bots.knowledge import (
+    critical_table,
+    playable_table,
+    trash_table,
+    unseen_counts,
+)
+from simulator.sessions.moves import ALL_HINTS, Move
+from simulator.sessions.shards import MAX_HINTS
+
+ALL_PAIRS = tuple((a, b) for a in range(9) for b in range(9))
+HINT_INDEX = {m: i for i, m in enumerate(ALL_HINTS)}
+
+
+def hand_class(hand, playable, trash):
+    """The message (0..5) that describes `hand` (a tuple of shards) to its holder."""
+    if len(hand) == 2:
+        a, b = hand
+        if playable[a]:
+            after = (playable[b] and b != a) or (b == a + 1 and b // 3 == a // 3)
+            return 0 if after else 1
+        if playable[b]:
+            return 2
+        if trash[a]:
+            return 3
+        return 4 if trash[b] else 5
+    if len(hand) == 1:
+        a = hand[0]
+        return 0 if playable[a] else (3 if trash[a] else 5)
+    return 5
+
+
+def refine_key(hand, label):
+    """The part of a hand a group may still be split on: the shards its label leaves open."""
+    if len(hand) == 2:
+        a, b = hand
+        if label == 5:
+            return hand
+        if label in (1, 3):
+            return (b,)
+        if label in (2, 4):
+            return (a,)
+        return ()
+    return hand if label != 0 else ()
+
+
+def partition(weighted, playable, trash):
+    """Split the hands both players think possible into at most six groups, one per hint.
+
+    Hands are first grouped by their class; code words the classes leave unused then split
+    the heaviest group on the shards its class leaves open, in two halves of about equal
+    weight. Both players compute this from common knowledge, so it needs no agreement beyond
+    this function. Returns {hand: message}.
+    """
+    by_label = {}
+    for h, w in weighted:
+        label = hand_class(h, playable, trash)
+        by_label.setdefault(label, []).append((h, w, refine_key(h, label)))
+    groups = [by_label[k] for k in sorted(by_label)]
+    while len(groups) < 6:
+        best, best_weight = None, 0
+        for i, g in enumerate(groups):
+            if len({k for _, _, k in g}) >= 2:
+                weight = sum(w for _, w, _ in g)
+                if weight > best_weight:
+                    best, best_weight = i, weight
+        if best is None:
+            break
+        key_weight = {}
+        for _, w, k in groups[best]:
+            key_weight[k] = key_weight.get(k, 0) + w
+        halves, totals = (set(), set()), [0, 0]
+        for k in sorted(key_weight, key=lambda k: (-key_weight[k], k)):
+            side = 0 if totals[0] <= totals[1] else 1
+            halves[side].add(k)
+            totals[side] += key_weight[k]
+        g = groups.pop(best)
+        groups.insert(best, [x for x in g if x[2] in halves[1]])
+        groups.insert(best, [x for x in g if x[2] in halves[0]])
+    groups.sort(key=lambda g: min(h for h, _, _ in g))
+    return {h: i for i, g in enumerate(groups) for h, _, _ in g}
+
+
+def weighed(tuples, counts):
+    """(tuple, weight) for each tuple the counts allow; weight = ways to hold it."""
+    out = []
+    for h in tuples:
+        if len(h) == 2:
+            a, b = h
+            w = counts[a] * (counts[b] - (a == b))
+        elif len(h) == 1:
+            w = counts[h[0]]
+        else:
+            w = 1
+        if w > 0:
+            out.append((h, w))
+    return out
+
+
+def odds(weighted, slot, table):
+    total = hit = 0
+    for h, w in weighted:
+        total += w
+        if table[h[slot]]:
+            hit += w
+    return hit / total if total else 0.0
+
+
+class ConventionBot(Bot):
+    name = "conventions"
+
+    def __init__(self, player, seed=0):
+        Bot.__init__(self, player, seed)
+        self.sets = [list(ALL_PAIRS), list(ALL_PAIRS)]  # per hand: possible shard tuples
+
+    # --- keeping the common knowledge -----------------------------------------------------
+    def observe(self, obs, event):
+        actor = event.player
+        if event.move.kind == "hint":
+            target = 1 - actor
+            gems, discards = obs.gems, obs.discards
+            playable, trash = playable_table(gems), trash_table(gems, discards)
+            message = HINT_INDEX[event.move]
+            move, touched = event.move, event.touched
+            groups = partition(weighed(self.sets[target], unseen_counts(gems, discards)),
+                               playable, trash)
+            self.sets[target] = [
+                h for h in self.sets[target]
+                if groups.get(h) == message
+                and all((move.matches(h[i]) == (i + 1 in touched)) for i in range(len(h)))
+            ]
+            return
+        i = event.move.slot - 1
+        shown = event.shard
+        size_after = obs.hand_size if actor == self.player else len(obs.partner_hand)
+        kept = set()
+        for h in self.sets[actor]:
+            if h[i] == shown:
+                kept.add(h[:i] + h[i + 1:])
+        if size_after > len(next(iter(kept))) if kept else False:
+            kept = {h + (t,) for h in kept for t in range(9)}
+        self.sets[actor] = sorted(kept)
+
+    # --- choosing a move --------------------------------------------------------------------
+    def act(self, obs):
+        gems, discards = obs.gems, obs.discards
+        playable = playable_table(gems)
+        trash = trash_table(gems, discards)
+        critical = critical_table(gems, discards, trash)
+        partner_hand = tuple(obs.partner_hand)
+        mine = weighed(self.sets[self.player], unseen_counts(gems, discards, partner_hand))
+        n = obs.hand_size
+        play_odds = [odds(mine, s, playable) for s in range(n)]
+        for s in range(n):
+            if play_odds[s] == 1.0:
+                return Move.play(s + 1)
+        last_turn = obs.final_turns is not None
+        if last_turn and n and obs.errors == 0:
+            s = max(range(n), key=lambda k: play_odds[k])
+            if play_odds[s] > 0 and (obs.final_turns == 1 or obs.hints == 0):
+                return Move.play(s + 1)
+        if obs.hints > 0 and self.partner_needs_hint(obs, partner_hand, playable, trash):
+            return self.hint_for(obs, partner_hand, playable, trash)
+        if obs.hints < MAX_HINTS and n:
+            trash_odds = [odds(mine, s, trash) for s in range(n)]
+            crit_odds = [odds(mine, s, critical) for s in range(n)]
+            s = min(range(n), key=lambda k: (-trash_odds[k], crit_odds[k], k))
+            if trash_odds[s] == 1.0 or obs.hints == 0 or crit_odds[s] == 0.0:
+                return Move.discard(s + 1)
+        if obs.hints > 0:
+            return self.hint_for(obs, partner_hand, playable, trash)
+        return Move.discard(1)
+
+    def hint_for(self, obs, hand, playable, trash):
+        """The hint whose code word names the group of the partner's actual hand."""
+        theirs = weighed(self.sets[1 - self.player], unseen_counts(obs.gems, obs.discards))
+        return ALL_HINTS[partition(theirs, playable, trash)[hand]]
+
+    def partner_needs_hint(self, obs, hand, playable, trash):
+        """The partner holds a play they cannot know about yet."""
+        if not any(playable[s] for s in hand):
+            return False
+        theirs = weighed(self.sets[1 - self.player], unseen_counts(obs.gems, obs.discards))
+        return not any(odds(theirs, s, playable) == 1.0 for s in range(len(hand)))

@@ -1,0 +1,70 @@
+"""Batch playtests: many games between two copies of a bot, and their score statistics.
+
+Game i is dealt from seed `seed + i`, so a run is reproducible and two bots can be compared
+on the same deals.
+"""
+
+import math
+
+from simulator.sessions.bots import bot_class, play_game
+
+
+def run_games(bot_name, games, seed=0, progress=None):
+    """Scores of `games` rules-only games; `progress(done)` is called after each one."""
+    cls = bot_class(bot_name)
+    scores = []
+    for i in range(games):
+        scores.append(play_game(cls, seed=seed + i).score)
+        if progress:
+            progress(i + 1)
+    return scores
+
+
+def score_stats(scores):
+    """Mean, standard error, % perfect (9), % zero, and the histogram of scores 0..9."""
+    n = len(scores)
+    if n == 0:
+        raise ValueError("no games to summarise")
+    mean = sum(scores) / n
+    var = sum((s - mean) ** 2 for s in scores) / (n - 1) if n > 1 else 0.0
+    histogram = [0] * 10
+    for s in scores:
+        histogram[s] += 1
+    return {
+        "games": n,
+        "mean": mean,
+        "stderr": math.sqrt(var / n),
+        "perfect_pct": 100.0 * histogram[9] / n,
+        "zero_pct": 100.0 * histogram[0] / n,
+        "histogram": histogram,
+    }
+
+
+def histogram_lines(histogram, width=40):
+    """The score histogram as terminal bars, one line per score."""
+    top = max(histogram) or 1
+    total = sum(histogram) or 1
+    lines = []
+    for score, count in enumerate(histogram):
+        bar = "█" * round(width * count / top)
+        lines.append(f"{score} | {bar:<{width}} {count:>6} ({100.0 * count / total:5.1f}%)")
+    return lines
+
+
+def save_plot(stats, path, title):
+    """Save the score histogram as a PNG (matplotlib, Agg backend: no display needed)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.bar(range(10), stats["histogram"], color="#3a7bd5")
+    ax.set_xticks(range(10))
+    ax.set_xlabel("score")
+    ax.set_ylabel("games")
+    ax.set_title(f"{title}: mean {stats['mean']:.3f} ± {stats['stderr']:.3f}, "
+                 f"{stats['perfect_pct']:.1f}% perfect")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

@@ -1,0 +1,72 @@
+"""`blinks playtest --bot NAME --games N --seed S [--json] [--plot FILE.png] [--physical]`.
+
+Runs N games between two copies of a bot (rules only, or with --physical through the simulated
+tiles) and reports mean ± standard error, % perfect, % zero and the score histogram.
+"""
+
+import json
+import sys
+
+from simulator.sessions.bots import BEST_BOT, BOTS
+from simulator.sessions.playtest import histogram_lines, run_games, save_plot, score_stats
+
+
+def add_arguments(parser):
+    parser.add_argument("--bot", default=BEST_BOT, help=f"bot to play both seats: "
+                        f"{', '.join(sorted(BOTS))} (default {BEST_BOT})")
+    parser.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    parser.add_argument("--seed", type=int, default=0, help="game i is dealt from seed S+i (default 0)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object with the figures")
+    parser.add_argument("--plot", metavar="FILE.png", help="save a histogram of the scores as a PNG")
+    parser.add_argument("--physical", action="store_true",
+                        help="play every move on the simulated tiles (slow)")
+
+
+def run(args):
+    if args.bot not in BOTS:
+        print(f"playtest: no bot called {args.bot!r}; known bots: {', '.join(sorted(BOTS))}",
+              file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print(f"playtest: --games must be at least 1, got {args.games}", file=sys.stderr)
+        return 2
+    if args.physical:
+        try:
+            from simulator.sessions.physical import run_physical_games
+        except ImportError:
+            print("playtest: --physical needs the simulator runner (simulator.world and the "
+                  "Lost Gems firmware), which is not available", file=sys.stderr)
+            return 2
+        scores = run_physical_games(args.bot, args.games, args.seed)
+    else:
+        scores = with_progress(args.bot, args.games, args.seed)
+    stats = score_stats(scores)
+    stats.update(bot=args.bot, seed=args.seed, physical=bool(args.physical))
+    if args.plot:
+        try:
+            save_plot(stats, args.plot, f"{args.bot}, {args.games} games")
+        except (OSError, ValueError) as exc:
+            print(f"playtest: cannot save the plot to {args.plot}: {exc}", file=sys.stderr)
+            return 2
+    if args.json:
+        print(json.dumps(stats))
+        return 0
+    print(f"{args.bot}: {stats['games']} games from seed {args.seed}")
+    print(f"mean {stats['mean']:.3f} ± {stats['stderr']:.3f} (standard error)   "
+          f"perfect {stats['perfect_pct']:.1f}%   zero {stats['zero_pct']:.1f}%")
+    for line in histogram_lines(stats["histogram"]):
+        print(line)
+    if args.plot:
+        print(f"histogram saved to {args.plot}")
+    return 0
+
+
+def with_progress(bot, games, seed):
+    """Run the games with a progress bar on stderr when it is a terminal and the run is long."""
+    if games < 500 or not sys.stderr.isatty():
+        return run_games(bot, games, seed)
+    from rich.progress import Progress
+
+    with Progress(transient=True) as bar:
+        task = bar.add_task(f"{bot}", total=games)
+        return run_games(bot, games, seed, progress=lambda done: bar.update(task, completed=done))
