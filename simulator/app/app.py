@@ -97,6 +97,12 @@ class SimApp:
     def shown_leds(self, tid) -> list:
         return list(BACK) if self.hidden(tid) else list(self.world.leds(tid))
 
+    def tip(self):
+        """A hint for the first minute: how to deal, while the tiles wait for one."""
+        if self.world.tiles and self.inspect(self.world.tiles[0]).get("state") == "undealt":
+            return "To deal: hold any tile of the cluster for 6 s (6, 12 or 18 tiles)."
+        return None
+
     def flip_token(self, kind: str, i: int):
         (self.tokens.flip_hint if kind == "hint" else self.tokens.flip_error)(i)
         if self.recorder is not None:

@@ -6,10 +6,13 @@ from simulator.app.clock import format_clock
 
 PANEL_BG = (26, 26, 32)
 DIM = (150, 150, 160)
+TEXT_COLOR = (225, 230, 225)
 WARN = (250, 190, 90)
 HINT_ON = (214, 140, 60)  # copper penny
 ERROR_ON = (190, 196, 204)  # nickel
 COIN_OFF = (60, 60, 66)
+FACE_UP = ("revealed", "played", "error", "discarded")  # shards both players may read
+AREA_WORDS = {"hand_a": "hand A", "hand_b": "hand B", "jungle": "jungle", "board": "gem board", "discard": "discard"}
 HINTS = 3
 ERRORS = 2
 HELP = (
@@ -85,6 +88,11 @@ class Panel:
             y = t.blit(surface, f"recording to {app.recorder.path[-30:]}", (x, y), 18, DIM).bottom
         view = {None: "everyone (all shards shown)", "A": "as A (A's hand hidden)", "B": "as B (B's hand hidden)"}[app.view_as]
         y = t.blit(surface, "View: " + view, (x, y + 4), 20).bottom + 10
+        tip = app.tip()
+        if tip:
+            for line in _wrap(tip, 40):
+                y = t.blit(surface, line, (x, y), 19, WARN).bottom
+            y += 8
         y = self._draw_tokens(surface, app.tokens, x, y) + 10
         y = self._draw_inspector(surface, app, x, y)
         hy = self.height - 8 - 17 * len(HELP)
@@ -105,28 +113,43 @@ class Panel:
         t.blit(surface, "(click a coin to flip it)", (x, y), 16, DIM)
         return y + 14
 
+    def _draw_faces(self, surface, info, x, y):
+        """Face link table: value received (-- when expired) and value sent, per face 0..5."""
+        t = self.text
+        face_in = info.get("face_in") or [0] * 6
+        face_out = info.get("face_out") or [0] * 6
+        expired = info.get("expired") or [True] * 6
+        rows = (("face", [str(f) for f in range(6)]),
+                ("in", ["--" if expired[f] else str(face_in[f]) for f in range(6)]),
+                ("out", [str(face_out[f]) for f in range(6)]))
+        for label, cells in rows:
+            t.blit(surface, label, (x, y), 17, DIM)
+            for f, cell in enumerate(cells):
+                t.blit(surface, cell, (x + 64 + 30 * f, y), 17, DIM if label == "face" else TEXT_COLOR, "midtop")
+            y += 16
+        return y
+
     def _draw_inspector(self, surface, app, x, y):
         t = self.text
-        tid = app.hover
+        tid = app.hover if app.hover is not None else app.ops.last_touched
         if tid is None:
             return t.blit(surface, "Point at a tile to inspect it", (x, y), 20, DIM).bottom
         info = app.inspect(tid)
         pos = app.world.position(tid)
         where = "lifted" if pos is None else "({}, {}) rot {}".format(*pos)
         area = app.area_name(tid)
-        y = t.blit(surface, f"Tile {tid}  {where}  {area or ''}", (x, y), 22).bottom + 2
+        y = t.blit(surface, f"Tile {tid}  {where}  {AREA_WORDS.get(area, '')}", (x, y), 22).bottom + 2
         if info.get("micropython"):
             y = t.blit(surface, "runs on real MicroPython", (x, y), 18, WARN).bottom
         shard = info.get("shard")
-        if app.hidden(tid):
+        secret = app.view_as is not None and (app.hidden(tid) or info.get("state") not in FACE_UP)
+        if secret:
             shard = "hidden"
         y = t.blit(surface, "state: {}   shard: {}".format(info.get("state", "-"), shard if shard is not None else "-"), (x, y), 20).bottom + 2
-        face_in = info.get("face_in") or [0] * 6
-        face_out = info.get("face_out") or [0] * 6
-        expired = info.get("expired") or [True] * 6
-        cells = [f"{f}:{'--' if expired[f] else face_in[f]:>2}>{face_out[f]}" for f in range(6)]
-        y = t.blit(surface, "face in>out  " + "  ".join(cells[:3]), (x, y), 17, DIM).bottom
-        y = t.blit(surface, "             " + "  ".join(cells[3:]), (x, y), 17, DIM).bottom + 4
-        for line in app.world.logs(tid)[-6:]:
-            y = t.blit(surface, str(line)[:44], (x, y), 16, DIM).bottom
+        y = self._draw_faces(surface, info, x, y) + 4
+        if app.view_as is not None:
+            return t.blit(surface, "(log hidden while viewing as a player)", (x, y), 16, DIM).bottom
+        for line in app.world.logs(tid)[-4:]:
+            for part in _wrap(str(line), 46)[:2]:
+                y = t.blit(surface, part, (x, y), 16, DIM).bottom
         return y

@@ -30,9 +30,12 @@ class TableOps:
         self.world = world
         self.recorder = recorder
         self.on_table = on_table or (lambda q, r: True)
+        self.last_touched = None  # the tile a hand last acted on (the inspector falls back to it)
 
     # -- the recorded primitives ---------------------------------------------------------
     def _record(self, op, **fields):
+        if "tile" in fields:
+            self.last_touched = fields["tile"]
         if self.recorder is not None:
             self.recorder.record(self.world.now, op, **fields)
 
