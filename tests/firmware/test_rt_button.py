@@ -1,0 +1,104 @@
+"""Button gestures from timestamped edges (runs on CPython under pytest and on MicroPython)."""
+
+from rt_hal import Events, clicks, make, play
+
+
+def gestures(edges, until=3000, every=10):
+    hal, tile = make()
+    ev = Events()
+    tile.game.on_loop = ev
+    play(hal, tile, edges, until, every)
+    return ev
+
+
+def test_single_click_fires_when_window_runs_out():
+    ev = gestures(clicks([100]), 1000)
+    assert ev.names() == ["single"]
+    t = next(t for t, n in ev.log if n == "single")
+    assert 430 <= t < 440  # window 100..430, seen at the first pass after it ran out
+
+
+def test_presses_320ms_apart_are_a_double_click():
+    assert gestures(clicks([100, 420]), 2000).names() == ["double"]
+
+
+def test_presses_340ms_apart_are_two_single_clicks():
+    assert gestures(clicks([100, 440]), 2000).names() == ["single", "single"]
+
+
+def test_three_quick_clicks_are_a_multi_click_with_count_3():
+    assert gestures(clicks([100, 300, 500]), 2000).names() == ["multi3"]
+
+
+def test_five_quick_clicks_count_5():
+    assert gestures(clicks([0, 200, 400, 600, 800]), 2000).names() == ["multi5"]
+
+
+def test_result_does_not_depend_on_pass_cadence():
+    edges = clicks([100, 420]) + clicks([1500])
+    for every in (1, 7, 10, 33, 100):
+        assert gestures(edges, 3000, every).names() == ["double", "single"], every
+
+
+def test_hold_1990ms_is_no_long_press():
+    ev = gestures([(100, True), (2090, False)], 4000)
+    assert ev.names() == []
+
+
+def test_hold_2000ms_is_a_long_press_and_no_click():
+    ev = gestures([(100, True), (2100, False)], 4000)
+    assert ev.names() == ["long"]
+
+
+def test_long_press_fires_while_still_held():
+    ev = gestures([(100, True), (5000, False)], 5500)
+    long_at = next(t for t, n in ev.log if n == "long")
+    assert 2100 <= long_at < 2110
+
+
+def test_holding_past_the_window_cancels_the_clicks():
+    # a click, then a press held 500 ms: the sequence is cancelled, nothing fires
+    ev = gestures([(100, True), (160, False), (300, True), (800, False)], 2000)
+    assert ev.names() == []
+
+
+def test_bounces_within_20ms_count_as_one_press():
+    bouncy = [(100, True), (103, False), (105, True), (110, False), (112, True), (170, False),
+              (174, True), (178, False)]
+    ev = gestures(bouncy, 1000)
+    assert ev.names() == ["single"]
+    assert [n for _, n in ev.log].count("pressed") == 1
+
+
+def test_level_settles_after_lockout_when_a_bounce_ends_it():
+    # raw goes down, bounces up inside the lockout and stays up: the press ends at 120 ms
+    hal, tile = make()
+    play(hal, tile, [(100, True), (110, False)], 115, every=5)
+    assert tile.button_down()
+    play(hal, tile, [], 125, every=5)
+    assert not tile.button_down()
+
+
+def test_flags_are_cleared_when_read():
+    hal, tile = make()
+    play(hal, tile, clicks([0]), 500)
+    assert tile.button_pressed()
+    assert not tile.button_pressed()
+    assert tile.button_single_clicked()
+    assert not tile.button_single_clicked()
+    assert tile.button_click_count() == 1
+
+
+def test_long_long_press_only_when_not_alone():
+    ev = gestures([(100, True), (6300, False)], 7000)
+    assert ev.names() == ["long"]
+    hal, tile = make()
+    ev = Events()
+    tile.game.on_loop = ev
+    edges = [(100, True), (6300, False)]
+    while hal.t < 7000:  # a neighbour keeps face 2 alive with a value frame every 50 ms
+        if hal.t % 50 == 0:
+            hal.rx[2].append((hal.t, b"\x85"))
+        play(hal, tile, [e for e in edges if hal.t < e[0] <= hal.t + 10], hal.t + 10)
+    assert ev.names() == ["long", "longlong"]
+    assert 6100 <= next(t for t, n in ev.log if n == "longlong") < 6110

@@ -1,0 +1,210 @@
+"""Face values, expiry, ping-pong, probes and datagrams on one tile (CPython and MicroPython)."""
+
+from rt_hal import make, run_to
+from runtime import link
+
+
+def value_frame(v, flag=False):
+    return link.VALUE_FRAME[v | (64 if flag else 0)]
+
+
+def data_frame(sender, seq, payload, value=0, acked_id=0, ack=0):
+    return link.encode_datagram(link.KIND_DATA, link.encode_value(value, False), sender,
+                                acked_id, seq, ack, payload)
+
+
+def ack_frame(acked_id, ack, sender=99, value=0):
+    return link.encode_datagram(link.KIND_ACK, link.encode_value(value, False), sender,
+                                acked_id, 0, ack)
+
+
+def sent_on(hal, face, since=0):
+    return [d for t, f, d in hal.sent if f == face and t >= since]
+
+
+def test_received_value_expires_200ms_after_the_last_valid_frame():
+    hal, tile = make()
+    hal.rx[1].append((95, value_frame(42)))
+    run_to(hal, tile, 100)
+    assert tile.get_last_value_received_on_face(1) == 42
+    assert not tile.is_value_received_on_face_expired(1)
+    assert tile.is_value_received_on_face_expired(0)
+    run_to(hal, tile, 295, every=1)
+    assert not tile.is_value_received_on_face_expired(1)
+    run_to(hal, tile, 296, every=1)
+    assert tile.is_value_received_on_face_expired(1)
+    assert tile.get_last_value_received_on_face(1) == 42  # the last value is kept
+
+
+def test_is_alone_until_a_neighbour_speaks():
+    hal, tile = make()
+    run_to(hal, tile, 100)
+    assert tile.is_alone()
+    hal.rx[4].append((105, value_frame(3)))
+    run_to(hal, tile, 110)
+    assert not tile.is_alone()
+    run_to(hal, tile, 400)
+    assert tile.is_alone()
+
+
+def test_did_value_on_face_change_reports_each_change_once():
+    hal, tile = make()
+    run_to(hal, tile, 10)
+    assert not tile.did_value_on_face_change(0)
+    hal.rx[0].append((15, value_frame(7)))
+    run_to(hal, tile, 20)
+    assert tile.did_value_on_face_change(0)
+    assert not tile.did_value_on_face_change(0)
+    hal.rx[0].append((25, value_frame(7)))
+    run_to(hal, tile, 30)
+    assert not tile.did_value_on_face_change(0)
+
+
+def test_values_are_sent_with_parity_and_clamped_to_63():
+    hal, tile = make()
+    tile.set_value_sent_on_face(100, 2)
+    tile.set_value_sent_on_face(5, 3)
+    run_to(hal, tile, 10)
+    assert sent_on(hal, 2)[-1] == value_frame(63)
+    assert sent_on(hal, 3)[-1] == value_frame(5)
+
+
+def test_bad_face_index_and_negative_value_raise_value_error():
+    _hal, tile = make()
+    for call in (lambda: tile.set_color_on_face(0, 6), lambda: tile.set_value_sent_on_face(1, -1),
+                 lambda: tile.get_last_value_received_on_face(7),
+                 lambda: tile.send_datagram_on_face(b"x", 6),
+                 lambda: tile.set_value_sent_on_face(-1, 0),
+                 lambda: tile.is_value_received_on_face_expired(-1)):
+        try:
+            call()
+        except ValueError:
+            continue
+        raise AssertionError("no ValueError")
+
+
+def test_probe_every_150ms_plus_face_index_and_reply_at_once():
+    hal, tile = make()
+    run_to(hal, tile, 1000, every=1)
+    times = [t for t, f, d in hal.sent if f == 5]
+    gaps = [times[i + 1] - times[i] for i in range(len(times) - 1)]
+    assert gaps and all(g == 155 for g in gaps)
+    n = len(sent_on(hal, 2))
+    hal.rx[2].append((1000, value_frame(1)))
+    run_to(hal, tile, 1001, every=1)
+    assert len(sent_on(hal, 2)) == n + 1  # a reply on the very next pass
+
+
+def test_a_busy_transmitter_gets_the_frame_on_a_later_pass():
+    hal, tile = make()
+    hal.busy[1] = True
+    hal.rx[1].append((5, value_frame(1)))
+    run_to(hal, tile, 10)
+    assert sent_on(hal, 1) == []
+    hal.busy[1] = False
+    run_to(hal, tile, 20)
+    assert len(sent_on(hal, 1)) == 1
+
+
+def test_corrupt_frames_are_dropped_and_counted_never_raised():
+    hal, tile = make()
+    hal.rx[0].append((5, value_frame(12)))
+    bad = bytearray(data_frame(1, 1, b"abc"))
+    bad[6] ^= 4
+    for fr in (b"\x00", bytes(bad), b"", b"\x01\x02", bytes(40)):
+        hal.rx[0].append((6, fr))
+    run_to(hal, tile, 10)
+    assert tile.inspect()["frames_dropped"] == 5
+    assert tile.get_last_value_received_on_face(0) == 12
+    assert not tile.is_datagram_ready_on_face(0)
+
+
+def test_datagram_is_sent_until_acknowledged_then_pending_clears():
+    hal, tile = make()
+    hal.rx[3].append((5, value_frame(1)))
+    run_to(hal, tile, 10)
+    assert tile.send_datagram_on_face(b"gem", 3)
+    assert tile.is_datagram_pending_on_face(3)
+    assert not tile.send_datagram_on_face(b"two", 3)  # one at a time per face
+    for t in range(20, 200, 20):  # the neighbour keeps talking but does not ack
+        hal.rx[3].append((t - 5, value_frame(1)))
+        run_to(hal, tile, t)
+    frames = [d for d in sent_on(hal, 3, 10) if len(d) > 1]
+    assert len(frames) >= 5
+    for d in frames:
+        assert link.check_datagram(d) and d[0] == link.KIND_DATA and d[link.HEADER:-2] == b"gem"
+    my_id, seq = frames[0][2], frames[0][4] >> 4
+    hal.rx[3].append((205, ack_frame(my_id, seq)))
+    run_to(hal, tile, 210)
+    assert not tile.is_datagram_pending_on_face(3)
+    assert tile.send_datagram_on_face(b"two", 3)
+
+
+def test_an_ack_for_another_tile_does_not_clear_pending():
+    hal, tile = make()
+    hal.rx[0].append((5, value_frame(1)))
+    run_to(hal, tile, 10)
+    tile.send_datagram_on_face(b"x", 0)
+    hal.rx[0].append((15, value_frame(1)))  # the neighbour speaks: we reply with the data
+    run_to(hal, tile, 20)
+    d = next(d for d in sent_on(hal, 0) if len(d) > 1)
+    hal.rx[0].append((25, ack_frame((d[2] + 1) & 255, d[4] >> 4)))
+    run_to(hal, tile, 30)
+    assert tile.is_datagram_pending_on_face(0)
+
+
+def test_received_datagram_is_delivered_once_and_every_copy_acked():
+    hal, tile = make()
+    fr = data_frame(77, 4, b"R1")
+    hal.rx[1].append((5, fr))
+    run_to(hal, tile, 10)
+    assert tile.is_datagram_ready_on_face(1)
+    assert tile.get_datagram_on_face(1) == b"R1"
+    acks = [d for d in sent_on(hal, 1) if len(d) > 1]
+    assert acks[-1][0] == link.KIND_ACK and acks[-1][3] == 77 and acks[-1][4] & 15 == 4
+    tile.mark_datagram_read_on_face(1)
+    assert tile.get_datagram_on_face(1) is None
+    hal.rx[1].append((15, fr))  # the ack was lost: the same datagram again
+    run_to(hal, tile, 20)
+    assert not tile.is_datagram_ready_on_face(1)
+    acks = [d for d in sent_on(hal, 1, 15) if len(d) > 1]
+    assert acks and acks[-1][3] == 77 and acks[-1][4] & 15 == 4
+
+
+def test_a_full_inbox_holds_the_next_datagram_back_unacknowledged():
+    hal, tile = make()
+    hal.rx[1].append((5, data_frame(77, 4, b"one")))
+    run_to(hal, tile, 10)
+    hal.rx[1].append((15, data_frame(77, 5, b"two")))
+    run_to(hal, tile, 20)
+    assert tile.get_datagram_on_face(1) == b"one"
+    last = sent_on(hal, 1, 15)
+    assert all(len(d) == 1 or d[4] & 15 == 4 for d in last)  # seq 5 not acked
+    tile.mark_datagram_read_on_face(1)
+    hal.rx[1].append((25, data_frame(77, 5, b"two")))
+    run_to(hal, tile, 30)
+    assert tile.get_datagram_on_face(1) == b"two"
+
+
+def test_pending_datagram_is_dropped_when_the_face_expires():
+    hal, tile = make()
+    hal.rx[2].append((5, value_frame(1)))
+    run_to(hal, tile, 10)
+    assert tile.send_datagram_on_face(b"bye", 2)
+    run_to(hal, tile, 300)
+    assert tile.is_value_received_on_face_expired(2)
+    assert not tile.is_datagram_pending_on_face(2)
+    assert not tile.send_datagram_on_face(b"nobody", 2)  # expired: nobody to deliver to
+
+
+def test_datagram_size_limit():
+    hal, tile = make()
+    hal.rx[0].append((5, value_frame(1)))
+    run_to(hal, tile, 10)
+    try:
+        tile.send_datagram_on_face(bytes(17), 0)
+        raise AssertionError("17 bytes accepted")
+    except ValueError:
+        pass
+    assert not tile.is_datagram_pending_on_face(0)
+    assert tile.send_datagram_on_face(bytes(16), 0)

@@ -1,0 +1,176 @@
+"""Colours, timers, random, storage, log, sleep and start state (CPython and MicroPython)."""
+
+from rt_hal import make, play, run_to
+from runtime import colors, link
+from runtime.tile import SLEEP_MS, START_POWER_UP, START_WOKE
+from runtime.timer import Timer
+
+
+def test_colour_helpers_use_5_bit_channels():
+    assert colors.rgb(255, 0, 0) == colors.RED == 31 << 10
+    assert colors.rgb(8, 16, 255) == 1 << 10 | 2 << 5 | 31
+    assert colors.red_of(colors.ORANGE) == 31 and colors.green_of(colors.ORANGE) == 15
+    assert colors.blue_of(colors.CYAN) == 31
+    assert colors.hsb(0, 255, 255) == colors.RED
+    assert colors.hsb(0, 0, 255) == colors.WHITE
+    assert colors.hsb(85, 255, 255) >> 5 & 31 == 31  # a third of the way round: green
+    assert colors.hsb(170, 255, 255) & 31 == 31  # two thirds: blue
+    assert colors.hsb(123, 200, 0) == colors.OFF
+    assert colors.dim(colors.WHITE, 255) == colors.WHITE
+    assert colors.dim(colors.WHITE, 0) == colors.OFF
+    assert colors.red_of(colors.dim(colors.RED, 128)) == 15
+    assert colors.lighten(colors.BLUE, 255) == colors.WHITE
+    assert colors.lighten(colors.BLUE, 0) == colors.BLUE
+    assert colors.make(40, -3, 7) == 31 << 10 | 7
+
+
+def test_timer_starts_expired_and_counts_on_the_pass_clock():
+    hal, tile = make()
+    timer = Timer(tile)
+    assert timer.is_expired() and timer.get_remaining() == 0
+    timer.set(100)
+    run_to(hal, tile, 60)
+    assert not timer.is_expired() and timer.get_remaining() == 40
+    timer.add(50)
+    run_to(hal, tile, 149)
+    assert not timer.is_expired()
+    run_to(hal, tile, 150)
+    assert timer.is_expired()
+    timer.never()
+    run_to(hal, tile, 100000, every=5000)
+    assert not timer.is_expired()
+
+
+def test_random_is_inclusive_uniform_and_seeded_by_the_hal():
+    _hal, tile = make(seed=5)
+    counts = [0] * 6
+    for _ in range(3000):
+        counts[tile.random(5)] += 1
+    assert min(counts) > 400 and max(counts) < 600
+    assert tile.random(0) == 0
+    big = [tile.random(100000) for _ in range(50)]
+    assert all(0 <= x <= 100000 for x in big) and len(set(big)) > 40
+    _, other = make(seed=5)
+    _, third = make(seed=6)
+    a = [other.random(1000) for _ in range(10)]
+    _, again = make(seed=5)
+    assert a == [again.random(1000) for _ in range(10)]
+    assert a != [third.random(1000) for _ in range(10)]
+    try:
+        tile.random(-1)
+        raise AssertionError("negative limit accepted")
+    except ValueError:
+        pass
+
+
+def test_setup_runs_once_on_the_first_pass_then_loop_each_pass():
+    hal, tile = make()
+    assert tile.game.passes == 0
+    run_to(hal, tile, 50)
+    assert tile.game.passes == 5
+
+
+def test_colours_are_shown_at_the_end_of_a_pass_only_when_changed():
+    hal, tile = make()
+    run_to(hal, tile, 10)
+    shows = hal.shows
+    tile.set_color_on_face(colors.RED, 2)
+    assert hal.shown[2] == 0  # frozen until the pass ends
+    run_to(hal, tile, 20)
+    assert hal.shown == [0, 0, colors.RED, 0, 0, 0]
+    run_to(hal, tile, 60)
+    assert hal.shows == shows + 1
+
+
+def test_save_and_load_state_keep_bytes_across_a_reset():
+    _hal, tile = make()
+    assert tile.load_state() is None
+    tile.save_state(b"R1 face down")
+    tile.reset()
+    assert tile.load_state() == b"R1 face down"
+    try:
+        tile.save_state(bytes(257))
+        raise AssertionError("257 bytes accepted")
+    except ValueError:
+        pass
+    assert tile.load_state() == b"R1 face down"  # nothing lost
+
+
+def test_log_and_serial_number_go_through_the_hal():
+    hal, tile = make()
+    tile.log("hello")
+    tile.log(42)
+    assert hal.lines == ["hello", "42"]
+    assert tile.serial_number() == hal.serial_number()
+
+
+def test_inspect_reports_faces_and_the_game():
+    class Game:
+        def __init__(self, tile):
+            self.tile = tile
+
+        def setup(self):
+            pass
+
+        def loop(self):
+            self.tile.set_value_sent_on_all_faces(9)
+
+        def inspect(self):
+            return {"state": "undealt", "shard": None}
+
+    hal, tile = make(Game)
+    hal.rx[1].append((5, link.VALUE_FRAME[17]))
+    run_to(hal, tile, 10)
+    info = tile.inspect()
+    assert info["face_out"] == [9] * 6 and info["face_in"][1] == 17
+    assert info["expired"] == [True, False, True, True, True, True]
+    assert info["state"] == "undealt" and info["asleep"] is False
+
+
+def test_sleeps_after_10_minutes_without_a_press_and_wakes_on_a_press():
+    hal, tile = make()
+    tile.set_color(colors.GREEN)
+    assert tile.start_state() == START_POWER_UP
+    run_to(hal, tile, SLEEP_MS - 1000, every=1000)
+    assert not tile.inspect()["asleep"]
+    run_to(hal, tile, SLEEP_MS + 1000, every=1000)
+    assert tile.inspect()["asleep"]
+    assert hal.shown == [0] * 6
+    passes, sent = tile.game.passes, hal.sent_count
+    run_to(hal, tile, SLEEP_MS + 5000, every=1000)
+    assert tile.game.passes == passes and hal.sent_count == sent  # no loop, no frames
+    hal.rx[0].append((hal.t, link.VALUE_FRAME[3]))  # a plain neighbour frame does not wake it
+    run_to(hal, tile, SLEEP_MS + 6000, every=1000)
+    assert tile.inspect()["asleep"]
+    play(hal, tile, [(hal.t + 5, True), (hal.t + 60, False)], hal.t + 1000)
+    assert not tile.inspect()["asleep"]
+    assert tile.start_state() == START_WOKE
+    assert hal.shown == [colors.GREEN] * 6  # state kept
+    assert not tile.button_pressed()  # the waking press is not a game press
+
+
+def test_a_press_postpones_sleep_and_raises_the_press_flag():
+    hal, tile = make()
+    press = SLEEP_MS - 5000
+    run_to(hal, tile, press - 1000, every=1000)
+    hal.sent = []
+    play(hal, tile, [(press, True), (press + 100, False)], press + 1000, every=20)
+    flagged = [t for t, f, d in hal.sent if len(d) == 1 and d[0] & 64]
+    assert len(flagged) >= 6  # every face probed at least once with the flag up
+    assert min(flagged) >= press and max(flagged) < press + 500
+    run_to(hal, tile, SLEEP_MS + 1000, every=1000)
+    assert not tile.inspect()["asleep"]
+    run_to(hal, tile, press + SLEEP_MS + 1000, every=1000)
+    assert tile.inspect()["asleep"]
+
+
+def test_a_neighbours_press_flag_wakes_a_sleeping_tile_and_spreads():
+    hal, tile = make()
+    run_to(hal, tile, SLEEP_MS + 1000, every=1000)
+    assert tile.inspect()["asleep"]
+    hal.rx[4].append((hal.t + 1, link.VALUE_FRAME[64 | 5]))
+    run_to(hal, tile, hal.t + 10)
+    assert not tile.inspect()["asleep"] and tile.start_state() == START_WOKE
+    since = hal.t
+    run_to(hal, tile, hal.t + 400)
+    assert any(d[0] & 64 for t, f, d in hal.sent if t >= since and len(d) == 1 and f != 4)
