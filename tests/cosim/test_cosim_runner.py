@@ -1,0 +1,114 @@
+"""The MicroPython tile runner: faults are reported clearly and the tile looks like any other."""
+
+import pytest
+from cosim_faulty_games import Crasher, Hog, Printer
+from cosim_probe_games import GestureProbe
+
+from games.demo import Demo
+from simulator.cosim import CosimError, MpyTileRunner
+from simulator.cosim import cosim_protocol as protocol
+from simulator.cosim.differential import first_difference, record
+from simulator.world import World
+
+
+def one_tile(game, **runner_options):
+    w = World(seed=2)
+    tid = w.add_tile(game, 0, 0, runner=lambda hal, g: MpyTileRunner(hal, g, **runner_options))
+    return w, tid
+
+
+def test_frames_of_any_byte_value_survive_the_protocol():
+    every_byte = bytes(range(256))
+    message = {"op": "step", "f": [[3, 17, protocol.to_hex(every_byte)]]}
+    back = protocol.decode(protocol.encode(message))
+    assert protocol.from_hex(back["f"][0][2]) == every_byte
+    assert protocol.encode(message).count(b"\n") == 1
+
+
+def test_garbage_is_not_a_message():
+    with pytest.raises(ValueError):
+        protocol.decode(b"[1, 2]\n")
+    with pytest.raises(ValueError):
+        protocol.decode(b"")
+
+
+def test_inspect_marks_the_tile_as_micropython():
+    w, tid = one_tile(GestureProbe)
+    try:
+        w.advance(100)
+        view = w.inspect(tid)
+        assert view["micropython"] is True
+        assert view["events"] == 0 and view["asleep"] is False
+    finally:
+        w.runner(tid).close()
+
+
+def test_a_firmware_exception_stops_the_world_with_the_micropython_traceback():
+    w, tid = one_tile(Crasher)
+    try:
+        with pytest.raises(CosimError, match="ZeroDivisionError: the third pass divides by zero"):
+            w.advance(200)
+        with pytest.raises(CosimError, match="ZeroDivisionError"):  # stays stopped
+            w.runner(tid).step()
+        w.reset_tile(tid)  # a power cycle boots it again
+        w.runner(tid).step()
+        assert w.leds(tid) == [31 << 5] * 6
+    finally:
+        w.runner(tid).close()
+
+
+def test_the_heap_is_a_boards_not_a_desktops():
+    w, tid = one_tile(Hog)
+    try:
+        with pytest.raises(CosimError, match="MemoryError"):
+            w.advance(100)
+    finally:
+        w.runner(tid).close()
+    roomy, tid = one_tile(Hog, heap="2M")
+    try:
+        roomy.advance(100)
+        assert roomy.leds(tid) == [31] * 6
+    finally:
+        roomy.runner(tid).close()
+
+
+def test_a_stray_print_is_kept_aside_and_does_not_break_the_pipe():
+    w, tid = one_tile(Printer)
+    try:
+        w.advance(100)
+        assert w.runner(tid).stray_output == ["hello from setup"]
+        assert w.leds(tid) == [31 << 10 | 31 << 5] * 6
+    finally:
+        w.runner(tid).close()
+
+
+def test_a_game_the_tile_host_cannot_import_is_refused_up_front():
+    class Local:  # not at the top level of a module
+        def __init__(self, tile):
+            pass
+
+    with pytest.raises(CosimError, match="top level"):
+        one_tile(Local)
+
+
+def test_storage_survives_a_reset_like_in_process():
+    def click_save_reset(w):
+        w.advance(200)
+        w.click(0)  # Demo saves its hue on a click
+        w.reset_tile(0)
+        w.advance(300)
+        w.click(1)
+        w.reset_tile(1)
+        w.advance(300)
+
+    reference = record(Demo, [(0, 0), (1, 0)], click_save_reset, seed=5)
+    cosim = record(Demo, [(0, 0), (1, 0)], click_save_reset, seed=5, mpy={0, 1})
+    assert reference.storage[0] is not None
+    assert first_difference(reference, cosim) is None
+
+
+def test_close_ends_the_process():
+    w, tid = one_tile(GestureProbe)
+    runner = w.runner(tid)
+    runner.close()
+    assert runner._process.poll() is not None
