@@ -28,6 +28,10 @@ BACK = (2 << 5,) * 6  # what a hidden shard shows: a dim green back, like "face 
 VIEW_HIDES = ("revealed",)
 
 
+class ReplayError(ValueError):
+    """A recording whose events do not fit the table (e.g. edited by hand)."""
+
+
 def face_dirs(rotation: int) -> list:
     """World direction of each face 0..5 of a tile with this rotation (the world's rule)."""
     return [face_direction(f, rotation) for f in range(6)]
@@ -122,7 +126,11 @@ class SimApp:
             event = self.replay.pop()
             if event["t"] > self.world.now:
                 self.world.advance(event["t"] - self.world.now)
-            self._apply(event)
+            try:
+                self._apply(event)
+            except (ValueError, KeyError, IndexError) as exc:  # OccupiedError is a ValueError
+                self.replay.index = len(self.replay.events)  # stop replaying, keep the table
+                raise ReplayError(f"recorded event {event} cannot be replayed: {exc}") from None
         if target > self.world.now:
             self.world.advance(target - self.world.now)
 

@@ -17,6 +17,7 @@ def add_arguments(parser):
     parser.add_argument("--replay", metavar="FILE", help="replay a recording (its seed, game and layout win)")
     parser.add_argument("--run-for", type=float, metavar="SECONDS", help="run this much simulated time, then exit")
     parser.add_argument("--screenshot", metavar="FILE", help="save a PNG of the window at exit")
+    parser.add_argument("--window", default="1280x800", metavar="WxH", help="window size (default 1280x800, at least 1100x700)")
 
 
 def _check(args):
@@ -26,6 +27,12 @@ def _check(args):
         return f"--ir-loss must be a probability between 0 and 1, not {args.ir_loss:g}"
     if args.run_for is not None and args.run_for < 0:
         return "--run-for must not be negative"
+    try:
+        w, h = (int(v) for v in args.window.lower().split("x"))
+    except ValueError:
+        return f"--window wants WIDTHxHEIGHT like 1280x800, not {args.window!r}"
+    if w < 1100 or h < 700:
+        return f"--window must be at least 1100x700, not {w}x{h}"
     if args.replay and args.record and os.path.abspath(args.replay) == os.path.abspath(args.record):
         return "--record must not overwrite the --replay file"
     return None
@@ -39,7 +46,8 @@ def make_app(args, size=None):
     from simulator.app.layout import Table
     from simulator.app.world_setup import build_world, starting_layout
 
-    size = size or (WIDTH, HEIGHT)
+    window = getattr(args, "window", None)
+    size = size or (tuple(int(v) for v in window.lower().split("x")) if window else (WIDTH, HEIGHT))
     replay = None
     game, seed, ir_loss, tiles = args.game, args.seed, args.ir_loss, args.tiles
     layout = None
@@ -78,18 +86,33 @@ def run(args) -> int:
     except (RecordingError, GameNotFound, OSError) as exc:
         print(f"blinks sim: {exc}", file=sys.stderr)
         return 2
-    pygame.display.init()
-    pygame.font.init()
+    from simulator.app.app import ReplayError
+
     try:
+        pygame.display.init()
         screen = pygame.display.set_mode((app.width, app.height))
+    except pygame.error as exc:
+        app.close()
+        print(f"blinks sim: cannot open a window ({exc}); for headless runs set SDL_VIDEODRIVER=dummy", file=sys.stderr)
+        return 2
+    status = 0
+    try:
         pygame.display.set_caption(f"{WINDOW_TITLE} - {app.game_name}")
-        run_loop(app, screen, args.run_for)
+        try:
+            run_loop(app, screen, args.run_for)
+        except ReplayError as exc:
+            print(f"blinks sim: {args.replay}: {exc}", file=sys.stderr)
+            status = 2
         if args.screenshot:
-            pygame.image.save(screen, args.screenshot)
+            try:
+                pygame.image.save(screen, args.screenshot)
+            except (pygame.error, OSError) as exc:
+                print(f"blinks sim: cannot save the screenshot {args.screenshot}: {exc}", file=sys.stderr)
+                status = 2
     finally:
         app.close()
         pygame.quit()
-    return 0
+    return status
 
 
 def run_loop(app, screen, run_for=None):

@@ -97,3 +97,15 @@ def test_bad_options_and_files_are_clear_errors(tmp_path, capsys):
     assert blinks(["sim", "--replay", str(bad)]) == 2
     assert "bad.jsonl:2: unknown op 'fly'" in capsys.readouterr().err
     assert blinks(["sim", "--game", "no_such_game"]) == 2
+
+
+def test_a_recording_that_does_not_fit_the_table_is_a_clear_error(tmp_path, capsys):
+    bad = tmp_path / "edited.jsonl"
+    head = {"kind": "blinks-sim", "version": 1, "game": "demo", "seed": 0, "tiles": 2, "ir_loss": 0.0,
+            "layout": [[0, 0, 0], [1, 0, 0]]}
+    lines = [head, {"t": 10, "op": "place", "tile": 0, "q": 1, "r": 0, "rot": 0}, {"t": 20, "op": "end"}]
+    bad.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    assert blinks(["sim", "--replay", str(bad)]) == 2
+    assert "cannot be replayed" in capsys.readouterr().err
+    assert blinks(["sim", "--window", "800x600"]) == 2
+    assert blinks(["sim", "--window", "big"]) == 2
