@@ -40,7 +40,7 @@ class GestureProbe:
             if fired:
                 self.events += 1
                 self.last = name
-                t.log("%s at %d count=%d" % (name, t.millis(), t.button_click_count()))
+                t.log(f"{name} at {t.millis()} count={t.button_click_count()}")
                 t.set_color(GESTURE_COLORS[i])
         t.set_color_on_face(colors.WHITE if t.button_down() else colors.OFF, 0)
         t.set_value_sent_on_all_faces(self.events)
@@ -67,7 +67,7 @@ class ExpiryProbe:
         t.set_value_sent_on_all_faces(self.value)
         for f in range(6):
             if t.did_value_on_face_change(f):
-                t.log("face %d now %d at %d" % (f, t.get_last_value_received_on_face(f), t.millis()))
+                t.log(f"face {f} now {t.get_last_value_received_on_face(f)} at {t.millis()}")
             if t.is_value_received_on_face_expired(f):
                 t.set_color_on_face(colors.RED, f)
             else:
@@ -100,7 +100,7 @@ class DatagramProbe:
                 self.received += 1
                 for b in data:
                     self.checksum = (self.checksum * 31 + b) & 0x7FFF
-                t.log("got %s on %d at %d" % (data.hex(), f, t.millis()))
+                t.log(f"got {data.hex()} on {f} at {t.millis()}")
         if self.timer.is_expired():
             self.timer.set(150)
             for f in range(6):

@@ -3,10 +3,9 @@ LED frame after every pass and the same infrared traffic, frame by frame."""
 
 import textwrap
 
-import pytest
 from cosim_probe_games import DatagramProbe, ExpiryProbe, GestureProbe
-
 from games.lostgems import LostGems
+
 from simulator.cosim.differential import first_difference, record
 from simulator.world import shapes
 
