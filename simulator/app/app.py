@@ -28,6 +28,13 @@ BACK = (2 << 5,) * 6  # what a hidden shard shows: a dim green back, like "face 
 VIEW_HIDES = ("revealed",)
 
 
+def table_for(size: tuple) -> Table:
+    """The table left of the side panel for a window size; hexes shrink on small windows."""
+    width = size[0] - PANEL_WIDTH
+    scale = min(1.0, width / (WIDTH - PANEL_WIDTH), size[1] / HEIGHT)
+    return Table(width, size[1], HEX_SIZE * scale)
+
+
 class ReplayError(ValueError):
     """A recording whose events do not fit the table (e.g. edited by hand)."""
 
@@ -39,7 +46,7 @@ def face_dirs(rotation: int) -> list:
 
 class SimApp:
     def __init__(self, world, game_name: str, seed: int, note=None, recorder=None, replay=None,
-                 size=(WIDTH, HEIGHT), hex_size=HEX_SIZE):
+                 size=(WIDTH, HEIGHT)):
         self.world = world
         self.game_name = game_name
         self.seed = seed
@@ -47,7 +54,7 @@ class SimApp:
         self.recorder = recorder
         self.replay = replay
         self.width, self.height = size
-        self.table = Table(self.width - PANEL_WIDTH, self.height, hex_size)
+        self.table = table_for(size)
         self.ops = TableOps(world, recorder, on_table=self.table.on_table)
         self.clock = SimClock()
         self.tokens = Tokens()

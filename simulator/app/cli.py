@@ -41,9 +41,8 @@ def _check(args):
 def make_app(args, size=None):
     """Build the SimApp for parsed arguments (no window yet). Raises ValueError on bad input."""
     from simulator.app import recorder as rec
-    from simulator.app.app import HEIGHT, HEX_SIZE, PANEL_WIDTH, WIDTH, SimApp
+    from simulator.app.app import HEIGHT, WIDTH, SimApp, table_for
     from simulator.app.games import load_game
-    from simulator.app.layout import Table
     from simulator.app.world_setup import build_world, starting_layout
 
     window = getattr(args, "window", None)
@@ -59,7 +58,7 @@ def make_app(args, size=None):
         replay = rec.Replay(events)
     game_class, game_name, note = load_game(game)
     if layout is None:
-        layout = starting_layout(Table(size[0] - PANEL_WIDTH, size[1], HEX_SIZE), tiles)
+        layout = starting_layout(table_for(size), tiles)
     world = build_world(game_class, layout, seed, ir_loss)
     recorder = None
     if args.record:
