@@ -122,6 +122,7 @@ def test_a_left_press_is_the_tile_button_with_real_timing(make_app):
 def test_keys_pause_step_speed_and_overlay(make_app):
     app = make_app(tiles=2, game="demo")
     hands = Hands(app)
+    assert app.update(5000) == 50  # a window that froze for 5 s runs only 50 ms: no jump
     for key in (pygame.K_SPACE, pygame.K_s, pygame.K_d, pygame.K_v):
         hands.event(pygame.KEYDOWN, key=key, mod=0)
     assert app.clock.paused and app.clock.speed == 4 and app.overlay and app.view_as == "A"

@@ -1,0 +1,22 @@
+"""Which game the window runs: Lost Gems by default, the demo (with a visible note) if it is missing."""
+
+import pytest
+
+from simulator.app import games
+
+
+def test_default_is_lost_gems():
+    cls, name, note = games.load_game()
+    assert (cls.__name__, name, note) == ("LostGems", "lostgems", None)
+
+
+def test_falls_back_to_the_demo_with_a_note_when_lost_gems_cannot_be_imported(monkeypatch):
+    monkeypatch.setitem(games.KNOWN, "lostgems", ("games.no_such_module", "LostGems"))
+    cls, name, note = games.load_game()
+    assert name == "demo" and cls.__name__ == "Demo"
+    assert "Lost Gems not available" in note
+
+
+def test_an_unknown_game_named_on_purpose_is_an_error():
+    with pytest.raises(games.GameNotFound, match="no_such_game"):
+        games.load_game("no_such_game")
