@@ -1,0 +1,70 @@
+"""Bots: deterministic, honest (their knowledge always contains the truth), and the
+convention bot well ahead of the cautious one on the same deals."""
+
+import json
+
+from host_tools.cli import main
+from simulator.sessions import GameState, bot_class, play_game, run_games, score_stats
+from simulator.sessions.bots.conventions import ConventionBot
+
+
+def test_games_are_deterministic_per_seed():
+    for name in ("cautious", "conventions"):
+        a = play_game(bot_class(name), seed=11)
+        b = play_game(bot_class(name), seed=11)
+        assert [str(e.move) for e in a.history] == [str(e.move) for e in b.history]
+
+
+def test_convention_knowledge_always_contains_the_real_hands():
+    # The common-knowledge sets are built from hints only; if a convention decoded a hint
+    # wrongly, some real hand would drop out of its set.
+    for seed in range(40):
+        g = GameState(seed=seed)
+        bots = (ConventionBot(0), ConventionBot(1))
+        obs = (g.observation(0), g.observation(1))
+        while not g.over:
+            p = g.current
+            g.apply(bots[p].act(obs[p]))
+            for q in (0, 1):
+                bots[q].observe(obs[q], obs[q].last_event)
+                for h in (0, 1):
+                    assert tuple(g.hands[h]) in bots[q].sets[h], (seed, g.turns)
+
+
+def test_bots_only_ever_make_legal_moves_and_finish():
+    for name in ("cautious", "conventions"):
+        for seed in range(30):
+            g = play_game(bot_class(name), seed=seed)  # apply() raises on an illegal move
+            assert g.over
+
+
+def test_convention_bot_beats_the_cautious_bot_on_the_same_deals():
+    cautious = score_stats(run_games("cautious", 150, seed=500))
+    conventions = score_stats(run_games("conventions", 150, seed=500))
+    assert conventions["mean"] > cautious["mean"] + 1.5
+    assert conventions["zero_pct"] < 2.0
+
+
+def test_score_stats():
+    stats = score_stats([9, 9, 0, 6])
+    assert stats["mean"] == 6.0 and stats["perfect_pct"] == 50.0 and stats["zero_pct"] == 25.0
+    assert stats["histogram"] == [1, 0, 0, 0, 0, 0, 1, 0, 0, 2]
+    assert abs(stats["stderr"] - (sum((s - 6) ** 2 for s in [9, 9, 0, 6]) / 3 / 4) ** 0.5) < 1e-12
+
+
+def test_playtest_cli_json_text_and_plot(tmp_path, capsys):
+    assert main(["playtest", "--bot", "cautious", "--games", "20", "--seed", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 20 and sum(data["histogram"]) == 20
+    assert data["mean"] == score_stats(run_games("cautious", 20, seed=3))["mean"]
+    png = tmp_path / "h.png"
+    assert main(["playtest", "--bot", "conventions", "--games", "10", "--plot", str(png)]) == 0
+    out = capsys.readouterr().out
+    assert "mean" in out and "perfect" in out and "9 |" in out
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_playtest_cli_refuses_bad_input(capsys):
+    assert main(["playtest", "--bot", "nobody", "--games", "5"]) == 2
+    assert "known bots" in capsys.readouterr().err
+    assert main(["playtest", "--games", "0"]) == 2

@@ -1,0 +1,160 @@
+"""Session scripts through `blinks session run` (host_tools.cli.main): exit codes, the
+`SCRIPT:LINE: message` errors and the JSON object of LOSTGEMS.md part 3."""
+
+import json
+
+import pytest
+
+from host_tools.cli import main
+from simulator.sessions import GameState, shard_name
+
+DECK = "deck R1 Y1 B1 R2 Y2 B2 R3 Y3 B3 R1 R1 Y1 Y1 B1 B1 R2 Y2 B2"
+JSON_KEYS = {"score", "hints", "errors", "over", "turns", "jungle", "gems", "discards", "hands",
+             "tiles", "deal_ms"}
+
+
+def run(tmp_path, capsys, text, *flags):
+    path = tmp_path / "s.lg"
+    path.write_text(text)
+    code = main(["session", "run", str(path), "--rules-only", *flags])
+    out, err = capsys.readouterr()
+    return code, out, err, str(path)
+
+
+MALFORMED = [
+    ("dance 3", "expected a statement"),
+    ("seed", "seed N"),
+    ("seed abc", "seed N"),
+    ("seed -4", "negative"),
+    ("deck R1 R2", "18 shards"),
+    ("deck R1 Y1 B1 R2 Y2 B2 R3 Y3 B3 R1 R1 Y1 Y1 B1 B1 R2 Y2 Q9", "not a shard"),
+    ("deck R1 R1 R1 R1 Y2 B2 R3 Y3 B3 R1 R1 Y1 Y1 B1 B1 R2 Y2 B2", "permutation"),
+    ("deal hexagon", "SHAPE"),
+    ("start C", "start A"),
+    ("A hint colour green", "got colour"),
+    ("A hint value 4", "got value"),
+    ("A hint size 2", "hint colour"),
+    ("A hint", "hint colour"),
+    ("A play 3", "slot, 1 or 2"),
+    ("A play one", "slot, 1 or 2"),
+    ("B discard", "slot, 1 or 2"),
+    ("A jump 1", "got 'jump'"),
+    ("expect", "expect score"),
+    ("expect score x", "expect score N"),
+    ("expect colour 2", "then score"),
+    ("expect over maybe", "expect over yes"),
+    ("expect hints", "expect hints N"),
+    ("expect tile x shows R1", "got tile"),
+    ("expect tile 3 shows purple", "got 'purple'"),
+    ("expect tile 3 is R1", "shows STATE"),
+]
+
+
+@pytest.mark.parametrize("line,message", MALFORMED)
+def test_each_malformed_statement_exits_2_naming_its_line(tmp_path, capsys, line, message):
+    code, out, err, path = run(tmp_path, capsys, f"# a comment\n\n{DECK}\n{line}\nA play 1\n")
+    assert code == 2
+    assert err.startswith(f"{path}:4: ")
+    assert message in err
+    assert "turn" not in out  # nothing ran: the whole script is checked first
+
+
+@pytest.mark.parametrize("text,line,message", [
+    (f"{DECK}\nA hint value 1\nseed 3\n", 3, "must come before the first move"),
+    (f"{DECK}\ndeal\ndeck R1\n", 3, "18 shards"),
+    (f"deal\n{DECK}\n", 2, "must come before `deal`"),
+    ("seed 1\nseed 2\n", 2, "a second `seed`"),
+    ("deal\ndeal line\n", 2, "a second `deal`"),
+])
+def test_setup_out_of_place_exits_2(tmp_path, capsys, text, line, message):
+    code, _, err, path = run(tmp_path, capsys, text)
+    assert code == 2 and err.startswith(f"{path}:{line}: ") and message in err
+
+
+@pytest.mark.parametrize("text,line,message", [
+    (f"{DECK}\nB play 1\n", 2, "out of turn: it is A's turn"),
+    (f"{DECK}\nstart B\nA play 1\n", 3, "out of turn: it is B's turn"),
+    (f"{DECK}\nA discard 1\n", 2, "needs a spent hint token"),
+    (f"{DECK}\nA hint value 1\nB hint value 1\nA hint value 1\nB hint value 1\n", 5,
+     "none is left"),
+    (("deck R2 Y2 B1 R3 R1 Y1 B2 B3 Y3 R1 R1 Y1 Y1 B1 B1 R2 Y2 B2\n"
+     "A play 1\nB play 2\nA hint value 1\n"), 4, "the game is over"),
+    (f"{DECK}\nexpect tile 0 shows face down\n", 2, "needs the simulator"),
+])
+def test_illegal_and_out_of_turn_moves_exit_2_naming_line_and_rule(tmp_path, capsys, text, line, message):
+    code, _, err, path = run(tmp_path, capsys, text)
+    assert code == 2 and err.startswith(f"{path}:{line}: ") and message in err
+
+
+def test_failed_expects_exit_1_and_the_session_goes_on(tmp_path, capsys):
+    text = f"{DECK}\nexpect hints 2\nA hint value 1\nexpect hints 2\nexpect score 5\nB play 1\nexpect score 1\n"
+    code, out, err, path = run(tmp_path, capsys, text)
+    assert code == 1
+    assert f"{path}:2: expect hints 2 failed: it is 3" in err
+    assert f"{path}:5: expect score 5 failed: it is 0" in err
+    assert f"{path}:4:" not in err and f"{path}:7:" not in err
+    assert "turn 2" in out  # B's play still ran
+
+
+def test_json_object_has_exactly_the_contract_keys_and_types(tmp_path, capsys):
+    text = f"{DECK}\nA hint value 1\nB play 1\nA play 1\nB hint colour red\nA discard 1\nexpect jungle 11\n"
+    code, out, err, _ = run(tmp_path, capsys, text, "--json")
+    assert code == 0
+    data = json.loads(out)  # stdout is the JSON alone; the transcript went to stderr
+    assert set(data) == JSON_KEYS
+    assert data == {
+        "score": 2, "hints": 2, "errors": 0, "over": False, "turns": 5, "jungle": 11,
+        "gems": {"R": 1, "Y": 0, "B": 1}, "discards": ["Y1"],
+        "hands": {"A": ["B2", "R3"], "B": ["R2", "Y2"]}, "tiles": [], "deal_ms": None,
+    }
+    assert "turn 5" in err
+
+
+def test_seed_flag_overrides_the_script_seed(tmp_path, capsys):
+    code, out, _, _ = run(tmp_path, capsys, "seed 1\ndeal\n", "--seed", "2", "--json")
+    hands = json.loads(out)["hands"]
+    g = GameState(seed=2)
+    assert code == 0 and hands["A"] == [shard_name(s) for s in g.hands[0]]
+    assert hands["B"] == [shard_name(s) for s in g.hands[1]]
+    code, out, _, _ = run(tmp_path, capsys, "seed 1\ndeal\n", "--json")
+    assert json.loads(out)["hands"]["A"] == [shard_name(s) for s in GameState(seed=1).hands[0]]
+
+
+def test_a_game_played_to_the_end_reports_over(tmp_path, capsys):
+    # hint at 3 tokens, discard otherwise (legal whatever the shards) until the deck runs out
+    from simulator.sessions import Move, parse_shard
+
+    g = GameState(deck=[parse_shard(x) for x in DECK.split()[1:]])
+    lines = [DECK]
+    while not g.over:
+        move = Move.hint_value(3) if g.hints == 3 else Move.discard(1)
+        lines.append(f"{'AB'[g.current]} {move}")
+        g.apply(move)
+    lines += ["expect over yes", "expect score 0", "expect jungle 0", f"expect turns {g.turns}"]
+    code, out, err, path = run(tmp_path, capsys, "\n".join(lines[:-1]) + "\n", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["over"] is True and data["turns"] == g.turns and len(data["discards"]) == 15
+    assert len(data["hands"]["A"]) + len(data["hands"]["B"]) == 3
+    lines.append("A hint value 1")
+    code, _, err, path = run(tmp_path, capsys, "\n".join(lines[:-2] + lines[-1:]) + "\n")
+    assert code == 2 and f"{path}:{len(lines) - 1}: the game is over" in err
+
+
+def test_unreadable_script_and_bad_ir_loss_exit_2(tmp_path, capsys):
+    assert main(["session", "run", str(tmp_path / "none.lg"), "--rules-only"]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    path = tmp_path / "s.lg"
+    path.write_text("deal\n")
+    assert main(["session", "run", str(path), "--rules-only", "--ir-loss", "2"]) == 2
+    assert "--ir-loss" in capsys.readouterr().err
+
+
+def test_examples_pass_rules_only(capsys):
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parents[2] / "examples"
+    scripts = sorted(root.glob("*.lg"))
+    assert scripts
+    for script in scripts:
+        assert main(["session", "run", str(script), "--rules-only"]) == 0, capsys.readouterr().err
