@@ -26,6 +26,7 @@ PANEL_WIDTH = 310
 HEX_SIZE = 34.0
 BACK = (2 << 5,) * 6  # what a hidden shard shows: a dim green back, like "face down"
 VIEW_HIDES = ("revealed",)
+FACE_UP = ("revealed", "played", "error", "discarded")  # shards both players may read
 
 
 def table_for(size: tuple) -> Table:
@@ -104,6 +105,14 @@ class SimApp:
         if self.area_name(tid) != "hand_" + self.view_as.lower():
             return False
         return self.inspect(tid).get("state") in VIEW_HIDES
+
+    def shard_shown(self, tid, info=None) -> str:
+        """The shard name the inspector may show: while viewing as a player, only shards that
+        player could read on the table (face up, and not in their own hand)."""
+        info = self.inspect(tid) if info is None else info
+        if self.view_as is not None and (self.hidden(tid) or info.get("state") not in FACE_UP):
+            return "hidden"
+        return info.get("shard") or "-"
 
     def shown_leds(self, tid) -> list:
         return list(BACK) if self.hidden(tid) else list(self.world.leds(tid))

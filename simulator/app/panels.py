@@ -11,7 +11,6 @@ WARN = (250, 190, 90)
 HINT_ON = (214, 140, 60)  # copper penny
 ERROR_ON = (190, 196, 204)  # nickel
 COIN_OFF = (60, 60, 66)
-FACE_UP = ("revealed", "played", "error", "discarded")  # shards both players may read
 AREA_WORDS = {"hand_a": "hand A", "hand_b": "hand B", "jungle": "jungle", "board": "gem board", "discard": "discard"}
 HINTS = 3
 ERRORS = 2
@@ -141,11 +140,8 @@ class Panel:
         y = t.blit(surface, f"Tile {tid}  {where}  {AREA_WORDS.get(area, '')}", (x, y), 22).bottom + 2
         if info.get("micropython"):
             y = t.blit(surface, "runs on real MicroPython", (x, y), 18, WARN).bottom
-        shard = info.get("shard")
-        secret = app.view_as is not None and (app.hidden(tid) or info.get("state") not in FACE_UP)
-        if secret:
-            shard = "hidden"
-        y = t.blit(surface, "state: {}   shard: {}".format(info.get("state", "-"), shard if shard is not None else "-"), (x, y), 20).bottom + 2
+        shard = app.shard_shown(tid, info)
+        y = t.blit(surface, f"state: {info.get('state', '-')}   shard: {shard}", (x, y), 20).bottom + 2
         y = self._draw_faces(surface, info, x, y) + 4
         if app.view_as is not None:
             return t.blit(surface, "(log hidden while viewing as a player)", (x, y), 16, DIM).bottom

@@ -21,10 +21,15 @@ def test_hold_deals_then_a_double_click_in_hand_reveals_and_view_as_hides_it(mak
     info = app.world.inspect(tid)
     assert info["state"] == "revealed"
     assert app.world.leds(tid) != face_down
-    app.view_as = "A"  # A must not see A's own revealed shard
+    jungle_tile = edge_tile(app)
+    app.view_as = "A"  # A must not see A's own revealed shard, nor any face-down shard
     assert app.hidden(tid) and app.shown_leds(tid) == list(BACK)
+    assert app.shard_shown(tid) == "hidden" and app.shard_shown(jungle_tile) == "hidden"
     app.view_as = "B"
     assert not app.hidden(tid) and app.shown_leds(tid) == app.world.leds(tid)
+    assert app.shard_shown(tid) == info["shard"] and app.shard_shown(jungle_tile) == "hidden"
+    app.view_as = None
+    assert app.shard_shown(jungle_tile) == app.world.inspect(jungle_tile)["shard"]
     hands.clicks(tid, 2)  # a double-click again turns it back face down
     assert app.world.inspect(tid)["state"] == "face down"
 
