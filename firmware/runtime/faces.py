@@ -18,6 +18,7 @@ from runtime import link
 
 FACE_COUNT = 6
 EXPIRE_MS = 200
+DATAGRAM_DROP_MS = 600
 PROBE_MS = 150
 DATAGRAM_RETRY_MS = 75
 _LONG_AGO = -(1 << 20)
@@ -37,7 +38,6 @@ class Faces:
         self.value_in = [0] * FACE_COUNT
         self.change_seen = [0] * FACE_COUNT  # value last reported by did_value_on_face_change
         self.last_rx = [_LONG_AGO] * FACE_COUNT  # ms of the last valid frame
-        self.link_up = [False] * FACE_COUNT
         self.reply_due = [False] * FACE_COUNT
         self.last_tx = [_LONG_AGO] * FACE_COUNT
         # outgoing datagram: seq of the pending one (0: none) and its payload
@@ -74,8 +74,8 @@ class Faces:
             frames = hal.receive_frames(f)
             for frame in frames:
                 self._take(f, frame[0], frame[1])
-            if self.link_up[f] and now - self.last_rx[f] > EXPIRE_MS:
-                self._link_lost(f)
+            if self.tx_seq[f] and now - self.last_rx[f] > DATAGRAM_DROP_MS:
+                self._drop_pending(f)
 
     def _take(self, f: int, ms: int, data) -> None:
         n = len(data)
@@ -89,10 +89,9 @@ class Faces:
         else:
             self.frames_dropped += 1
             return
-        if ms - self.last_rx[f] > EXPIRE_MS and self.link_up[f]:
-            self._link_lost(f)
+        if self.tx_seq[f] and ms - self.last_rx[f] > DATAGRAM_DROP_MS:
+            self._drop_pending(f)
         self.last_rx[f] = ms
-        self.link_up[f] = True
         self.reply_due[f] = True
         self.value_in[f] = b & 63
         if b & 64:
@@ -117,8 +116,7 @@ class Faces:
             self.rx_seq[f] = seq
             self.ack_due[f] = True
 
-    def _link_lost(self, f: int) -> None:
-        self.link_up[f] = False
+    def _drop_pending(self, f: int) -> None:
         self.tx_seq[f] = 0
         self.tx_payload[f] = b""
         self.ack_due[f] = False

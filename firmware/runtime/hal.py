@@ -19,8 +19,9 @@ class Hal:
         raise NotImplementedError
 
     def send_frame(self, face: int, data) -> bool:
-        """Start transmitting one frame (bytes) on a face. False if that face is still busy
-        transmitting the previous one (the runtime retries on a later pass)."""
+        """Start transmitting one frame (bytes) on a face. False if that face is busy: still
+        transmitting the previous frame, or (a HAL that can sense the carrier) receiving one.
+        The runtime tries again on a later pass."""
         raise NotImplementedError
 
     def receive_frames(self, face: int) -> list:

@@ -243,7 +243,8 @@ class Tile:
         """True when all six faces are expired."""
         return self._faces.all_expired(self._now)
 
-    # ---- datagrams (acknowledged, resent until acked, dropped when the face expires) ----
+    # ---- datagrams: acknowledged, resent until acked, dropped 600 ms after the last valid
+    # frame on their face (see runtime.faces) ----
 
     def send_datagram_on_face(self, data, f: int) -> bool:
         """Queue up to 16 bytes for the neighbour on face f. Returns False (and queues nothing)

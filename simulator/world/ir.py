@@ -2,7 +2,9 @@
 
 Time on air follows from the bit rate (10 bits per byte, like a UART with start and stop bits):
 at the default 4000 bit/s one byte takes 3 ms (rounded up to whole ms). A face is half-duplex:
-a frame arriving while the face transmits, at any moment of its time on air, is lost. Each frame
+a frame arriving while the face transmits, at any moment of its time on air, is lost. A face
+senses the carrier: it does not start a frame while one is arriving (`send_frame` returns False,
+as when it is still transmitting), so the two ends of a link rarely talk over each other. Each frame
 is lost with probability `loss`, and each bit of a frame that gets through flips with probability
 `bit_flip`. All randomness comes from one seeded generator, drawn in the world's fixed pass order,
 so a run is reproducible bit for bit.
@@ -35,19 +37,18 @@ class IrModel:
         return max(1, math.ceil(nbytes * 10 * 1000 / self.bit_rate))
 
     def transmit(self, hal, face: int, data) -> bool:
-        """Start a frame on a face of `hal`; False if that face is still transmitting."""
+        """Start a frame on a face of `hal`; False if that face is busy (still transmitting, or
+        receiving a frame)."""
         now = self.world.now
         if hal.tx_until[face] > now:
+            return False
+        box = hal.inbox[face]
+        if box and box[-1][0] > now:  # carrier sense: a frame is arriving
             return False
         n = len(data)
         end = now + (self._air[n] if n < 64 else self.airtime(n))
         hal.tx_until[face] = end
         self.sent += 1
-        box = hal.inbox[face]
-        if box and box[-1][0] > now:  # our own transmission wipes frames still on the way in
-            keep = [fr for fr in box if fr[0] <= now]
-            self.collided += len(box) - len(keep)
-            hal.inbox[face] = keep
         peer = hal.peers[face]
         if peer is None:
             outcome = "void"
