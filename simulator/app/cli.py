@@ -38,8 +38,10 @@ def _check(args):
     return None
 
 
-def make_app(args, size=None):
-    """Build the SimApp for parsed arguments (no window yet). Raises ValueError on bad input."""
+def make_app(args, size=None, runners=None):
+    """Build the SimApp for parsed arguments (no window yet). Raises ValueError on bad input.
+
+    `runners` ({tile index: runner factory}) is the co-simulation hook (see world_setup)."""
     from simulator.app import recorder as rec
     from simulator.app.app import HEIGHT, WIDTH, SimApp, table_for
     from simulator.app.games import load_game
@@ -59,12 +61,13 @@ def make_app(args, size=None):
     game_class, game_name, note = load_game(game)
     if layout is None:
         layout = starting_layout(table_for(size), tiles)
-    world = build_world(game_class, layout, seed, ir_loss)
+    world = build_world(game_class, layout, seed, ir_loss, runners)
     recorder = None
     if args.record:
         header = {"game": game_name, "seed": seed, "tiles": tiles, "ir_loss": ir_loss, "layout": [list(c) for c in layout]}
         recorder = rec.Recorder(args.record, header)
     app = SimApp(world, game_name, seed, note=note, recorder=recorder, replay=replay, size=size)
+    app.badge_micropython = bool(runners)
     app.clock.set_speed(args.speed)
     return app
 
