@@ -112,3 +112,27 @@ def test_close_ends_the_process():
     runner = w.runner(tid)
     runner.close()
     assert runner._process.poll() is not None
+
+
+def test_mpy_runners_puts_the_first_n_tiles_on_micropython():
+    from simulator.cosim import close_runners, mpy_runners
+
+    runners = mpy_runners(2, tiles=3)
+    assert sorted(runners) == [0, 1]
+    w = World(seed=1)
+    for i in range(3):
+        w.add_tile(GestureProbe, q=i, r=0, runner=runners.get(i))
+    try:
+        w.advance(100)
+        assert [w.inspect(t).get("micropython", False) for t in w.tiles] == [True, True, False]
+    finally:
+        close_runners(w)
+    assert all(w.runner(t)._process.poll() is not None for t in (0, 1))
+
+
+@pytest.mark.parametrize("bad", [-1, 19, "3", 2.0, True])
+def test_mpy_runners_refuses_a_count_that_is_not_a_number_of_tiles(bad):
+    from simulator.cosim import mpy_runners
+
+    with pytest.raises(ValueError, match="--mpy"):
+        mpy_runners(bad, tiles=18)
