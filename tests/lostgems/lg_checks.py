@@ -1,6 +1,6 @@
 """Unit checks of Lost Gems' pure parts, runnable by pytest (CPython) and by real MicroPython.
 
-Under MicroPython: `MICROPYPATH=firmware:tests/lostgems micropython tests/lostgems/mpy_checks.py`
+Under MicroPython: `MICROPYPATH=firmware:tests/lostgems micropython tests/lostgems/lg_checks.py`
 runs every check_* function and prints `ok <count>` (test_micropython.py does that).
 The deal checks run the real `Deal` state machine on a tiny in-test message bus (no runtime):
 each bus tile delivers a datagram to its neighbour at once, optionally losing the face.

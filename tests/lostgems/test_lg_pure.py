@@ -8,11 +8,11 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import mpy_checks
+import lg_checks
 
-CHECKS = sorted(n for n in dir(mpy_checks) if n.startswith("check_"))
+CHECKS = sorted(n for n in dir(lg_checks) if n.startswith("check_"))
 
 
 @pytest.mark.parametrize("name", CHECKS)
 def test_check(name):
-    getattr(mpy_checks, name)()
+    getattr(lg_checks, name)()

@@ -3,8 +3,12 @@
 States: undealt, dealing, face down, revealed, played, error, discarded (see `store`).
 
 Gestures (read every pass so the runtime's latched flags never go stale):
-- hold 6 s on a tile of a cluster (button_long_long_pressed): deal (see `deal`); any state.
+- hold 6 s on a tile of a cluster (button_long_long_pressed, or 6 s of button_down() while a
+  neighbour was heard in the last LONE_MS: over lossy links the runtime's flag, which needs
+  every face unexpired at that instant, can miss): deal (see `deal`); any state.
 - double-click a face-down or revealed shard: toggle face down <-> revealed.
+- "lone" below means no neighbour frame for LONE_MS (0.6 s), so a link that blinks out for a
+  moment does not make a tile in a cluster lone.
 - triple-click (3 or more clicks) a lone face-down or revealed shard: the first play; a 1 becomes
   played and starts the board, anything else is an error.
 - hold 2 s (button_long_pressed) on a lone face-down or revealed shard: discarded.
@@ -61,6 +65,8 @@ COMPLETION_MS = 3000
 JUDGE_PAUSE_MS = 1000
 COUNT_HOLD_MS = 1500
 VICTORY_MS = 5000
+HOLD_DEAL_MS = 6000
+LONE_MS = 600  # a tile is lone (for first plays and discards) after this long without a frame
 NEVER = -(10**9)
 
 
@@ -80,6 +86,8 @@ class LostGems:
         self.judge_after = NEVER
         self.count_id = 0
         self.count_start = NEVER
+        self.pressed_at = NEVER
+        self.hold_dealt = False
         self.name = ""
         self.courier = Courier(tile)
         self.deal = Deal(tile, self.courier, self)
@@ -127,6 +135,7 @@ class LostGems:
             "shard": shards.name(self.shard),
             "board": gem_board.describe(self.board) if self.state == PLAYED else None,
             "rank": self.rank if self.state == PLAYED else None,
+            "show": self.showing(self.tile.millis()),
             "deal": {"id": d.id, "phase": d.phase, "root": d.root, "size": d.size,
                      "result": d.result},
         }
@@ -187,22 +196,30 @@ class LostGems:
     # -- gestures ---------------------------------------------------------------------------
     def _buttons(self, now):
         t = self.tile
+        if t.button_pressed():
+            self.pressed_at = now
+            self.hold_dealt = False
         deal = t.button_long_long_pressed()
         hold = t.button_long_pressed()
         double = t.button_double_clicked()
         triple = t.button_multi_clicked()
-        if deal:
+        if not deal and t.button_down() and now - self.pressed_at >= HOLD_DEAL_MS:
+            # the runtime only fires when no face is expired at 6 s; lossy links blink out
+            deal = self.deal.heard_within(now, LONE_MS)
+        if deal and not self.hold_dealt:
+            self.hold_dealt = True
             self.deal.start(now)
             return
+        lone = not self.deal.heard_within(now, LONE_MS)
         if self.state in (FACE_DOWN, REVEALED):
             if double:
                 self._enter(REVEALED if self.state == FACE_DOWN else FACE_DOWN, now)
-            elif triple and t.is_alone():
+            elif triple and lone:
                 if shards.value_of(self.shard) == 1:
                     self._become_played(gem_board.EMPTY, now)
                 else:
                     self._enter(ERROR, now)
-            elif hold and t.is_alone():
+            elif hold and lone:
                 self._enter(DISCARDED, now)
         elif self.state == PLAYED and triple:
             self._start_count(now)
@@ -278,31 +295,51 @@ class LostGems:
         return len(data) == 4 and data[0] == COUNT and self.state == PLAYED and data[1] != self.count_id
 
     # -- the picture ------------------------------------------------------------------------
-    def picture(self, now):
-        """Six colours for this pass: overlays (orange, completion, count) over the state."""
+    def showing(self, now):
+        """The name of what the tile shows now (inspect's "show"): the state or an overlay on it."""
         if now < self.orange_until:
-            return display.orange(now)
+            return "deal failed"
         s = self.state
-        if s == UNDEALT:
-            return display.undealt(now)
-        if s == DEALING:
-            return display.dealing(now, self.depth)
-        if s == FACE_DOWN:
-            return display.face_down()
-        if s == REVEALED:
-            return display.revealed(self.shard)
-        if s == ERROR:
-            return display.error(now - self.since)
-        if s == DISCARDED:
-            return display.discarded(self.shard)
-        complete = gem_board.highest(self.board, shards.colour_of(self.shard)) == 3
+        if s != PLAYED:
+            return s
         if now < self.copper_until:
-            return display.copper_spin(now)
+            return "copper spin"
         if now < self.gold_until:
-            return display.gold(now)
+            return "gold flash"
         since = now - self.count_start
         if 0 <= since < self._count_length():
-            return display.counting(self.shard, complete, since, self.rank, now)
+            return "count lit" if since >= self.rank * display.COUNT_STEP_MS else "count dark"
         if self.board == gem_board.FULL and 0 <= since - self._count_length() < VICTORY_MS:
+            return "victory"
+        return "shimmer" if self._gem_complete() else PLAYED
+
+    def _gem_complete(self):
+        return gem_board.highest(self.board, shards.colour_of(self.shard)) == 3
+
+    def picture(self, now):
+        """Six colours for this pass."""
+        show = self.showing(now)
+        if show == UNDEALT:
+            return display.undealt(now)
+        if show == DEALING:
+            return display.dealing(now, self.depth)
+        if show == FACE_DOWN:
+            return display.face_down()
+        if show == REVEALED:
+            return display.revealed(self.shard)
+        if show == ERROR:
+            return display.error(now - self.since)
+        if show == DISCARDED:
+            return display.discarded(self.shard)
+        if show == "deal failed":
+            return display.orange(now)
+        if show == "copper spin":
+            return display.copper_spin(now)
+        if show == "gold flash":
+            return display.gold(now)
+        if show in ("count dark", "count lit"):
+            return display.counting(self.shard, self._gem_complete(), now - self.count_start,
+                                    self.rank, now)
+        if show == "victory":
             return display.victory(now)
-        return display.played(self.shard, complete, now)
+        return display.played(self.shard, show == "shimmer", now)

@@ -1,0 +1,125 @@
+"""Helpers that let Lost Gems scenario tests read like stories: a table of tiles, people's moves,
+and what every tile shows. Everything goes through the headless world, as a player's hands would.
+"""
+
+import random
+from collections import Counter
+
+from games.lostgems import LostGems, shards
+from simulator.world import World
+from simulator.world import shapes
+
+HOLD_DEAL_MS = 6000
+SETTLE_MS = 400  # after a move, long enough for any face value and datagram to arrive
+HAND = (40, 0)  # a far corner of the table where a lone shard lies in a hand
+BOARD = (-40, 0)  # the middle of the table where the gem board grows
+
+
+def table(n, shape="blob", loss=0.0, seed=1):
+    """A world with n Lost Gems tiles joined in one cluster of that shape."""
+    w = World(seed=seed, ir_loss=loss)
+    if shape == "blob":
+        cells = shapes.blob(n)
+    elif shape == "line":
+        cells = shapes.line(n)
+    elif shape == "ring":
+        cells = shapes.ring(n)
+    else:
+        cells = shapes.random_shape(n, random.Random(seed))
+    for q, r in cells:
+        w.add_tile(LostGems, q=q, r=r)
+    w.advance(300)  # faces find each other
+    return w
+
+
+def state(w, tid):
+    return w.inspect(tid)["state"]
+
+
+def shard(w, tid):
+    return w.inspect(tid)["shard"]
+
+
+def states(w):
+    return [state(w, t) for t in w.tiles]
+
+
+def hand_out(w):
+    """Counter of the shards on all tiles."""
+    return Counter(shard(w, t) for t in w.tiles)
+
+
+def deck_counter(colours):
+    return Counter(shards.name(s) for s in shards.deck(colours))
+
+
+def deal(w, tid, timeout_ms=40000):
+    """Hold tile `tid` until it starts a deal (6 s), then wait for every tile of its cluster to
+    leave `dealing` and for the held tile to learn the outcome. Returns the simulated ms from
+    the moment the deal started to the last tile settling."""
+    before = w.inspect(tid)["deal"]["id"]
+    w.press(tid)
+    w.advance(HOLD_DEAL_MS - 100)
+    assert w.run_until(lambda: w.inspect(tid)["deal"]["id"] != before, 1000), "the hold did not deal"
+    fired = w.now
+    w.release(tid)
+    ok = w.run_until(lambda: "dealing" not in states(w), timeout_ms)
+    assert ok, "the deal never settled: %r" % states(w)
+    settled = w.now - fired
+    # the held tile learns that everyone committed a moment later
+    assert w.run_until(lambda: w.inspect(tid)["deal"]["result"], timeout_ms)
+    return settled
+
+
+def find(w, text, where=None):
+    """A tile holding shard `text` (e.g. 'R1') in state `where` (any when None)."""
+    for t in w.tiles:
+        if shard(w, t) == text and (where is None or state(w, t) == where):
+            return t
+    raise AssertionError("no tile holds %s (%s)" % (text, where))
+
+
+def lift_to(w, tid, cell):
+    """Take a tile out of its cluster and put it down alone at `cell` (offsets chosen free)."""
+    w.lift(tid)
+    q, r = cell
+    while w.tile_at(q, r) is not None:
+        q += 3
+    w.place(tid, q, r)
+    w.advance(SETTLE_MS)
+    return (q, r)
+
+
+def take_into_hand(w, tid, slot=0):
+    """A player takes a shard into their hand: it lies alone, away from everything."""
+    return lift_to(w, tid, (HAND[0], HAND[1] + 3 * slot + 3 * tid))
+
+
+def first_play(w, tid):
+    """Put a shard alone in the middle and triple-click it."""
+    lift_to(w, tid, BOARD)
+    w.triple_click(tid)
+    w.advance(SETTLE_MS)
+
+
+def attach(w, tid, cell):
+    """Attach a shard to the board at an empty cell next to it."""
+    w.lift(tid)
+    w.place(tid, *cell)
+    w.advance(SETTLE_MS)
+
+
+def logs(w, tid):
+    return list(w.logs(tid))
+
+
+def state_log(w, tid):
+    """(old, new, shard) of every `LG state` line of a tile, in order."""
+    out = []
+    for text in logs(w, tid):
+        if text.startswith("LG state "):
+            head, shard_part = text.rsplit(" shard=", 1)
+            moves = head.split(" ", 4)[4]
+            old, new = moves.split(" -> ")
+            out.append((old, new, shard_part))
+    return out

@@ -1,0 +1,81 @@
+"""Stories of the deal: a cluster on the table, one tile held for 6 seconds, every shard lands
+on exactly one tile (or nothing is dealt and the held tile flashes orange)."""
+
+import pytest
+from lg_story import deal, deck_counter, hand_out, logs, shard, state, states, table
+
+from games.lostgems import deal as deal_protocol
+
+
+@pytest.mark.parametrize("loss", [0.0, 0.1, 0.3])
+@pytest.mark.parametrize("shape", ["blob", "line", "ring", "random"])
+def test_eighteen_tiles_deal_every_shard_exactly_once(shape, loss):
+    w = table(18, shape, loss, seed=3)
+    held = 5
+    deal(w, held)
+    assert states(w) == ["face down"] * 18
+    assert hand_out(w) == deck_counter(3)
+    assert any("dealt size=18" in line for line in logs(w, held))
+
+
+def test_twelve_tiles_deal_red_and_yellow():
+    w = table(12, "blob", 0.1, seed=4)
+    deal(w, 0)
+    assert states(w) == ["face down"] * 12
+    assert hand_out(w) == deck_counter(2)
+
+
+def test_six_tiles_deal_red():
+    w = table(6, "line", 0.0, seed=5)
+    deal(w, 2)
+    assert hand_out(w) == deck_counter(1)
+
+
+def test_seventeen_tiles_refuse_and_flash_orange_on_the_held_tile():
+    w = table(17, "blob", 0.0, seed=6)
+    deal(w, 4)
+    assert states(w) == ["undealt"] * 17
+    assert all(shard(w, t) is None for t in w.tiles)
+    assert w.inspect(4)["show"] == "deal failed"
+    assert any("reason=cluster of 17 tiles" in line for line in logs(w, 4))
+    assert w.inspect(3)["show"] == "undealt"
+    w.advance(2500)
+    assert w.inspect(4)["show"] == "undealt"
+
+
+def test_a_second_deal_replaces_the_first():
+    w = table(18, "blob", 0.1, seed=7)
+    deal(w, 0)
+    first = [shard(w, t) for t in w.tiles]
+    w.double_click(3)  # someone peeks at one shard: the new deal replaces that too
+    w.advance(400)
+    assert state(w, 3) == "revealed"
+    deal(w, 9)
+    second = [shard(w, t) for t in w.tiles]
+    assert states(w) == ["face down"] * 18
+    assert hand_out(w) == deck_counter(3)
+    assert first != second
+
+
+def test_deals_differ_between_games_and_repeat_from_the_seed():
+    a = table(18, "blob", 0.0, seed=8)
+    b = table(18, "blob", 0.0, seed=8)
+    deal(a, 0)
+    deal(b, 0)
+    deal_a = [shard(a, t) for t in a.tiles]
+    assert deal_a == [shard(b, t) for t in b.tiles]
+    deal(a, 0)
+    assert deal_a != [shard(a, t) for t in a.tiles]
+
+
+def test_a_tile_taken_away_during_the_deal_means_no_deal_at_all():
+    w = table(18, "line", 0.0, seed=9)
+    w.press(0)
+    w.advance(6000)
+    w.advance(30)  # the JOIN wave is on its way down the line
+    w.release(0)
+    w.lift(17)  # the far end walks off the table mid-deal
+    w.run_until(lambda: "dealing" not in states(w), deal_protocol.TILE_TIMEOUT_MS + 5000)
+    assert all(shard(w, t) is None for t in w.tiles)
+    assert set(states(w)) == {"undealt"}
+    assert any("failed" in line for line in logs(w, 0))
