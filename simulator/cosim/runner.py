@@ -95,6 +95,7 @@ class MpyTileRunner:
         self.stray_output = []  # lines the firmware printed instead of logging
         self._spec, game_root = game_location(game_class)
         self._buffer = bytearray()
+        self._booting = False
         roots = [firmware_root(), HERE, game_root]
         path = os.pathsep.join(dict.fromkeys(roots))  # no duplicates, order kept
         env = dict(os.environ)
@@ -117,6 +118,7 @@ class MpyTileRunner:
 
     def step(self):
         """One loop pass of the firmware at the world's current time, replayed on the SimHal."""
+        self._settle()
         hal = self.hal
         now = hal.millis()
         frames = []
@@ -142,6 +144,7 @@ class MpyTileRunner:
             hal.save(protocol.from_hex(blob))
 
     def inspect(self):
+        self._settle()
         self._write({"op": "inspect"})
         view = self._read_reply("inspect")["v"]
         view["micropython"] = self.interpreter == "micropython"
@@ -149,6 +152,7 @@ class MpyTileRunner:
 
     def reset(self):
         """Power cycle: a fresh game instance in the same process; storage stays in the world."""
+        self._settle()
         self._boot()
 
     def close(self):
@@ -173,10 +177,19 @@ class MpyTileRunner:
     # --- the pipe ---
 
     def _boot(self):
+        """Ask for a fresh Tile built at the world's time now. The reply is read at the next
+        request, so the processes of a whole cluster start up side by side; the firmware's boot
+        draws entropy from this tile's own generator, which nothing else touches meanwhile."""
         hal = self.hal
         serial = protocol.to_hex(hal.serial_number())
         self._write({"op": "boot", "t": hal.millis(), "game": self._spec, "serial": serial})
-        self._read_reply("ready")
+        self._booting = True
+
+    def _settle(self):
+        """Finish a boot still under way (a game that fails to build raises here)."""
+        if self._booting:
+            self._booting = False
+            self._read_reply("ready")
 
     def _write(self, message):
         data = memoryview(protocol.encode(message))
