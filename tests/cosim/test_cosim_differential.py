@@ -34,6 +34,14 @@ def gestures(w):
         w.release(2)
         w.advance(3)
     w.advance(600)
+    for gap in (320, 340):  # either side of the 330 ms click window
+        w.hold(0, 60)
+        w.advance(gap - 60)
+        w.hold(0, 60)
+        w.advance(800)
+    for held in (1990, 2000):  # either side of the 2000 ms long press
+        w.hold(2, held)
+        w.advance(500)
 
 
 def test_button_gestures_match_with_some_tiles_on_micropython():
@@ -41,6 +49,7 @@ def test_button_gestures_match_with_some_tiles_on_micropython():
     assert any("double" in line for _, line in run.logs[1])
     assert any("longlong" in line for _, line in run.logs[1])
     assert any("multi" in line for _, line in run.logs[2])
+    assert sum("long at" in line for _, line in run.logs[2]) == 1  # 2000 ms is, 1990 ms is not
 
 
 def expiry(w):
