@@ -3,8 +3,9 @@
 Timing (the reference platform's): a face replies to a valid frame at the end of the next pass
 (ping-pong) and otherwise probes when 150 ms + face index ms passed since its last send. A face
 is expired 200 ms after its last valid frame. While a datagram waits for its acknowledgement the
-face also resends when 75 ms + face index ms passed without anything to reply to, so a lossy
-link keeps trying well inside the expiry time.
+face also resends when 60-187 ms (random each time) passed without anything to reply to, so a
+lossy link keeps trying well inside the expiry time; the randomness keeps two faces that both
+have data to send from colliding round after round.
 
 Datagrams: one pending outgoing datagram and one unread incoming datagram per face. A new
 datagram is delivered (and acknowledged) only when the face's inbox is free, so a slow reader
@@ -18,9 +19,10 @@ from runtime import link
 
 FACE_COUNT = 6
 EXPIRE_MS = 200
-DATAGRAM_DROP_MS = 600
+DATAGRAM_DROP_MS = 1000
 PROBE_MS = 150
-DATAGRAM_RETRY_MS = 75
+DATAGRAM_RETRY_MS = 60
+RETRY_JITTER_MASK = 127
 _LONG_AGO = -(1 << 20)
 
 _ODD = link.ODD
@@ -32,8 +34,10 @@ _ACK = link.KIND_ACK
 class Faces:
     """Link state of the six faces. The tile reads and writes the public lists directly."""
 
-    def __init__(self, my_id: int):
+    def __init__(self, my_id: int, seed: int):
         self.my_id = my_id & 0xFF
+        self._rng = (seed & 0xFFFF) or 0xACE1
+        self.retry_at = [0] * FACE_COUNT  # when a pending datagram is resent if nothing came
         self.value_out = [0] * FACE_COUNT
         self.value_in = [0] * FACE_COUNT
         self.change_seen = [0] * FACE_COUNT  # value last reported by did_value_on_face_change
@@ -128,7 +132,7 @@ class Faces:
             since = now - self.last_tx[f]
             pending = self.tx_seq[f]
             if not (self.reply_due[f] or since >= PROBE_MS + f
-                    or (pending and since >= DATAGRAM_RETRY_MS + f)):
+                    or (pending and now >= self.retry_at[f])):
                 continue
             if pending or self.ack_due[f]:
                 rid = self.rx_id[f]
@@ -147,6 +151,16 @@ class Faces:
                 self.last_tx[f] = now
                 self.reply_due[f] = False
                 self.ack_due[f] = False
+                if pending:
+                    self.retry_at[f] = now + DATAGRAM_RETRY_MS + (self._jitter() & RETRY_JITTER_MASK)
+
+    def _jitter(self) -> int:
+        x = self._rng  # 16-bit xorshift: small ints on every port
+        x ^= (x << 7) & 0xFFFF
+        x ^= x >> 9
+        x ^= (x << 8) & 0xFFFF
+        self._rng = x
+        return x
 
 
 def opposite(f: int) -> int:

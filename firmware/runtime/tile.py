@@ -52,7 +52,7 @@ class Tile:
         self._now = hal.millis()
         seed = hal.entropy()
         self._rng = (seed & 0xFFFFFFFF) or 0x9E3779B9
-        self._faces = Faces(self._next_random() & 0xFF)
+        self._faces = Faces(self._next_random() & 0xFF, self._next_random())
         self._button = Button()
         self._leds = [0] * FACE_COUNT
         self._leds_dirty = True
@@ -243,7 +243,7 @@ class Tile:
         """True when all six faces are expired."""
         return self._faces.all_expired(self._now)
 
-    # ---- datagrams: acknowledged, resent until acked, dropped 600 ms after the last valid
+    # ---- datagrams: acknowledged, resent until acked, dropped 1000 ms after the last valid
     # frame on their face (see runtime.faces) ----
 
     def send_datagram_on_face(self, data, f: int) -> bool:

@@ -4,7 +4,8 @@ Time on air follows from the bit rate (10 bits per byte, like a UART with start 
 at the default 4000 bit/s one byte takes 3 ms (rounded up to whole ms). A face is half-duplex:
 a frame arriving while the face transmits, at any moment of its time on air, is lost. A face
 senses the carrier: it does not start a frame while one is arriving (`send_frame` returns False,
-as when it is still transmitting), so the two ends of a link rarely talk over each other. Each frame
+as when it is still transmitting), so the two ends of a link rarely talk over each other. A lost
+frame is one that arrives garbled beyond recognition: the receiving face still sees its carrier. Each frame
 is lost with probability `loss`, and each bit of a frame that gets through flips with probability
 `bit_flip`. All randomness comes from one seeded generator, drawn in the world's fixed pass order,
 so a run is reproducible bit for bit.
@@ -42,8 +43,7 @@ class IrModel:
         now = self.world.now
         if hal.tx_until[face] > now:
             return False
-        box = hal.inbox[face]
-        if box and box[-1][0] > now:  # carrier sense: a frame is arriving
+        if hal.rx_until[face] > now:  # carrier sense: a frame is arriving
             return False
         n = len(data)
         end = now + (self._air[n] if n < 64 else self.airtime(n))
@@ -54,6 +54,8 @@ class IrModel:
             outcome = "void"
         else:
             other, of = peer
+            if other.rx_until[of] < end:
+                other.rx_until[of] = end
             if other.tx_until[of] > now:
                 self.collided += 1
                 outcome = "collided"

@@ -27,6 +27,7 @@ class SimHal(Hal):
         self.edges = []  # (ms, down) not yet taken by the runtime
         self.inbox = [[] for _ in range(FACES)]  # (arrival ms, bytes), in arrival order
         self.tx_until = [0] * FACES  # a face transmits until this ms
+        self.rx_until = [0] * FACES  # light from the neighbour reaches the face until this ms
         self.peers = [None] * FACES  # (other SimHal, other face) or None
         self.leds = [0] * FACES
         self.storage = None

@@ -234,6 +234,7 @@ class World:
                 old = hal.peers[f]
                 if old != peer:
                     hal.peers[f] = peer
+                    hal.rx_until[f] = now
                     box = hal.inbox[f]
                     if box and box[-1][0] > now:
                         hal.inbox[f] = [fr for fr in box if fr[0] <= now]
