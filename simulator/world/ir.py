@@ -54,8 +54,7 @@ class IrModel:
             outcome = "void"
         else:
             other, of = peer
-            if other.rx_until[of] < end:
-                other.rx_until[of] = end
+            other.rx_until[of] = max(other.rx_until[of], end)
             if other.tx_until[of] > now:
                 self.collided += 1
                 outcome = "collided"

@@ -113,7 +113,7 @@ def test_random_bit_flips_never_crash_a_tile_or_deliver_wrong_data():
 
 
 def test_heavy_corruption_is_survived():
-    w, ga, gb, fa, fb = courier_pair(9, loss=0.2, flips=0.05, count=5, ms=20000)
+    _w, ga, gb, fa, fb = courier_pair(9, loss=0.2, flips=0.05, count=5, ms=20000)
     assert ga.bad == [] and gb.bad == []
     for got in (ga.got[fa], gb.got[fb]):
         assert got == sorted(set(got))  # never twice, never out of order

@@ -73,14 +73,14 @@ class Courier:
             if t.is_datagram_ready_on_face(f):
                 d = t.get_datagram_on_face(f)
                 t.mark_datagram_read_on_face(f)
-                if d != expected_datagram(d[0], d[1]) if len(d) >= 2 else True:
-                    self.bad.append(d)
-                else:
+                if len(d) >= 2 and d == expected_datagram(d[0], d[1]):
                     self.got[f].append(d[1])
+                else:
+                    self.bad.append(d)
             k = self.next[f]
-            if k < self.limit and not t.is_datagram_pending_on_face(f):
-                if t.send_datagram_on_face(expected_datagram(f, k), f):
-                    self.next[f] = k + 1
+            if (k < self.limit and not t.is_datagram_pending_on_face(f)
+                    and t.send_datagram_on_face(expected_datagram(f, k), f)):
+                self.next[f] = k + 1
 
 
 def expected_datagram(face, k):
