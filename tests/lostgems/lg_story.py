@@ -6,11 +6,12 @@ import random
 from collections import Counter
 
 from games.lostgems import LostGems, shards
-from simulator.world import World
-from simulator.world import shapes
+
+from simulator.world import World, shapes
 
 HOLD_DEAL_MS = 6000
 SETTLE_MS = 400  # after a move, long enough for any face value and datagram to arrive
+LONE_WAIT_MS = 1000  # after moving a tile alone, before a gesture that needs it lone
 HAND = (40, 0)  # a far corner of the table where a lone shard lies in a hand
 BOARD = (-40, 0)  # the middle of the table where the gem board grows
 
@@ -64,11 +65,19 @@ def deal(w, tid, timeout_ms=40000):
     fired = w.now
     w.release(tid)
     ok = w.run_until(lambda: "dealing" not in states(w), timeout_ms)
-    assert ok, "the deal never settled: %r" % states(w)
+    assert ok, f"the deal never settled: {states(w)!r}"
     settled = w.now - fired
     # the held tile learns that everyone committed a moment later
     assert w.run_until(lambda: w.inspect(tid)["deal"]["result"], timeout_ms)
     return settled
+
+
+def dealt_table(n=18, seed=1):
+    """A cluster of n tiles, dealt (no frame loss: these stories are about what follows)."""
+    w = table(n, "blob", 0.0, seed=seed)
+    deal(w, 0)
+    w.advance(1000)
+    return w
 
 
 def find(w, text, where=None):
@@ -76,7 +85,7 @@ def find(w, text, where=None):
     for t in w.tiles:
         if shard(w, t) == text and (where is None or state(w, t) == where):
             return t
-    raise AssertionError("no tile holds %s (%s)" % (text, where))
+    raise AssertionError(f"no tile holds {text} ({where})")
 
 
 def lift_to(w, tid, cell):
@@ -86,7 +95,7 @@ def lift_to(w, tid, cell):
     while w.tile_at(q, r) is not None:
         q += 3
     w.place(tid, q, r)
-    w.advance(SETTLE_MS)
+    w.advance(LONE_WAIT_MS)
     return (q, r)
 
 
@@ -107,6 +116,15 @@ def attach(w, tid, cell):
     w.lift(tid)
     w.place(tid, *cell)
     w.advance(SETTLE_MS)
+
+
+def east(cell, steps=1):
+    """The cell `steps` along a straight line of the grid (boards in these stories are lines)."""
+    return (cell[0] + steps, cell[1])
+
+
+def board_of(w, tid):
+    return w.inspect(tid)["board"]
 
 
 def logs(w, tid):

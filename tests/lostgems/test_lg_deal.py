@@ -2,9 +2,8 @@
 on exactly one tile (or nothing is dealt and the held tile flashes orange)."""
 
 import pytest
-from lg_story import deal, deck_counter, hand_out, logs, shard, state, states, table
-
 from games.lostgems import deal as deal_protocol
+from lg_story import deal, deck_counter, hand_out, logs, shard, state, states, table
 
 
 @pytest.mark.parametrize("loss", [0.0, 0.1, 0.3])

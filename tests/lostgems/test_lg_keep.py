@@ -1,0 +1,112 @@
+"""Stories of a tile keeping its shard: a reset (power cycle) in every state brings it back
+exactly where it was; a tile that fell asleep wakes with its shard."""
+
+import pytest
+from games.lostgems import deal as deal_protocol
+from games.lostgems import game
+from lg_story import (
+    BOARD,
+    attach,
+    board_of,
+    dealt_table,
+    east,
+    find,
+    first_play,
+    logs,
+    shard,
+    state,
+    states,
+    table,
+    take_into_hand,
+)
+from runtime import tile as runtime_tile
+
+
+def reset_and_look(w, t):
+    before = w.inspect(t)
+    w.reset_tile(t)
+    w.advance(300)
+    after = w.inspect(t)
+    assert any(line.startswith("LG restore ") for line in logs(w, t)) or before["state"] == "undealt"
+    return before, after
+
+
+def test_an_undealt_tile_comes_back_undealt():
+    w = table(6)
+    before, after = reset_and_look(w, 2)
+    assert before["state"] == after["state"] == "undealt"
+    assert after["shard"] is None
+
+
+@pytest.mark.parametrize("where", ["face down", "revealed", "discarded"])
+def test_a_hand_shard_comes_back_as_it_was(where):
+    w = dealt_table(6)
+    t = find(w, "R2")
+    take_into_hand(w, t)
+    if where == "revealed":
+        w.double_click(t)
+    elif where == "discarded":
+        w.hold(t, 2100)
+    before, after = reset_and_look(w, t)
+    assert before["state"] == after["state"] == where
+    assert after["shard"] == "R2"
+
+
+def test_a_played_tile_comes_back_with_its_board_and_rank():
+    w = dealt_table(6)
+    r1, r2 = find(w, "R1"), find(w, "R2")
+    first_play(w, r1)
+    attach(w, r2, east(BOARD, 1))
+    before, after = reset_and_look(w, r1)
+    assert after["state"] == "played" and after["shard"] == "R1"
+    assert after["board"] == before["board"] == {"R": 2, "Y": 0, "B": 0}
+    assert after["rank"] == 1
+    # and it still judges the next play for the board
+    r3 = find(w, "R3")
+    attach(w, r3, east(BOARD, -1))
+    assert state(w, r3) == "played"
+    assert board_of(w, r2)["R"] == 3
+
+
+def test_an_errored_tile_comes_back_flashing_then_discarded():
+    w = dealt_table(6)
+    t = find(w, "R3")
+    first_play(w, t)
+    assert state(w, t) == "error"
+    _before, after = reset_and_look(w, t)
+    assert after["state"] == "error" and after["shard"] == "R3"
+    w.advance(game.ERROR_MS)
+    assert state(w, t) == "discarded"
+
+
+def test_a_tile_reset_during_a_deal_comes_back_as_before_and_nothing_is_dealt():
+    w = dealt_table(6)
+    old = {t: shard(w, t) for t in w.tiles}
+    w.press(0)
+    w.advance(game.HOLD_DEAL_MS + 60)
+    w.release(0)
+    w.advance(100)
+    assert state(w, 3) == "dealing"
+    w.reset_tile(3)
+    w.advance(300)
+    assert state(w, 3) == "face down" and shard(w, 3) == old[3]
+    w.run_until(lambda: "dealing" not in states(w), deal_protocol.TILE_TIMEOUT_MS + 5000)
+    assert {t: shard(w, t) for t in w.tiles} == old  # the old deal stands, untouched
+    assert states(w) == ["face down"] * 6
+    assert any(" failed " in line for line in logs(w, 0))
+
+
+def test_a_tile_woken_from_sleep_keeps_its_shard():
+    w = dealt_table(6)
+    t = find(w, "R3")
+    take_into_hand(w, t)
+    w.double_click(t)
+    w.advance(runtime_tile.SLEEP_MS + 1000)
+    assert w.inspect(t)["asleep"]
+    assert w.leds(t) == [0] * 6
+    w.click(t)  # a press wakes it
+    w.advance(100)
+    info = w.inspect(t)
+    assert not info["asleep"]
+    assert info["state"] == "revealed" and info["shard"] == "R3"
+    assert max(w.leds(t)) > 0
