@@ -67,16 +67,9 @@ def game_location(game_class):
 
 
 def face_busy(hal, face, now):
-    """Whether the SimHal would refuse a frame on this face now: still transmitting, or (carrier
-    sense) a frame is arriving. Mirrors `IrModel.transmit`; the SimHal's own `face_busy(face)`
-    is used when it has one. A mismatch cannot pass silently: every replayed send is checked."""
-    own = getattr(hal, "face_busy", None)
-    if own is not None:
-        return own(face)
-    if hal.tx_until[face] > now:
-        return True
-    box = hal.inbox[face]
-    return bool(box) and box[-1][0] > now
+    """Whether the SimHal would refuse a frame on this face now (its `face_busy`, which agrees
+    with the IR model's rule). A mismatch cannot pass silently: every replayed send is checked."""
+    return hal.face_busy(face)
 
 
 class MpyTileRunner:

@@ -54,6 +54,13 @@ class SimHal(Hal):
     def send_frame(self, face: int, data) -> bool:
         return self.world.ir.transmit(self, face, data)
 
+    def face_busy(self, face: int) -> bool:
+        """Whether `send_frame` on this face would be refused now: still transmitting, or a
+        frame arriving (carrier sense). Not part of `Hal`: a co-simulated tile is told this
+        before its pass, so it must agree with `IrModel.transmit`."""
+        now = self.world.now
+        return self.tx_until[face] > now or self.rx_until[face] > now
+
     def receive_frames(self, face: int):
         box = self.inbox[face]
         if not box:

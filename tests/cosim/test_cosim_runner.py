@@ -136,3 +136,50 @@ def test_mpy_runners_refuses_a_count_that_is_not_a_number_of_tiles(bad):
 
     with pytest.raises(ValueError, match="--mpy"):
         mpy_runners(bad, tiles=18)
+
+
+class _BusyChecker:
+    """An in-process runner that checks, at every pass, the rule co-simulation relies on: a send
+    succeeds exactly when the face was not busy before the pass and has not sent in it."""
+
+    def __init__(self, hal, game):
+        from runtime.tile import Tile
+
+        self.hal = hal
+        self.tile = Tile(hal, game)
+        self.checked = 0
+        self.refused = 0
+        send = hal.send_frame
+
+        def checked_send(face, data):
+            expected = not self.busy[face]
+            self.busy[face] = True
+            assert send(face, data) == expected, (hal.world.now, hal.tile_id, face)
+            self.checked += 1
+            self.refused += not expected
+            return expected
+
+        hal.send_frame = checked_send
+
+    def step(self):
+        self.busy = [self.hal.face_busy(f) for f in range(6)]
+        self.tile.step()
+
+    def inspect(self):
+        return self.tile.inspect()
+
+    def reset(self):
+        self.tile.reset()
+
+
+def test_the_worlds_face_busy_agrees_with_its_send_frame_at_30_percent_loss():
+    from cosim_probe_games import DatagramProbe
+
+    from simulator.world import shapes
+
+    w = World(seed=4, ir_loss=0.3)
+    for q, r in shapes.blob(7):
+        w.add_tile(DatagramProbe, q=q, r=r, runner=_BusyChecker)
+    w.advance(3000)
+    assert sum(w.runner(t).checked for t in w.tiles) > 1000
+    assert sum(w.runner(t).refused for t in w.tiles) > 10  # both answers were checked
