@@ -1,0 +1,180 @@
+"""Lost Gems figures: how fast a cluster deals, and what one tile costs on real MicroPython.
+
+- deal_ms: median simulated ms of an 18-tile blob deal at 10% frame loss, from the moment the
+  6-second hold fires to the last tile showing face down (goal <= 2000). The held tile varies
+  with the seed (centre and edge tiles alike).
+- deal_ms_line_30: the same for the worst case, a line of 18 at 30% loss (no goal; watch it).
+- mpy_loop_us: median microseconds of one game loop() pass of a face-down Lost Gems tile with
+  six neighbours, on the real `micropython` command (goal <= 60); mpy_step_us is the whole
+  runtime pass around it (frames in and out, button, LEDs).
+- mpy_heap_kb: gc.mem_alloc() after setup() on MicroPython (goal <= 32), which on the unix port
+  includes the bytecode of every imported module (64-bit objects); mpy_heap_code_kb and
+  mpy_heap_tile_kb split it into imported code and the tile's own objects.
+"""
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+
+MPY_SCRIPT = r'''
+import gc
+import time
+gc.collect()
+base = gc.mem_alloc()
+from runtime.tile import Tile
+from runtime import link
+from games.lostgems import LostGems, shards, store
+gc.collect()
+code = gc.mem_alloc() - base
+
+
+class BenchHal:
+    """Six face-down neighbours: a value frame (0) arrives on every face before every pass."""
+
+    def __init__(self):
+        self.t = 0
+        self.blob = store.encode(store.FACE_DOWN, shards.parse("R2"), 0, 0)
+        self.frame = link.VALUE_FRAME[0]
+
+    def millis(self):
+        return self.t
+
+    def button_edges(self):
+        return ()
+
+    def send_frame(self, face, data):
+        return True
+
+    def receive_frames(self, face):
+        return ((self.t, self.frame),)
+
+    def show(self, colors):
+        pass
+
+    def entropy(self):
+        return 12345
+
+    def serial_number(self):
+        return b"\x01\x02\x03\x04\x05\x06\x07\x08"
+
+    def load(self):
+        return self.blob
+
+    def save(self, data):
+        self.blob = bytes(data)
+
+    def log(self, text):
+        pass
+
+
+hal = BenchHal()
+tile = Tile(hal, LostGems)
+tile.step()
+gc.collect()
+heap = gc.mem_alloc()
+game = tile.game
+info = tile.inspect()
+assert info["state"] == "face down" and info["expired"] == [False] * 6, info
+loops = []
+steps = []
+for i in range(PASSES):
+    hal.t += 20
+    t0 = time.ticks_us()
+    tile.step()
+    t1 = time.ticks_us()
+    game.loop()
+    t2 = time.ticks_us()
+    steps.append(time.ticks_diff(t1, t0))
+    loops.append(time.ticks_diff(t2, t1))
+loops.sort()
+steps.sort()
+assert tile.inspect()["state"] == "face down"
+print("RESULT", loops[len(loops) // 2], steps[len(steps) // 2], heap, code)
+'''
+
+
+def micropython_command():
+    found = shutil.which("micropython")
+    if found:
+        return found
+    beside = os.path.join(os.path.dirname(sys.executable), "micropython")
+    return beside if os.path.exists(beside) else None
+
+
+def mpy_figures(quick):
+    exe = micropython_command()
+    if exe is None:
+        return {"mpy_loop_us": None, "mpy_step_us": None, "mpy_heap_kb": None}
+    script = MPY_SCRIPT.replace("PASSES", "500" if quick else "5000")
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(script)
+        path = f.name
+    try:
+        out = subprocess.run([exe, path], env=dict(os.environ, MICROPYPATH=FIRMWARE),
+                             capture_output=True, text=True, timeout=120, check=False)
+    finally:
+        os.unlink(path)
+    lines = [line for line in out.stdout.splitlines() if line.startswith("RESULT ")]
+    if out.returncode != 0 or not lines:
+        raise RuntimeError("micropython bench failed: " + out.stdout + out.stderr)
+    loop_us, step_us, heap, code = (int(x) for x in lines[-1].split()[1:])
+    return {
+        "mpy_loop_us": loop_us,
+        "mpy_step_us": step_us,
+        "mpy_heap_kb": round(heap / 1024, 1),
+        "mpy_heap_code_kb": round(code / 1024, 1),
+        "mpy_heap_tile_kb": round((heap - code) / 1024, 1),
+    }
+
+
+def one_deal(shape, loss, seed):
+    """Simulated ms from the hold firing to the last tile face down, for one seeded deal."""
+    import random
+
+    from games.lostgems import LostGems
+    from simulator.world import World, shapes
+
+    w = World(seed=seed, ir_loss=loss)
+    n = 18
+    cells = shapes.blob(n) if shape == "blob" else shapes.line(n)
+    for q, r in cells:
+        w.add_tile(LostGems, q=q, r=r)
+    w.advance(300)
+    held = random.Random(seed).randrange(n)
+    w.press(held)
+    w.advance(5900)
+    if not w.run_until(lambda: w.inspect(held)["deal"]["id"] != 0, 1000):
+        raise RuntimeError("the hold did not start a deal (seed %d)" % seed)
+    fired = w.now
+    w.release(held)
+
+    def settled():
+        return all(w.inspect(t)["state"] != "dealing" for t in w.tiles)
+
+    if not w.run_until(settled, 40000):
+        raise RuntimeError("the deal did not settle (seed %d)" % seed)
+    if any(w.inspect(t)["state"] != "face down" for t in w.tiles):
+        raise RuntimeError("the deal failed (seed %d): %s" % (seed, w.inspect(held)["deal"]))
+    return w.now - fired
+
+
+def run(quick: bool) -> dict:
+    sys.path.insert(0, ROOT)
+    sys.path.insert(0, FIRMWARE)
+    samples = 7 if quick else 31
+    figures = {
+        "deal_ms": statistics.median(one_deal("blob", 0.1, s) for s in range(samples)),
+        "deal_ms_line_30": statistics.median(one_deal("line", 0.3, s) for s in range(samples)),
+    }
+    figures.update(mpy_figures(quick))
+    return figures
+
+
+if __name__ == "__main__":
+    print(run("--quick" in sys.argv))
