@@ -138,6 +138,7 @@ def one_deal(shape, loss, seed):
     import random
 
     from games.lostgems import LostGems
+
     from simulator.world import World, shapes
 
     w = World(seed=seed, ir_loss=loss)
@@ -150,7 +151,7 @@ def one_deal(shape, loss, seed):
     w.press(held)
     w.advance(5900)
     if not w.run_until(lambda: w.inspect(held)["deal"]["id"] != 0, 1000):
-        raise RuntimeError("the hold did not start a deal (seed %d)" % seed)
+        raise RuntimeError(f"the hold did not start a deal (seed {seed})")
     fired = w.now
     w.release(held)
 
@@ -158,9 +159,9 @@ def one_deal(shape, loss, seed):
         return all(w.inspect(t)["state"] != "dealing" for t in w.tiles)
 
     if not w.run_until(settled, 40000):
-        raise RuntimeError("the deal did not settle (seed %d)" % seed)
+        raise RuntimeError(f"the deal did not settle (seed {seed})")
     if any(w.inspect(t)["state"] != "face down" for t in w.tiles):
-        raise RuntimeError("the deal failed (seed %d): %s" % (seed, w.inspect(held)["deal"]))
+        raise RuntimeError(f"the deal failed (seed {seed}): {w.inspect(held)['deal']}")
     return w.now - fired
 
 
