@@ -3,6 +3,7 @@ LED frame after every pass and the same infrared traffic, frame by frame."""
 
 import textwrap
 
+import pytest
 from cosim_probe_games import DatagramProbe, ExpiryProbe, GestureProbe
 from games.lostgems import LostGems
 
@@ -123,10 +124,11 @@ def deal_and_play(w):
     return first, second, wrong, discard
 
 
-def test_eighteen_tile_deal_and_plays_match_with_all_eighteen_on_micropython():
+@pytest.mark.parametrize("loss", [0.0, 0.3])
+def test_eighteen_tile_deal_and_plays_match_with_all_eighteen_on_micropython(loss):
     moves = []
     run = differential(LostGems, shapes.blob(18), lambda w: moves.append(deal_and_play(w)),
-                       mpy=range(18), seed=3)
+                       mpy=range(18), seed=3, ir_loss=loss)
     assert moves[0] == moves[1]  # both runs dealt the same shards to the same tiles
     first, second, wrong, discard = moves[0]
     assert sorted(view["shard"][0] for view in run.views) == sorted("RRRRRRYYYYYYBBBBBB")
