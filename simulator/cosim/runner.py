@@ -81,8 +81,10 @@ class MpyTileRunner:
 
     micropython = True
 
-    def __init__(self, hal, game_class, heap=BOARD_HEAP, interpreter="micropython"):
+    def __init__(self, hal, game_class, heap=BOARD_HEAP, interpreter="micropython",
+                 timeout_s=REPLY_TIMEOUT_S):
         self.hal = hal
+        self.timeout_s = timeout_s
         self.game_class = game_class
         self.interpreter = interpreter
         self.stray_output = []  # lines the firmware printed instead of logging
@@ -227,9 +229,12 @@ class MpyTileRunner:
     def _read_line(self):
         fd = self._process.stdout.fileno()
         while b"\n" not in self._buffer:
-            ready, _, _ = select.select([fd], [], [], REPLY_TIMEOUT_S)
+            ready, _, _ = select.select([fd], [], [], self.timeout_s)
             if not ready:
-                raise CosimError(f"no reply from the MicroPython process in {REPLY_TIMEOUT_S:.0f} s")
+                self._process.kill()  # its state is unknown now: it cannot go on in lockstep
+                self._process.wait()
+                raise CosimError(f"no reply from the tile's process in {self.timeout_s:g} s:"
+                                 " the firmware hangs (or the machine is far too slow)")
             chunk = os.read(fd, 65536)
             if not chunk:
                 self._process.wait()

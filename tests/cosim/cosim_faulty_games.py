@@ -46,3 +46,19 @@ class Printer:
 
     def loop(self):
         self.tile.set_color(colors.YELLOW)
+
+
+class Spinner:
+    """Never returns from its second pass."""
+
+    def __init__(self, tile):
+        self.tile = tile
+        self.passes = 0
+
+    def setup(self):
+        pass
+
+    def loop(self):
+        self.passes += 1
+        while self.passes > 1:
+            pass

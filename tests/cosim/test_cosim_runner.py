@@ -1,7 +1,7 @@
 """The MicroPython tile runner: faults are reported clearly and the tile looks like any other."""
 
 import pytest
-from cosim_faulty_games import Crasher, Hog, Printer
+from cosim_faulty_games import Crasher, Hog, Printer, Spinner
 from cosim_probe_games import GestureProbe
 from games.demo import Demo
 
@@ -55,6 +55,16 @@ def test_a_firmware_exception_stops_the_world_with_the_micropython_traceback():
         assert w.leds(tid) == [31 << 5] * 6
     finally:
         w.runner(tid).close()
+
+
+def test_a_hung_firmware_is_reported_and_its_process_ended():
+    w, tid = one_tile(Spinner, timeout_s=0.5)
+    with pytest.raises(CosimError, match="hangs"):
+        w.advance(100)
+    assert w.runner(tid)._process.poll() is not None
+    with pytest.raises(CosimError, match="ended"):
+        w.runner(tid).step()
+    w.runner(tid).close()
 
 
 def test_the_heap_is_a_boards_not_a_desktops():
