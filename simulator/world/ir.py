@@ -41,9 +41,7 @@ class IrModel:
         """Start a frame on a face of `hal`; False if that face is busy (still transmitting, or
         receiving a frame)."""
         now = self.world.now
-        if hal.tx_until[face] > now:
-            return False
-        if hal.rx_until[face] > now:  # carrier sense: a frame is arriving
+        if hal.tx_until[face] > now or hal.rx_until[face] > now:  # busy, or carrier sensed
             return False
         n = len(data)
         end = now + (self._air[n] if n < 64 else self.airtime(n))
@@ -54,7 +52,8 @@ class IrModel:
             outcome = "void"
         else:
             other, of = peer
-            other.rx_until[of] = max(other.rx_until[of], end)
+            if other.rx_until[of] < end:  # noqa: PLR1730 -- plain compare is faster than max()
+                other.rx_until[of] = end
             if other.tx_until[of] > now:
                 self.collided += 1
                 outcome = "collided"

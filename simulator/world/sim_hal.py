@@ -20,6 +20,7 @@ class SimHal(Hal):
 
     def __init__(self, world, tile_id: int, seed: int):
         self.world = world
+        self._transmit = world.ir.transmit
         self.tile_id = tile_id
         rng = random.Random(seed)
         self._entropy = random.Random(rng.getrandbits(64))
@@ -52,7 +53,7 @@ class SimHal(Hal):
         return edges
 
     def send_frame(self, face: int, data) -> bool:
-        return self.world.ir.transmit(self, face, data)
+        return self._transmit(self, face, data)
 
     def face_busy(self, face: int) -> bool:
         """Whether `send_frame` on this face would be refused now: still transmitting, or a
