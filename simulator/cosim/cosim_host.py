@@ -12,9 +12,14 @@ faults apart from MicroPython differences.
 
 import sys
 
-import cosim_protocol as protocol
-from cosim_hal import CosimHal
 from runtime.tile import Tile
+
+try:  # CPython, imported as part of the simulator package (the tests do)
+    from simulator.cosim import cosim_protocol as protocol
+    from simulator.cosim.cosim_hal import CosimHal
+except ImportError:  # the tile host process: simulator/cosim is on MICROPYPATH / PYTHONPATH
+    import cosim_protocol as protocol
+    from cosim_hal import CosimHal
 
 
 def load_game(spec):
