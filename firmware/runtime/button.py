@@ -27,6 +27,7 @@ class Button:
         self._press_ms = 0
         self._window_end = 0
         self._pending = 0  # releases counted inside the current click window
+        self.pending = False  # a timeout or a debounce could still fire (else a pass skips us)
         self._long_done = True
         self._long_long_done = True
         self.presses = 0  # accepted presses since the tile last looked (for sleep and the flag)
@@ -38,10 +39,6 @@ class Button:
         self.long_pressed = False
         self.long_long_pressed = False
 
-    def busy(self) -> bool:
-        """True while a timeout could still fire (nothing to do on an idle pass otherwise)."""
-        return self.down or self._pending > 0 or self._raw != self.down
-
     def ingest(self, edges, now: int, alone: bool) -> None:
         """Take the raw edges since the last pass, then run every timeout due up to `now`."""
         for edge in edges:
@@ -51,6 +48,7 @@ class Button:
             if self._raw != self.down and t - self._accepted_ms >= DEBOUNCE_MS:
                 self._accept(t)
         self._settle(now, alone)
+        self.pending = self._pending > 0 or self._raw != self.down
 
     def clear(self) -> None:
         """Forget latched events and any click sequence (a press that woke the tile)."""
@@ -60,6 +58,7 @@ class Button:
         self.pressed = self.released = False
         self.clicks = 0
         self.long_pressed = self.long_long_pressed = False
+        self.pending = self._raw != self.down
 
     def _settle(self, t: int, alone: bool) -> None:
         end = self._accepted_ms + DEBOUNCE_MS

@@ -43,7 +43,7 @@ class Faces:
         self.change_seen = [0] * FACE_COUNT  # value last reported by did_value_on_face_change
         self.last_rx = [_LONG_AGO] * FACE_COUNT  # ms of the last valid frame
         self.reply_due = [False] * FACE_COUNT
-        self.last_tx = [_LONG_AGO] * FACE_COUNT
+        self.next_probe = [0] * FACE_COUNT  # when the face probes if nothing else made it send
         # outgoing datagram: seq of the pending one (0: none) and its payload
         self.tx_seq = [0] * FACE_COUNT
         self.tx_payload = [b""] * FACE_COUNT
@@ -74,11 +74,25 @@ class Faces:
 
     def ingest(self, hal, now: int) -> None:
         """Take every frame that arrived since the last pass, in order, face by face."""
+        receive = hal.receive_frames
+        tx_seq = self.tx_seq
+        last_rx = self.last_rx
         for f in range(FACE_COUNT):
-            frames = hal.receive_frames(f)
-            for frame in frames:
-                self._take(f, frame[0], frame[1])
-            if self.tx_seq[f] and now - self.last_rx[f] > DATAGRAM_DROP_MS:
+            frames = receive(f)
+            if frames:
+                for frame in frames:
+                    data = frame[1]
+                    if len(data) == 1 and _ODD[data[0]] and not tx_seq[f]:
+                        # the common case, a plain value frame, inline (see _take)
+                        b = data[0]
+                        last_rx[f] = frame[0]
+                        self.reply_due[f] = True
+                        self.value_in[f] = b & 63
+                        if b & 64:
+                            self.flag_rx_ms = frame[0]
+                    else:
+                        self._take(f, frame[0], data)
+            if tx_seq[f] and now - last_rx[f] > DATAGRAM_DROP_MS:
                 self._drop_pending(f)
 
     def _take(self, f: int, ms: int, data) -> None:
@@ -128,31 +142,36 @@ class Faces:
     def emit(self, hal, now: int, flag: bool) -> None:
         """End of pass: send on each face that owes a reply, a probe or a datagram resend."""
         fl = 64 if flag else 0
+        reply_due = self.reply_due
+        next_probe = self.next_probe
+        tx_seq = self.tx_seq
+        send = hal.send_frame
         for f in range(FACE_COUNT):
-            since = now - self.last_tx[f]
-            pending = self.tx_seq[f]
-            if not (self.reply_due[f] or since >= PROBE_MS + f
+            pending = tx_seq[f]
+            if not (reply_due[f] or now >= next_probe[f]
                     or (pending and now >= self.retry_at[f])):
                 continue
             if pending or self.ack_due[f]:
-                rid = self.rx_id[f]
-                frame = link.encode_datagram(
-                    _DATA if pending else _ACK,
-                    link.VALUE_BYTE[self.value_out[f] | fl],
-                    self.my_id,
-                    max(rid, 0),
-                    pending,
-                    self.rx_seq[f],
-                    self.tx_payload[f],
-                )
+                frame = self._datagram_frame(f, pending, fl)
             else:
                 frame = _VALUE_FRAME[self.value_out[f] | fl]
-            if hal.send_frame(f, frame):
-                self.last_tx[f] = now
-                self.reply_due[f] = False
+            if send(f, frame):
+                next_probe[f] = now + PROBE_MS + f
+                reply_due[f] = False
                 self.ack_due[f] = False
                 if pending:
                     self.retry_at[f] = now + DATAGRAM_RETRY_MS + (self._jitter() & RETRY_JITTER_MASK)
+
+    def _datagram_frame(self, f: int, pending: int, fl: int):
+        return link.encode_datagram(
+            _DATA if pending else _ACK,
+            link.VALUE_BYTE[self.value_out[f] | fl],
+            self.my_id,
+            max(self.rx_id[f], 0),
+            pending,
+            self.rx_seq[f],
+            self.tx_payload[f],
+        )
 
     def _jitter(self) -> int:
         x = self._rng  # 16-bit xorshift: small ints on every port

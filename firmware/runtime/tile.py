@@ -36,6 +36,10 @@ def _face(f) -> int:
     return f
 
 
+def _bad_face(f):
+    return ValueError(f"face index must be 0-5, got {f!r}")
+
+
 class Tile:
     """One tile: a game instance, its runtime state and its HAL."""
 
@@ -52,7 +56,14 @@ class Tile:
         self._now = hal.millis()
         seed = hal.entropy()
         self._rng = (seed & 0xFFFFFFFF) or 0x9E3779B9
-        self._faces = Faces(self._next_random() & 0xFF, self._next_random())
+        faces = Faces(self._next_random() & 0xFF, self._next_random())
+        self._faces = faces
+        # the per-face lists the API touches on every pass, bound once (saves a lookup a call)
+        self._value_in = faces.value_in
+        self._value_out = faces.value_out
+        self._last_rx = faces.last_rx
+        self._inbox = faces.inbox
+        self._tx_seq = faces.tx_seq
         self._button = Button()
         self._leds = [0] * FACE_COUNT
         self._leds_dirty = True
@@ -72,7 +83,7 @@ class Tile:
         faces = self._faces
         button = self._button
         edges = hal.button_edges()
-        if edges or button.busy():
+        if edges or button.down or button.pending:
             button.ingest(edges, now, faces.all_expired(now))
         faces.ingest(hal, now)
         if button.presses:
@@ -141,7 +152,9 @@ class Tile:
         self._leds_dirty = True
 
     def set_color_on_face(self, c: int, f: int) -> None:
-        self._leds[_face(f)] = c
+        if f < 0 or f > 5:
+            raise _bad_face(f)
+        self._leds[f] = c
         self._leds_dirty = True
 
     # ---- button (flags latch and are cleared when read) ----
@@ -211,24 +224,30 @@ class Tile:
             v = 63
         elif v < 0:
             raise ValueError(f"face value must be 0-63, got {v}")
-        self._faces.value_out[_face(f)] = v
+        if f < 0 or f > 5:
+            raise _bad_face(f)
+        self._value_out[f] = v
 
     def set_value_sent_on_all_faces(self, v: int) -> None:
         if v > 63:
             v = 63
         elif v < 0:
             raise ValueError(f"face value must be 0-63, got {v}")
-        out = self._faces.value_out
+        out = self._value_out
         for f in range(FACE_COUNT):
             out[f] = v
 
     def get_last_value_received_on_face(self, f: int) -> int:
         """The last valid value received (0 before any), kept after the face expires."""
-        return self._faces.value_in[_face(f)]
+        if f < 0 or f > 5:
+            raise _bad_face(f)
+        return self._value_in[f]
 
     def is_value_received_on_face_expired(self, f: int) -> bool:
         """True when no valid frame arrived on the face for more than 200 ms."""
-        return self._now - self._faces.last_rx[_face(f)] > 200
+        if f < 0 or f > 5:
+            raise _bad_face(f)
+        return self._now - self._last_rx[f] > 200
 
     def did_value_on_face_change(self, f: int) -> bool:
         """True when the received value differs from the one seen at the previous call."""
@@ -261,19 +280,27 @@ class Tile:
         return True
 
     def is_datagram_ready_on_face(self, f: int) -> bool:
-        return self._faces.inbox[_face(f)] is not None
+        if f < 0 or f > 5:
+            raise _bad_face(f)
+        return self._inbox[f] is not None
 
     def get_datagram_on_face(self, f: int):
         """The unread datagram (bytes), or None. It stays until `mark_datagram_read_on_face`."""
-        return self._faces.inbox[_face(f)]
+        if f < 0 or f > 5:
+            raise _bad_face(f)
+        return self._inbox[f]
 
     def mark_datagram_read_on_face(self, f: int) -> None:
         """Free the face's inbox so the neighbour's next datagram can be delivered."""
-        self._faces.inbox[_face(f)] = None
+        if f < 0 or f > 5:
+            raise _bad_face(f)
+        self._inbox[f] = None
 
     def is_datagram_pending_on_face(self, f: int) -> bool:
         """True while our datagram on face f waits for its acknowledgement."""
-        return self._faces.tx_seq[_face(f)] != 0
+        if f < 0 or f > 5:
+            raise _bad_face(f)
+        return self._tx_seq[f] != 0
 
     # ---- time, random, identity, storage, log ----
 

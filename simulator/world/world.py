@@ -174,7 +174,7 @@ class World:
             raise ValueError("cannot advance by a negative time")
         target = self.now + ms
         queue = self._queue
-        runners = self._runners
+        steps = [r.step for r in self._runners]
         jitter = self._jitter
         period = self.loop_ms - 1
         pop = heapq.heappop
@@ -182,7 +182,7 @@ class World:
         while queue and queue[0][0] <= target:
             t, tid = pop(queue)
             self.now = t
-            runners[tid].step()
+            steps[tid]()
             push(queue, (t + period + jitter[tid].getrandbits(2), tid))
         self.now = target
 
