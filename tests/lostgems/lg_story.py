@@ -10,7 +10,7 @@ from games.lostgems import LostGems, shards
 from simulator.world import World, shapes
 
 HOLD_DEAL_MS = 6000
-SETTLE_MS = 400  # after a move, long enough for any face value and datagram to arrive
+SETTLE_MS = 700  # after a move: the board value must hold 250 ms, then the news travels
 LONE_WAIT_MS = 1000  # after moving a tile alone, before a gesture that needs it lone
 HAND = (40, 0)  # a far corner of the table where a lone shard lies in a hand
 BOARD = (-40, 0)  # the middle of the table where the gem board grows

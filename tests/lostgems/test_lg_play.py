@@ -64,6 +64,7 @@ def test_plays_at_the_far_ends_of_a_board_are_judged_by_the_whole_board():
     r2 = find(w, "R2")
     attach(w, r2, east(BOARD, 3))
     assert state(w, r2) == "played"
+    w.advance(600)  # the news travels one hop per few passes
     assert board_of(w, r1) == {"R": 2, "Y": 1, "B": 1}  # the news reached the other end
     # another red 2 at the red 1's end: red is at 2 already, so it is an error
     other_r2 = find(w, "R2", "face down")

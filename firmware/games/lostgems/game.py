@@ -16,8 +16,11 @@ Gestures (read every pass so the runtime's latched flags never go stale):
 
 Face values: a played tile sends the board (2 bits per colour, see `board`) on every face, all
 other tiles send 0. A face-down or revealed tile that sees a board value on any face judges
-itself at once: played when its value is one more than the board's highest of its colour, else
-error. For JUDGE_PAUSE_MS after a deal it does not judge, so that tiles of the previous game's
+itself as soon as that value has held for STEADY_MS (250 ms): played when its value is one more
+than the board's highest of its colour, else error. Why wait: a value frame hit by two bit flips
+passes the parity check, and it can stay the last value heard until the face expires (200 ms).
+Board tiles also pass every change of the board to their board neighbours at once in a BOARD
+datagram (CRC-checked), so the news crosses the board in a few tens of ms per hop. For JUDGE_PAUSE_MS after a deal it does not judge, so that tiles of the previous game's
 board still in the cluster cannot judge a freshly dealt neighbour.
 
 Design choices where LOSTGEMS.md is silent:
@@ -59,6 +62,7 @@ ERROR = store.ERROR
 DISCARDED = store.DISCARDED
 
 COUNT = 0x50
+BOARD_NEWS = 0x51
 ERROR_MS = 3000
 ORANGE_MS = 2000
 COMPLETION_MS = 3000
@@ -66,6 +70,7 @@ JUDGE_PAUSE_MS = 1000
 COUNT_HOLD_MS = 1500
 VICTORY_MS = 5000
 HOLD_DEAL_MS = 6000
+STEADY_MS = 250  # a neighbour's board value counts once it held this long (longer than expiry)
 LONE_MS = 600  # a tile is lone (for first plays and discards) after this long without a frame
 NEVER = -(10**9)
 
@@ -87,6 +92,8 @@ class LostGems:
         self.count_id = 0
         self.count_start = NEVER
         self.pressed_at = NEVER
+        self.heard = [0] * 6
+        self.heard_since = [0] * 6
         self.hold_dealt = False
         self.name = ""
         self.courier = Courier(tile)
@@ -113,13 +120,14 @@ class LostGems:
         now = t.millis()
         self._receive(now)
         self.deal.poll(now)
+        self._listen(now)
         self._buttons(now)
         if self.state in (FACE_DOWN, REVEALED) and now >= self.judge_after:
-            seen = self._neighbour_board()
+            seen = self._neighbour_board(now)
             if seen:
                 self._judge(seen, now)
         elif self.state == PLAYED:
-            self._learn(self._neighbour_board(), now)
+            self._learn(self._neighbour_board(now), now)
         elif self.state == ERROR and now - self.since >= ERROR_MS:
             self._enter(DISCARDED, now)
         self.courier.poll()
@@ -225,12 +233,21 @@ class LostGems:
             self._start_count(now)
 
     # -- plays ------------------------------------------------------------------------------
-    def _neighbour_board(self):
+    def _listen(self, now):
+        """Note when each face's value last changed (an expired face counts as 0)."""
         t = self.tile
+        for f in range(6):
+            v = 0 if t.is_value_received_on_face_expired(f) else t.get_last_value_received_on_face(f)
+            if v != self.heard[f]:
+                self.heard[f] = v
+                self.heard_since[f] = now
+
+    def _neighbour_board(self, now):
+        """What the neighbours say of the board, counting only values steady for STEADY_MS."""
         seen = gem_board.EMPTY
         for f in range(6):
-            if not t.is_value_received_on_face_expired(f):
-                seen = gem_board.merge(seen, t.get_last_value_received_on_face(f))
+            if self.heard[f] and now - self.heard_since[f] >= STEADY_MS:
+                seen = gem_board.merge(seen, self.heard[f])
         return seen
 
     def _judge(self, seen, now):
@@ -245,8 +262,9 @@ class LostGems:
         if gem_board.completed(seen, self.board):
             self.copper_until = now + COMPLETION_MS
         self._enter(PLAYED, now)
+        self._tell_board(-1)
 
-    def _learn(self, seen, now):
+    def _learn(self, seen, now, came_from=-1):
         """Merge what neighbours know of the board; a newly completed own gem flashes gold."""
         merged = gem_board.merge(self.board, seen)
         if merged == self.board:
@@ -255,6 +273,13 @@ class LostGems:
             self.gold_until = now + COMPLETION_MS
         self.board = merged
         self._save()
+        self._tell_board(came_from)
+
+    def _tell_board(self, came_from):
+        """Pass the board on to every neighbour that is a board tile."""
+        for f in range(6):
+            if f != came_from and self.heard[f]:
+                self.courier.send(f, bytes((BOARD_NEWS, self.board)))
 
     # -- score count ------------------------------------------------------------------------
     def _start_count(self, now):
@@ -288,6 +313,8 @@ class LostGems:
             t.mark_datagram_read_on_face(f)
             if is_deal_message(data):
                 self.deal.receive(f, data, now)
+            elif len(data) == 2 and data[0] == BOARD_NEWS and self.state == PLAYED:
+                self._learn(data[1] & 63, now, f)
             elif self._is_new_count(data):
                 self._join_count(data[1], now - (data[2] << 8 | data[3]), now, f)
 
