@@ -52,7 +52,7 @@ class Faces:
         self.rx_id = [-1] * FACE_COUNT
         self.rx_seq = [0] * FACE_COUNT
         self.ack_due = [False] * FACE_COUNT
-        self.inbox = [None] * FACE_COUNT
+        self.inbox: list = [None] * FACE_COUNT
         self.flag_rx_ms = _LONG_AGO  # latest arrival of a frame carrying the press flag
         self.frames_dropped = 0
 

@@ -34,13 +34,13 @@ class World:
         self.loop_ms = loop_ms
         self.now = 0
         self.ir = IrModel(self, random.Random(_mix(seed, 0x1F)), ir_loss, bit_flip, bit_rate)
-        self._hals = []
-        self._runners = []
-        self._jitter = []  # per-tile random.Random for pass jitter
-        self._position = []  # (q, r, rotation) or None when lifted
-        self._cells = {}  # (q, r) -> tile id
-        self._down = []
-        self._queue = []  # (next pass ms, tile id)
+        self._hals: list[SimHal] = []
+        self._runners: list = []
+        self._jitter: list[random.Random] = []  # per-tile generators for pass jitter
+        self._position: list[tuple[int, int, int] | None] = []  # None when lifted
+        self._cells: dict[tuple[int, int], int] = {}  # (q, r) -> tile id
+        self._down: list[bool] = []
+        self._queue: list[tuple[int, int]] = []  # (next pass ms, tile id)
 
     # ---- tiles ----
 
@@ -228,9 +228,9 @@ class World:
                 if pos is not None:
                     d = grid.face_direction(f, pos[2])
                     other = self._cells.get(grid.neighbour_cell(pos[0], pos[1], d))
-                    if other is not None:
-                        rot = self._position[other][2]
-                        peer = (self._hals[other], grid.face_toward((d + 3) % 6, rot))
+                    other_pos = self._position[other] if other is not None else None
+                    if other is not None and other_pos is not None:
+                        peer = (self._hals[other], grid.face_toward((d + 3) % 6, other_pos[2]))
                 old = hal.peers[f]
                 if old != peer:
                     hal.peers[f] = peer
