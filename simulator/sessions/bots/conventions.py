@@ -26,7 +26,7 @@ from simulator.sessions.bots.knowledge import (
     unseen_counts,
 )
 from simulator.sessions.moves import ALL_HINTS, Move
-from simulator.sessions.shards import MAX_HINTS
+from simulator.sessions.shards import MAX_HINTS, TYPE_COUNTS
 
 ALL_PAIRS = tuple((a, b) for a in range(9) for b in range(9))
 HINT_INDEX = {m: i for i, m in enumerate(ALL_HINTS)}
@@ -117,6 +117,14 @@ def weighed(tuples, counts):
     return out
 
 
+def expected(weighted, slot, table):
+    total = acc = 0
+    for h, w in weighted:
+        total += w
+        acc += w * table[h[slot]]
+    return acc / total if total else 0.0
+
+
 def odds(weighted, slot, table):
     total = hit = 0
     for h, w in weighted:
@@ -139,11 +147,10 @@ class ConventionBot(Bot):
         if event.move.kind == "hint":
             target = 1 - actor
             gems, discards = obs.gems, obs.discards
-            playable, trash = playable_table(gems), trash_table(gems, discards)
             message = HINT_INDEX[event.move]
             move, touched = event.move, event.touched
             groups = partition(weighed(self.sets[target], unseen_counts(gems, discards)),
-                               playable, trash)
+                               *self.label_tables(gems, discards))
             self.sets[target] = [
                 h for h in self.sets[target]
                 if groups.get(h) == message
@@ -162,6 +169,31 @@ class ConventionBot(Bot):
         self.sets[actor] = sorted(kept)
 
     # --- choosing a move --------------------------------------------------------------------
+    gamble = 1.1        # smallest chance of success for a blind play before the last round
+    stall_jungle = 0    # with this few shards left, hint rather than draw towards the end
+    discard_ok = 0.35   # largest expected loss (in "shards") a voluntary discard may risk
+    keep_reserve = 1    # a hint that is not needed must leave this many tokens
+
+    def loss_table(self, gems, discards, partner_hand, trash, critical):
+        """What discarding each shard would cost: 0 for trash, a little for a copy the
+        partner also holds, much for the last copy of a needed shard."""
+        left = [0] * 9
+        for t in range(9):
+            left[t] = TYPE_COUNTS[t]
+        for d in discards:
+            left[d] -= 1
+        loss = [0.0] * 9
+        for t in range(9):
+            if trash[t]:
+                loss[t] = 0.0
+            elif t in partner_hand:
+                loss[t] = 0.05
+            elif critical[t]:
+                loss[t] = 10.0
+            else:
+                loss[t] = 0.3 if left[t] > 2 else 1.0
+        return loss
+
     def act(self, obs):
         gems, discards = obs.gems, obs.discards
         playable = playable_table(gems)
@@ -174,27 +206,59 @@ class ConventionBot(Bot):
         for s in range(n):
             if play_odds[s] == 1.0:
                 return Move.play(s + 1)
-        last_turn = obs.final_turns is not None
-        if last_turn and n and obs.errors == 0:
+        if n and obs.errors == 0:
             s = max(range(n), key=lambda k: play_odds[k])
-            if play_odds[s] > 0 and (obs.final_turns == 1 or obs.hints == 0):
+            last = obs.final_turns is not None and (obs.final_turns == 1 or obs.hints == 0)
+            if (last and play_odds[s] > 0) or play_odds[s] >= self.gamble:
                 return Move.play(s + 1)
         if obs.hints > 0 and self.partner_needs_hint(obs, partner_hand, playable, trash):
-            return self.hint_for(obs, partner_hand, playable, trash)
-        if obs.hints < MAX_HINTS and n:
-            trash_odds = [odds(mine, s, trash) for s in range(n)]
-            crit_odds = [odds(mine, s, critical) for s in range(n)]
-            s = min(range(n), key=lambda k: (-trash_odds[k], crit_odds[k], k))
-            if trash_odds[s] == 1.0 or obs.hints == 0 or crit_odds[s] == 0.0:
+            return self.hint_for(obs, partner_hand)
+        if obs.hints > 0 and self.warn and self.partner_in_danger(obs, partner_hand, playable, trash, critical):
+            return self.hint_for(obs, partner_hand)
+        can_discard = obs.hints < MAX_HINTS and n > 0
+        if can_discard:
+            loss = self.loss_table(gems, discards, partner_hand, trash, critical)
+            losses = [expected(mine, s, loss) for s in range(n)]
+            s = min(range(n), key=lambda k: (losses[k], k))
+            stall = obs.hints > 0 and obs.jungle <= self.stall_jungle
+            if losses[s] <= self.discard_ok and not stall:
                 return Move.discard(s + 1)
-        if obs.hints > 0:
-            return self.hint_for(obs, partner_hand, playable, trash)
-        return Move.discard(1)
+        if obs.hints > self.keep_reserve or (obs.hints > 0 and not can_discard):
+            return self.hint_for(obs, partner_hand)
+        if can_discard:
+            return Move.discard(s + 1)
+        return self.hint_for(obs, partner_hand)
 
-    def hint_for(self, obs, hand, playable, trash):
+    label_safe = False  # classes mark shards safe to discard (True) or trash only (False)
+
+    def label_tables(self, gems, discards):
+        """The tables hand classes are computed from: playable, and discardable."""
+        trash = trash_table(gems, discards)
+        if self.label_safe:
+            critical = critical_table(gems, discards, trash)
+            return playable_table(gems), [not c for c in critical]
+        return playable_table(gems), trash
+
+    def hint_for(self, obs, hand):
         """The hint whose code word names the group of the partner's actual hand."""
         theirs = weighed(self.sets[1 - self.player], unseen_counts(obs.gems, obs.discards))
-        return ALL_HINTS[partition(theirs, playable, trash)[hand]]
+        return ALL_HINTS[partition(theirs, *self.label_tables(obs.gems, obs.discards))[hand]]
+
+    warn = False
+    warn_tokens = 2
+
+    def partner_in_danger(self, obs, hand, playable, trash, critical):
+        """The partner, knowing no play, would likely discard the last copy of a needed shard."""
+        if obs.hints > self.warn_tokens:
+            return False
+        theirs = weighed(self.sets[1 - self.player], unseen_counts(obs.gems, obs.discards))
+        n = len(hand)
+        if any(odds(theirs, s, playable) == 1.0 for s in range(n)):
+            return False
+        loss = self.loss_table(obs.gems, obs.discards, (), trash, critical)
+        losses = [expected(theirs, s, loss) for s in range(n)]
+        s = min(range(n), key=lambda k: (losses[k], k))
+        return critical[hand[s]]
 
     def partner_needs_hint(self, obs, hand, playable, trash):
         """The partner holds a play they cannot know about yet."""
