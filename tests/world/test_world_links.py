@@ -2,7 +2,7 @@
 
 from wg_games import Beacon, Courier, expected_datagram
 
-from simulator.world import World, grid
+from simulator.world import World, grid, shapes
 
 
 def test_rotated_tiles_see_each_other_on_the_geometrically_right_faces():
@@ -121,3 +121,17 @@ def test_heavy_corruption_is_survived():
 
 def test_datagram_payloads_are_checked_by_the_courier():
     assert expected_datagram(2, 17) == bytes([2, 17, 119, 120])
+
+
+def test_a_cluster_of_18_exchanges_datagrams_exactly_once_over_every_link_at_30_percent_loss():
+    w = World(seed=21, ir_loss=0.3, bit_flip=0.001)
+    tiles = [w.add_tile(Courier, q, r, rotation=(i * 5) % 6)
+             for i, (q, r) in enumerate(shapes.blob(18))]
+    for t in tiles:
+        w.runner(t).game.limit = 20
+    links = [(t, f) for t in tiles for f in w.neighbours(t)]
+    assert len(links) == 2 * 39
+    assert w.run_until(lambda: all(len(w.runner(t).game.got[f]) >= 20 for t, f in links), 60000)
+    for t, f in links:
+        assert w.runner(t).game.got[f] == list(range(20)), (t, f)
+    assert all(w.runner(t).game.bad == [] for t in tiles)
