@@ -60,7 +60,10 @@ class TileHost:
             flush()
 
     def receive(self):
-        return protocol.decode(self._in.readline())
+        request = protocol.read_request(self._in)
+        if request is None:
+            raise ValueError("the world closed the pipe in the middle of a step")
+        return request
 
     def call(self, method):
         """Ask the world for a HAL answer in the middle of a step."""
@@ -108,11 +111,15 @@ class TileHost:
     def serve(self):
         """Answer requests until the world closes the pipe."""
         while True:
-            line = self._in.readline()
-            if not line:
+            try:
+                request = protocol.read_request(self._in)
+            except ValueError as exc:  # out of step with the world: say so once and stop
+                self.send({"op": "error", "trace": "bad request: " + str(exc)})
+                return
+            if request is None:
                 return
             try:
-                reply = self.handle(protocol.decode(line))
+                reply = self.handle(request)
             except Exception as exc:  # noqa: BLE001 - any firmware failure is reported to the world
                 self.stopped = format_exception(exc)
                 reply = {"op": "error", "trace": self.stopped}

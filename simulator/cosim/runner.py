@@ -187,7 +187,7 @@ class MpyTileRunner:
             self._read_reply("ready")
 
     def _write(self, message):
-        data = memoryview(protocol.encode(message))
+        data = memoryview(protocol.frame(message))
         fd = self._process.stdin.fileno()
         try:
             while data:

@@ -68,7 +68,7 @@ def test_show_copies_the_colours():
 
 def exchange(*requests):
     """Feed request lines to a TileHost; the replies it wrote, decoded."""
-    stdin = io.BytesIO(b"".join(protocol.encode(r) for r in requests))
+    stdin = io.BytesIO(b"".join(protocol.frame(r) for r in requests))
     stdout = io.BytesIO()
     TileHost(stdin, stdout).serve()
     return [protocol.decode(line) for line in stdout.getvalue().split(b"\n") if line]

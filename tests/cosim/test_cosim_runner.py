@@ -193,3 +193,19 @@ def test_the_worlds_face_busy_agrees_with_its_send_frame_at_30_percent_loss():
     w.advance(3000)
     assert sum(w.runner(t).checked for t in w.tiles) > 1000
     assert sum(w.runner(t).refused for t in w.tiles) > 10  # both answers were checked
+
+
+def test_requests_are_length_prefixed_and_read_back_exactly():
+    import io
+
+    message = {"op": "step", "t": 5, "b": [], "f": [[0, 4, "ff00"]], "busy": []}
+    framed = protocol.frame(message) + protocol.frame({"op": "inspect"})
+    assert framed[:6] == b"%06d" % len(protocol.encode(message))
+    stream = io.BytesIO(framed)
+    assert protocol.read_request(stream) == message
+    assert protocol.read_request(stream) == {"op": "inspect"}
+    assert protocol.read_request(stream) is None
+    with pytest.raises(ValueError, match="length"):
+        protocol.read_request(io.BytesIO(b"12ab56{}\n"))
+    with pytest.raises(ValueError, match="closed"):
+        protocol.read_request(io.BytesIO(b"000100{}"))
