@@ -2,8 +2,11 @@
 on exactly one tile (or nothing is dealt and the held tile flashes orange)."""
 
 import pytest
+from games.lostgems import LostGems
 from games.lostgems import deal as deal_protocol
 from lg_story import deal, deck_counter, hand_out, logs, shard, state, states, table
+
+from simulator.world import World, shapes
 
 
 @pytest.mark.parametrize("loss", [0.0, 0.1, 0.3])
@@ -78,3 +81,17 @@ def test_a_tile_taken_away_during_the_deal_means_no_deal_at_all():
     assert all(shard(w, t) is None for t in w.tiles)
     assert set(states(w)) == {"undealt"}
     assert any("failed" in line for line in logs(w, 0))
+
+
+def test_bit_flips_neither_break_the_deal_nor_judge_the_jungle():
+    """A value frame hit by two bit flips passes the parity check: the jungle must not take it
+    for a board value and play or discard itself."""
+    w = World(seed=12, ir_loss=0.1, bit_flip=0.005)
+    for q, r in shapes.blob(6):
+        w.add_tile(LostGems, q=q, r=r)
+    w.advance(300)
+    deal(w, 0)
+    assert states(w) == ["face down"] * 6 and hand_out(w) == deck_counter(1)
+    w.advance(20000)
+    assert w.ir.flipped > 100  # the links really were noisy
+    assert states(w) == ["face down"] * 6
