@@ -9,6 +9,8 @@ tiles on MicroPython and the all-in-process run is a MicroPython difference in t
 a co-simulation fault, which `interpreter="cpython"` tells apart).
 """
 
+import json
+
 from runtime.tile import Tile
 
 from simulator.cosim.runner import MpyTileRunner
@@ -76,7 +78,9 @@ def record(game_class, cells, scenario, seed=0, ir_loss=0.0, mpy=(), interpreter
         scenario(world)
         views = []
         for tid in world.tiles:
-            view = dict(world.inspect(tid))
+            # A co-simulated view has crossed the pipe as JSON (tuples arrive as lists): compare
+            # every view in that form.
+            view = json.loads(json.dumps(world.inspect(tid)))
             view.pop("micropython", None)
             views.append(view)
         hals = [world.hal(tid) for tid in world.tiles]

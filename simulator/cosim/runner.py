@@ -139,6 +139,8 @@ class MpyTileRunner:
             hal.save(protocol.from_hex(blob))
 
     def inspect(self):
+        """The tile's `inspect()` as it crossed the pipe in JSON (tuples arrive as lists), plus
+        "micropython": True so a window can mark the tile."""
         self._settle()
         self._write({"op": "inspect"})
         view = self._read_reply("inspect")["v"]
