@@ -70,6 +70,8 @@ class SimHal(Hal):
         if box[-1][0] <= now:
             self.inbox[face] = []
             return box
+        if box[0][0] > now:  # everything still on the way
+            return _EMPTY
         ready = [fr for fr in box if fr[0] <= now]
         self.inbox[face] = [fr for fr in box if fr[0] > now]
         return ready
