@@ -66,12 +66,6 @@ def game_location(game_class):
     return f"{module_name}:{game_class.__name__}", root
 
 
-def face_busy(hal, face, now):
-    """Whether the SimHal would refuse a frame on this face now (its `face_busy`, which agrees
-    with the IR model's rule). A mismatch cannot pass silently: every replayed send is checked."""
-    return hal.face_busy(face)
-
-
 class MpyTileRunner:
     """Runs one tile's firmware in a MicroPython process, in lockstep with the world.
 
@@ -79,14 +73,13 @@ class MpyTileRunner:
     faults in the protocol from differences between MicroPython and CPython.
     """
 
-    micropython = True
-
     def __init__(self, hal, game_class, heap=BOARD_HEAP, interpreter="micropython",
                  timeout_s=REPLY_TIMEOUT_S):
         self.hal = hal
         self.timeout_s = timeout_s
         self.game_class = game_class
         self.interpreter = interpreter
+        self.micropython = interpreter == "micropython"
         self.stray_output = []  # lines the firmware printed instead of logging
         self._spec, game_root = game_location(game_class)
         self._buffer = bytearray()
@@ -96,7 +89,7 @@ class MpyTileRunner:
         env = dict(os.environ)
         if interpreter == "micropython":
             command = [micropython_command(), "-X", "heapsize=" + heap, HOST_SCRIPT]
-            env["MICROPYPATH"] = path
+            env["MICROPYPATH"] = ".frozen" + os.pathsep + path  # the port's frozen modules too
         elif interpreter == "cpython":
             command = [sys.executable, HOST_SCRIPT]
             env["PYTHONPATH"] = path
@@ -125,7 +118,9 @@ class MpyTileRunner:
             "t": now,
             "b": [[ms, down] for ms, down in hal.button_edges()],
             "f": frames,
-            "busy": [face for face in range(FACE_COUNT) if face_busy(hal, face, now)],
+            # faces the SimHal would refuse a frame on (its rule, as the IR model applies it);
+            # a mismatch cannot pass silently: every replayed send is checked below
+            "busy": [face for face in range(FACE_COUNT) if hal.face_busy(face)],
         })
         reply = self._read_reply("done")
         for face, data in reply["s"]:
@@ -144,7 +139,7 @@ class MpyTileRunner:
         self._settle()
         self._write({"op": "inspect"})
         view = self._read_reply("inspect")["v"]
-        view["micropython"] = self.interpreter == "micropython"
+        view["micropython"] = self.micropython
         return view
 
     def reset(self):
