@@ -11,8 +11,13 @@ Datagrams: one pending outgoing datagram and one unread incoming datagram per fa
 datagram is delivered (and acknowledged) only when the face's inbox is free, so a slow reader
 makes the sender wait instead of losing data. A duplicate (same sender id and seq as the last
 delivered) is acknowledged again but not delivered. A pending datagram is dropped when its face
-expires. State lives in flat per-face lists, preallocated, so a pass allocates nothing unless a
-datagram moves.
+has had no valid frame for 1000 ms (expired for 800 ms): on a lossy link a face can flicker
+expired for a moment, and dropping it on the first flicker would lose data the neighbour is still
+there to take. The price: a tile put in the place of another within that second may receive a
+datagram meant for the one it replaced.
+
+State lives in flat per-face lists, preallocated, so a pass allocates nothing unless a datagram
+moves.
 """
 
 from runtime import link
