@@ -22,6 +22,8 @@ class GestureProbe:
         self.last = "none"
 
     def setup(self):
+        saved = self.tile.load_state()
+        self.events = saved[0] if saved else 0
         self.tile.set_color(colors.OFF)
 
     def loop(self):
@@ -42,6 +44,8 @@ class GestureProbe:
                 self.last = name
                 t.log(f"{name} at {t.millis()} count={t.button_click_count()}")
                 t.set_color(GESTURE_COLORS[i])
+                if name == "double":  # kept across a reset
+                    t.save_state(bytes([self.events & 255]))
         t.set_color_on_face(colors.WHITE if t.button_down() else colors.OFF, 0)
         t.set_value_sent_on_all_faces(self.events)
 
@@ -116,3 +120,24 @@ class DatagramProbe:
 
     def inspect(self):
         return {"sent": self.sent, "received": self.received, "checksum": self.checksum}
+
+
+class Everything:
+    """All three probes on one tile, for randomised hands-on scenarios."""
+
+    def __init__(self, tile):
+        self.parts = (GestureProbe(tile), ExpiryProbe(tile), DatagramProbe(tile))
+
+    def setup(self):
+        for part in self.parts:
+            part.setup()
+
+    def loop(self):
+        for part in self.parts:
+            part.loop()
+
+    def inspect(self):
+        view = {}
+        for part in (self.parts[0], self.parts[2]):
+            view.update(part.inspect())
+        return view

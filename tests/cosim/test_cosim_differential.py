@@ -1,20 +1,21 @@
 """The firmware runs the same on real MicroPython as in-process: same seed, same hands, the same
 LED frame after every pass and the same infrared traffic, frame by frame."""
 
+import random
 import textwrap
 
 import pytest
-from cosim_probe_games import DatagramProbe, ExpiryProbe, GestureProbe
+from cosim_probe_games import DatagramProbe, Everything, ExpiryProbe, GestureProbe
 from games.lostgems import LostGems
 
 from simulator.cosim.differential import first_difference, record
 from simulator.world import shapes
 
 
-def differential(game, cells, scenario, mpy, seed=1, ir_loss=0.0):
+def differential(game, cells, scenario, mpy, seed=1, ir_loss=0.0, **world_options):
     """Run in-process and with the `mpy` tiles on MicroPython; assert nothing differs."""
-    reference = record(game, cells, scenario, seed=seed, ir_loss=ir_loss)
-    cosim = record(game, cells, scenario, seed=seed, ir_loss=ir_loss, mpy=mpy)
+    reference = record(game, cells, scenario, seed=seed, ir_loss=ir_loss, **world_options)
+    cosim = record(game, cells, scenario, seed=seed, ir_loss=ir_loss, mpy=mpy, **world_options)
     assert reference.passes, "the scenario ran no tile pass"
     assert first_difference(reference, cosim) is None
     return reference
@@ -81,6 +82,47 @@ def test_datagrams_at_30_percent_loss_match_on_micropython():
     fates = {fate for *_, fate in run.traffic}
     assert "lost" in fates and "delivered" in fates
     assert all(view["received"] > 3 for view in run.views)
+
+
+def random_hands(seed, actions=30):
+    """A scenario of random moves by careless hands: clicks, holds, bounces, tiles lifted,
+    placed, rotated and power-cycled, with pauses between."""
+
+    def scenario(w):
+        rng = random.Random(seed)
+        cells = [(q, r) for q in range(-2, 3) for r in range(-2, 3)]
+        for _ in range(actions):
+            tid = rng.choice(w.tiles)
+            move = rng.randrange(9)
+            if move == 0:
+                w.click(tid)
+            elif move == 1:
+                w.double_click(tid)
+            elif move == 2:
+                w.hold(tid, rng.randrange(100, 2600))
+            elif move == 3:
+                w.press(tid)
+                w.advance(rng.randrange(1, 30))
+                w.release(tid)
+            elif move == 4:
+                w.lift(tid)
+            elif move == 5:
+                free = [c for c in cells if w.tile_at(*c) is None]
+                w.place(tid, *rng.choice(free), rotation=rng.randrange(6))
+            elif move == 6 and w.position(tid):
+                w.rotate(tid, rng.randrange(1, 6))
+            elif move == 7:
+                w.reset_tile(tid)
+            w.advance(rng.randrange(0, 400))
+
+    return scenario
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_hands_match_with_half_the_tiles_on_micropython(seed):
+    run = differential(Everything, shapes.blob(5), random_hands(seed), mpy={0, 2, 4}, seed=seed,
+                       ir_loss=0.2, bit_flip=0.002)
+    assert sum(len(lines) for lines in run.logs) > 10
 
 
 def states(w):
