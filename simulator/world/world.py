@@ -10,6 +10,7 @@ seed and the same inputs give the same run, bit for bit.
 import heapq
 import random
 
+from runtime.button import CLICK_WINDOW_MS
 from runtime.tile import Tile
 
 from simulator.world import grid
@@ -26,6 +27,10 @@ class OccupiedError(ValueError):
 
 
 class World:
+    """Tiles on a table. `seed` fixes every random draw; `ir_loss` is the probability that a frame
+    is lost, `bit_flip` that a bit of a delivered frame flips; `loop_ms` is each tile's pass
+    period; `bit_rate` sets the infrared time on air (see ir.py)."""
+
     def __init__(self, seed: int = 0, ir_loss: float = 0.0, bit_flip: float = 0.0,
                  loop_ms: int = 20, bit_rate: int = 4000):
         if loop_ms < 2:
@@ -164,7 +169,8 @@ class World:
             self.press(tid)
             self.advance(CLICK_DOWN_MS)
             self.release(tid)
-        self.advance(SETTLE_MS - CLICK_DOWN_MS)
+        # wait until the click window has run out and a pass has seen it, however slow the loop
+        self.advance(max(SETTLE_MS, CLICK_WINDOW_MS + self.loop_ms + 3) - CLICK_DOWN_MS)
 
     # ---- time ----
 
