@@ -18,8 +18,8 @@ try:  # CPython, imported as part of the simulator package (the tests do)
     from simulator.cosim import cosim_protocol as protocol
     from simulator.cosim.cosim_hal import CosimHal
 except ImportError:  # the tile host process: simulator/cosim is on MICROPYPATH / PYTHONPATH
-    import cosim_protocol as protocol
-    from cosim_hal import CosimHal
+    import cosim_protocol as protocol  # type: ignore[import-not-found, no-redef]
+    from cosim_hal import CosimHal  # type: ignore[import-not-found, no-redef]
 
 
 def load_game(spec):
