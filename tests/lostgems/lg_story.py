@@ -141,3 +141,14 @@ def state_log(w, tid):
             old, new = moves.split(" -> ")
             out.append((old, new, shard_part))
     return out
+
+
+def play_like_the_runner(w, tid, cell, board_tiles, timeout_ms=3000):
+    """The recipe a session runner follows for a play: attach, wait until the shard judged
+    itself, then until every board tile agrees on the board. Returns the new state."""
+    w.lift(tid)
+    w.place(tid, *cell)
+    assert w.run_until(lambda: state(w, tid) not in ("face down", "revealed"), timeout_ms)
+    tiles = list(board_tiles) + ([tid] if state(w, tid) == "played" else [])
+    assert w.run_until(lambda: len({str(board_of(w, t)) for t in tiles}) == 1, timeout_ms)
+    return state(w, tid)

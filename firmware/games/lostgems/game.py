@@ -16,16 +16,20 @@ Gestures (read every pass so the runtime's latched flags never go stale):
 
 Face values: a played tile sends the board (2 bits per colour, see `board`) on every face, all
 other tiles send 0. A face-down or revealed tile that sees a board value on any face judges
-itself as soon as that value has held for STEADY_MS (250 ms): played when its value is one more
-than the board's highest of its colour, else error. Why wait: a value frame hit by two bit flips
-passes the parity check, and it can stay the last value heard until the face expires (200 ms).
+itself once that value has held for STEADY_MS (250 ms): played when its value is one more than
+the board's highest of its colour, else error. Why wait: a value frame hit by two bit flips
+passes the parity check and can stay the last value heard until the face expires (200 ms).
 Board tiles also pass every change of the board to their board neighbours at once in a BOARD
-datagram (CRC-checked), so the news crosses the board in a few tens of ms per hop. For JUDGE_PAUSE_MS after a deal it does not judge, so that tiles of the previous game's
-board still in the cluster cannot judge a freshly dealt neighbour.
+datagram (CRC-checked), so the news crosses the board in a few tens of ms per hop. For
+JUDGE_PAUSE_MS after a deal a tile does not judge, so that tiles of the previous game's board
+still in the cluster cannot judge a freshly dealt neighbour.
 
 Design choices where LOSTGEMS.md is silent:
+- Any face-down or revealed shard touching a board tile is played (or an error): keep the
+  jungle, the hands and the discard pile apart from the board. Hand shards should not touch
+  each other either (a discard needs a lone shard; reveals work anywhere).
 - error flashes red for ERROR_MS (3 s), then the tile is discarded; a reset during the flash
-  restarts it.
+  restarts it. Errored and discarded shards send 0, so they may lie against the board.
 - `dealing` is not saved: a tile reset during a deal comes back in the state it had before.
 - A deal that fails (wrong size, two deals at once, a tile lost) flashes orange on the held
   tile for ORANGE_MS; every other tile goes back to what it showed before the deal.
@@ -34,6 +38,8 @@ Design choices where LOSTGEMS.md is silent:
 - Score count: every board tile knows its rank (the score just before it was played), so the
   count lights tile 1 after one step, tile 2 after two... (COUNT_STEP_MS each), holds the lit
   board for COUNT_HOLD_MS, then, on a board of 9, plays the victory rainbow for VICTORY_MS.
+- The first play needs a lone shard; a second "first play" elsewhere starts a second board (the
+  tiles cannot know about a board they do not touch).
 - A played tile knows the board; it stays played wherever it is moved.
 
 Log lines (one per event, parsed by the serial monitor; <hex> is the serial number in hex,
