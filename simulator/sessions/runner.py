@@ -74,6 +74,9 @@ class RulesRunner:
         for st in self.statements:
             if st.kind in ("seed", "deck", "start"):
                 setup[st.kind] = st.value
+                if st.kind == "start" and self.state is not None:  # `start` after `deal`
+                    self.state.current = st.value
+                    self.say(f"{PLAYERS[st.value]} starts")
             elif st.kind == "deal":
                 self._deal(setup, st.value, st.line)
             else:

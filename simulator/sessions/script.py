@@ -60,7 +60,7 @@ def parse_script(text):
             if st.kind in seen:
                 raise ScriptError(number, f"a second `{st.kind}` statement (the first is on line "
                                           f"{seen[st.kind]})")
-            if st.kind != "deal" and "deal" in seen:
+            if st.kind in ("seed", "deck") and "deal" in seen:
                 raise ScriptError(number, f"`{st.kind}` must come before `deal` (line {seen['deal']})")
             seen[st.kind] = number
         elif first_game_line is None:

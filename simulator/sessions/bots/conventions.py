@@ -203,6 +203,9 @@ class ConventionBot(Bot):
         mine = weighed(self.sets[self.player], unseen_counts(gems, discards, partner_hand))
         n = obs.hand_size
         play_odds = [odds(mine, s, playable) for s in range(n)]
+        if obs.hints > 0 and self.warn_first and self.partner_in_danger(
+                obs, partner_hand, playable, trash, critical):
+            return self.hint_for(obs, partner_hand)
         for s in range(n):
             if play_odds[s] == 1.0:
                 return Move.play(s + 1)
@@ -223,7 +226,9 @@ class ConventionBot(Bot):
             stall = obs.hints > 0 and obs.jungle <= self.stall_jungle
             if losses[s] <= self.discard_ok and not stall:
                 return Move.discard(s + 1)
-        if obs.hints > self.keep_reserve or (obs.hints > 0 and not can_discard):
+        if obs.hints > self.keep_reserve or (obs.hints > 0 and not can_discard) or (
+                obs.hints > 0 and self.smart_stall
+                and self.partner_has_out(obs, partner_hand, playable, trash, critical)):
             return self.hint_for(obs, partner_hand)
         if can_discard:
             return Move.discard(s + 1)
@@ -244,7 +249,25 @@ class ConventionBot(Bot):
         theirs = weighed(self.sets[1 - self.player], unseen_counts(obs.gems, obs.discards))
         return ALL_HINTS[partition(theirs, *self.label_tables(obs.gems, obs.discards))[hand]]
 
+    smart_stall = False
+
+    def partner_has_out(self, obs, hand, playable, trash, critical):
+        """The partner can make a harmless move without a token: a play they know of, or a
+        discard they would choose that loses nothing needed."""
+        theirs = weighed(self.sets[1 - self.player], unseen_counts(obs.gems, obs.discards))
+        n = len(hand)
+        if any(odds(theirs, s, playable) == 1.0 for s in range(n)):
+            return True
+        if not n:
+            return False
+        loss = self.loss_table(obs.gems, obs.discards, (), trash, critical)
+        losses = [expected(theirs, s, loss) for s in range(n)]
+        s = min(range(n), key=lambda k: (losses[k], k))
+        return not critical[hand[s]]
+
     warn = False
+    warn_useful = False
+    warn_first = False
     warn_tokens = 2
 
     def partner_in_danger(self, obs, hand, playable, trash, critical):
@@ -258,7 +281,11 @@ class ConventionBot(Bot):
         loss = self.loss_table(obs.gems, obs.discards, (), trash, critical)
         losses = [expected(theirs, s, loss) for s in range(n)]
         s = min(range(n), key=lambda k: (losses[k], k))
-        return critical[hand[s]]
+        if not critical[hand[s]]:
+            return False
+        if self.warn_useful:
+            return any(not critical[t] or playable[t] for t in hand)
+        return True
 
     def partner_needs_hint(self, obs, hand, playable, trash):
         """The partner holds a play they cannot know about yet."""

@@ -1,0 +1,321 @@
+"""The simulator runner: every move of a session done physically on 18 simulated tiles.
+
+`Table` lays out a headless world the way players use a real table: the jungle cluster where
+the deal happened, a hand area per player where shards lie alone and revealed to the partner,
+the gem board growing as a line in the middle, and a discard area. Moves are made as a person
+would make them (lift, place, double-click, triple-click, 2-second hold), then the runner checks
+that every tile shows what the referee expects; a disagreement is a `Mismatch` (exit 1).
+
+The firmware deals shards to tiles at random; the runner then decides which jungle tile is drawn
+next: with a script `deck` it picks tiles realising that order, otherwise a shuffle of the tiles
+from the seed. The referee plays that same order, so both always agree on every shard.
+"""
+
+import random
+
+from games.lostgems import LostGems
+
+from simulator.sessions.referee import PLAYERS, GameState
+from simulator.sessions.runner import EXIT_EXPECT_FAILED, RulesRunner, SessionResult
+from simulator.sessions.script import ScriptError
+from simulator.sessions.shards import DECK_SIZE, parse_shard, shard_name
+from simulator.world import World, shapes
+
+HOLD_DEAL_MS = 6000
+DEAL_TIMEOUT_MS = 60000
+LONE_WAIT_MS = 1000      # a tile put down alone knows it is alone after 0.6 s
+SETTLE_MS = 3000         # longest wait for a tile to show the outcome of a gesture
+ERROR_MS = 3000          # an error flashes this long before the tile is discarded
+DISCARD_HOLD_MS = 2100
+HAND_CELLS = ((30, -20), (30, 20))  # where each player's hand starts; shards 3 cells apart
+BOARD_CELL = (-40, 0)               # the gem board grows east from here
+DISCARD_CELL = (0, 40)              # discarded shards lie 2 cells apart from here
+
+
+class Mismatch(Exception):
+    """The tiles do not show what the referee expects."""
+
+
+def cluster_cells(shape, n, seed):
+    if shape == "line":
+        return shapes.line(n)
+    if shape == "ring":
+        return shapes.ring(n)
+    if shape == "random":
+        return shapes.random_shape(n, random.Random(seed))
+    return shapes.blob(n)
+
+
+class Table:
+    """18 Lost Gems tiles on a simulated table, and where each shard is in the game."""
+
+    def __init__(self, seed=0, ir_loss=0.0, shape="blob"):
+        self.world = World(seed=seed, ir_loss=ir_loss)
+        for q, r in cluster_cells(shape, DECK_SIZE, seed):
+            self.world.add_tile(LostGems, q=q, r=r)
+        self.world.advance(300)  # faces find each other
+        self.shards = {}      # tile -> shard, read after the deal
+        self.order = []       # tiles in draw order
+        self.next_draw = 0
+        self.hands = ([], [])
+        self.board = []
+        self.discards = []
+        self.hand_cells = [0, 0]
+
+    # --- the deal ---------------------------------------------------------------------------
+    def deal(self, held=0):
+        """Hold one tile for 6 s and let the firmware deal. Returns deal_ms: simulated ms from
+        the hold firing to the last tile showing face down."""
+        w = self.world
+        before = w.inspect(held).get("deal", {}).get("id")
+        w.press(held)
+        w.advance(HOLD_DEAL_MS - 100)
+        if not w.run_until(lambda: w.inspect(held).get("deal", {}).get("id") != before, 1000):
+            w.release(held)
+            raise Mismatch("holding a tile for 6 s did not start a deal")
+        fired = w.now
+        w.release(held)
+        done = w.run_until(lambda: all(w.inspect(t)["state"] == "face down" for t in w.tiles),
+                           DEAL_TIMEOUT_MS)
+        if not done:
+            raise Mismatch("the deal did not finish: tiles show " + ", ".join(
+                sorted({w.inspect(t)["state"] for t in w.tiles})))
+        deal_ms = w.now - fired
+        self.shards = {t: parse_shard(w.inspect(t)["shard"]) for t in w.tiles}
+        if sorted(self.shards.values()) != sorted(parse_shard(s) for s in _deck_names()):
+            raise Mismatch("the tiles do not hold the 18 shards exactly once")
+        return deal_ms
+
+    def choose_order(self, deck=None, seed=0):
+        """Tiles in draw order: realising `deck` if given, else shuffled from the seed.
+        Returns the deck (shards) the referee should play."""
+        tiles = sorted(self.world.tiles)
+        if deck is None:
+            random.Random(seed).shuffle(tiles)
+            self.order = tiles
+        else:
+            free = list(tiles)
+            self.order = []
+            for s in deck:
+                t = next(t for t in free if self.shards[t] == s)
+                free.remove(t)
+                self.order.append(t)
+        return [self.shards[t] for t in self.order]
+
+    # --- moves ------------------------------------------------------------------------------
+    def draw(self, player):
+        """Take the next jungle tile into a player's hand and double-click it to reveal it."""
+        t = self.order[self.next_draw]
+        self.next_draw += 1
+        q, r = HAND_CELLS[player]
+        cell = (q + 3 * self.hand_cells[player], r)
+        self.hand_cells[player] += 1
+        self._put_alone(t, cell)
+        self.world.double_click(t)
+        self._wait_for(t, ("revealed",))
+        self.hands[player].append(t)
+        return t
+
+    def play(self, player, slot):
+        t = self.hands[player].pop(slot - 1)
+        if not self.board:
+            self._put_alone(t, BOARD_CELL)
+            self.world.triple_click(t)
+        else:
+            self.world.lift(t)
+            self.world.place(t, BOARD_CELL[0] + len(self.board), BOARD_CELL[1])
+        outcome = self._wait_for(t, ("played", "error"))
+        if outcome == "played":
+            self.board.append(t)
+        else:
+            self._wait_for(t, ("discarded",), ERROR_MS + SETTLE_MS)
+            self._to_discards(t)
+        return t
+
+    def discard(self, player, slot):
+        t = self.hands[player].pop(slot - 1)
+        self.world.hold(t, DISCARD_HOLD_MS)
+        self._wait_for(t, ("discarded",))
+        self._to_discards(t)
+        return t
+
+    def perform(self, event):
+        """Do physically what the referee's Event says happened."""
+        p, m = event.player, event.move
+        if m.kind == "play":
+            self.play(p, m.slot)
+        elif m.kind == "discard":
+            self.discard(p, m.slot)
+        else:
+            self.world.advance(500)  # a hint moves no tile
+            return
+        if event.drew is not None:
+            self.draw(p)
+
+    # --- checking ---------------------------------------------------------------------------
+    def expected(self):
+        """tile -> state the referee's game implies."""
+        want = {t: "face down" for t in self.world.tiles}
+        for hand in self.hands:
+            for t in hand:
+                want[t] = "revealed"
+        for t in self.board:
+            want[t] = "played"
+        for t in self.discards:
+            want[t] = "discarded"
+        return want
+
+    def check(self, state):
+        """Raise Mismatch unless every tile shows what it should and the hands, board and
+        discards hold the referee's shards."""
+        problems = []
+        for t, want in sorted(self.expected().items()):
+            seen = self.world.inspect(t)
+            if seen["state"] != want or seen["shard"] != shard_name(self.shards[t]):
+                problems.append(f"tile {t} shows {seen['state']} {seen['shard']}, expected "
+                                f"{want} {shard_name(self.shards[t])}")
+        for p in (0, 1):
+            if [self.shards[t] for t in self.hands[p]] != state.hands[p]:
+                problems.append(f"{PLAYERS[p]}'s hand tiles hold {self.names(self.hands[p])}")
+        if [self.shards[t] for t in self.discards] != state.discards:
+            problems.append(f"the discard tiles hold {self.names(self.discards)}")
+        if len(self.board) != sum(state.gems):
+            problems.append(f"the gem board has {len(self.board)} tiles, the score is {sum(state.gems)}")
+        if problems:
+            raise Mismatch("; ".join(problems))
+
+    def tiles_json(self):
+        out = []
+        for t in sorted(self.world.tiles):
+            seen = self.world.inspect(t)
+            out.append({"id": t, "shard": seen["shard"], "state": seen["state"]})
+        return out
+
+    def names(self, tiles):
+        return " ".join(shard_name(self.shards[t]) for t in tiles) or "nothing"
+
+    # --- helpers ----------------------------------------------------------------------------
+    def _put_alone(self, t, cell):
+        w = self.world
+        w.lift(t)
+        w.place(t, *cell)
+        w.advance(LONE_WAIT_MS)
+
+    def _to_discards(self, t):
+        q, r = DISCARD_CELL
+        self.world.lift(t)
+        self.world.place(t, q + 2 * len(self.discards), r)
+        self.discards.append(t)
+
+    def _wait_for(self, t, states, timeout=SETTLE_MS):
+        w = self.world
+        if not w.run_until(lambda: w.inspect(t)["state"] in states, timeout):
+            seen = w.inspect(t)
+            raise Mismatch(f"tile {t} ({seen['shard']}) shows {seen['state']}, expected "
+                           f"{' or '.join(states)}")
+        return w.inspect(t)["state"]
+
+
+def _deck_names():
+    from simulator.sessions.shards import full_deck
+
+    return [shard_name(s) for s in full_deck()]
+
+
+def physical_game(seed=0, deck=None, start=0, ir_loss=0.0, shape="blob"):
+    """Deal on the tiles and return (table, GameState, deal_ms) with the opening hands drawn."""
+    table = Table(seed=seed, ir_loss=ir_loss, shape=shape)
+    deal_ms = table.deal()
+    order = table.choose_order(deck, seed)
+    state = GameState(deck=order, start=start)
+    for p in (0, 1):
+        for _ in range(2):
+            table.draw(p)
+    table.check(state)
+    return table, state, deal_ms
+
+
+class PhysicalRunner(RulesRunner):
+    """Runs a session on the simulated tiles, checking them against the referee after every
+    move. A disagreement stops the session with exit 1 naming the line."""
+
+    mode = "simulator"
+
+    def __init__(self, statements, seed=None, say=None, ir_loss=0.0):
+        RulesRunner.__init__(self, statements, seed=seed, say=say)
+        self.ir_loss = ir_loss
+        self.table = None
+
+    def validate(self):
+        pass
+
+    def deal(self, seed, deck, start, shape, line):
+        self.line = line
+        try:
+            self.table, self.state, self.deal_ms = physical_game(
+                seed, deck, start, self.ir_loss, shape)
+        except Mismatch as exc:
+            raise _Stop(line, f"the deal: {exc}")
+        self.say(f"dealt on {DECK_SIZE} tiles in {self.deal_ms} simulated ms")
+
+    def after_move(self, st, event):
+        try:
+            self.table.perform(event)
+            self.table.check(self.state)
+        except Mismatch as exc:
+            raise _Stop(st.line, f"the tiles disagree with the referee after `{st.text}`: {exc}")
+
+    def expect_tile(self, st):
+        tiles = self.table.world.tiles
+        if st.tile not in tiles:
+            raise ScriptError(st.line, f"there is no tile {st.tile} (tiles are 0-{len(tiles) - 1})")
+        seen = self.table.world.inspect(st.tile)
+        if st.value in (seen["state"], seen["shard"]):
+            return
+        message = (f"expect tile {st.tile} shows {st.value} failed: it shows {seen['state']} "
+                   f"{seen['shard']}")
+        self.failures.append((st.line, message))
+        self.say(f"line {st.line}: {message}")
+
+    def tiles_json(self):
+        return self.table.tiles_json() if self.table else []
+
+    def run(self):
+        try:
+            return RulesRunner.run(self)
+        except _Stop as stop:
+            self.failures.append((stop.line, stop.message))
+            self.say(f"line {stop.line}: {stop.message}")
+            if self.state is None:
+                self.state = GameState(seed=0)
+            return SessionResult(EXIT_EXPECT_FAILED, self.state, self.failures, self)
+
+
+class _Stop(Exception):
+    def __init__(self, line, message):
+        Exception.__init__(self, message)
+        self.line = line
+        self.message = message
+
+
+def run_physical_games(bot_name, games, seed=0, progress=None):
+    """Scores of bot games played on the simulated tiles; raises Mismatch on a disagreement."""
+    from simulator.sessions.bots import bot_class
+
+    cls = bot_class(bot_name)
+    scores = []
+    for i in range(games):
+        table, state, _ = physical_game(seed + i)
+        bots = (cls(0, seed + i), cls(1, seed + i))
+        obs = (state.observation(0), state.observation(1))
+        while not state.over:
+            p = state.current
+            event = state.apply(bots[p].act(obs[p]))
+            table.perform(event)
+            table.check(state)
+            for q in (0, 1):
+                bots[q].observe(obs[q], obs[q].last_event)
+        scores.append(state.score)
+        if progress:
+            progress(i + 1)
+    return scores

@@ -1,0 +1,82 @@
+"""Sessions on the simulated tiles: every move made with lifts, clicks and holds in the headless
+world, and the tiles checked against the referee after each one."""
+
+import json
+import pathlib
+
+import pytest
+
+from host_tools.cli import main
+from simulator.sessions import physical
+from simulator.sessions.physical import Table, physical_game, run_physical_games
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
+DECK = "deck R1 Y1 B1 R2 Y2 B2 R3 Y3 B3 R1 R1 Y1 Y1 B1 B1 R2 Y2 B2"
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in EXAMPLES.glob("*.lg")))
+def test_every_example_passes_on_the_tiles(script, capsys):
+    code = main(["session", "run", str(EXAMPLES / script), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    data = json.loads(out)
+    assert len(data["tiles"]) == 18
+    assert all(set(t) == {"id", "shard", "state"} for t in data["tiles"])
+    assert sorted(t["id"] for t in data["tiles"]) == list(range(18))
+    assert isinstance(data["deal_ms"], int) and 0 < data["deal_ms"] < 60000
+    states = [t["state"] for t in data["tiles"]]
+    # the tiles agree with the referee's counts
+    assert states.count("played") == sum(data["gems"].values())
+    assert states.count("discarded") == len(data["discards"])
+    assert states.count("revealed") == len(data["hands"]["A"]) + len(data["hands"]["B"])
+    assert states.count("face down") == data["jungle"]
+
+
+def test_deck_is_realised_by_the_tiles_picked(tmp_path, capsys):
+    path = tmp_path / "s.lg"
+    path.write_text(f"{DECK}\ndeal ring\nA play 1\nexpect score 1\n")
+    assert main(["session", "run", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["hands"] == {"A": ["Y1", "Y2"], "B": ["B1", "R2"]}
+    played = [t for t in data["tiles"] if t["state"] == "played"]
+    assert [t["shard"] for t in played] == ["R1"]
+
+
+def test_a_disagreement_between_tiles_and_referee_exits_1_naming_the_line(tmp_path, capsys, monkeypatch):
+    perform = Table.perform
+
+    def sabotaged(self, event):
+        perform(self, event)
+        jungle_tile = self.order[self.next_draw]
+        self.world.double_click(jungle_tile)  # a stray double-click reveals a jungle shard
+        self.world.advance(500)
+
+    monkeypatch.setattr(Table, "perform", sabotaged)
+    path = tmp_path / "s.lg"
+    path.write_text(f"{DECK}\nA hint value 1\nB play 1\n")
+    assert main(["session", "run", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:2: the tiles disagree with the referee after `A hint value 1`" in err
+    assert "shows revealed" in err
+
+
+def test_expect_tile_checks_state_or_shard_and_names_bad_tiles(tmp_path, capsys):
+    table, _, _ = physical_game(seed=0, deck=None)
+    first = table.hands[0][0]
+    name = physical.shard_name(table.shards[first])
+    path = tmp_path / "s.lg"
+    path.write_text(f"expect tile {first} shows revealed\nexpect tile {first} shows {name}\n"
+                    f"expect tile {first} shows played\n")
+    assert main(["session", "run", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:3: expect tile {first} shows played failed: it shows revealed {name}" in err
+    assert f"{path}:1:" not in err and f"{path}:2:" not in err
+    path.write_text("expect tile 40 shows played\n")
+    assert main(["session", "run", str(path)]) == 2
+    assert "there is no tile 40" in capsys.readouterr().err
+
+
+def test_a_bot_game_on_the_tiles_matches_the_referee_move_by_move():
+    # run_physical_games checks every tile after every move and raises on a disagreement
+    scores = run_physical_games("conventions", 1, seed=2)
+    assert len(scores) == 1 and 0 <= scores[0] <= 9
