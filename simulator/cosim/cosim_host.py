@@ -10,6 +10,7 @@ runs under CPython (PYTHONPATH instead of MICROPYPATH), which the tests use to t
 faults apart from MicroPython differences.
 """
 
+import gc
 import sys
 
 from runtime.tile import Tile
@@ -94,7 +95,13 @@ class TileHost:
         }
 
     def inspect(self):
-        return {"op": "inspect", "v": self.tile.inspect()}
+        # "heap": what the firmware really holds on MicroPython (live bytes after a collection,
+        # and what is left of the board-sized heap); absent under CPython.
+        view = self.tile.inspect()
+        if hasattr(gc, "mem_alloc"):
+            gc.collect()
+            view["heap"] = {"used": gc.mem_alloc(), "free": gc.mem_free()}
+        return {"op": "inspect", "v": view}
 
     def handle(self, request):
         op = request["op"]

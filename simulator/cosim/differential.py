@@ -45,7 +45,8 @@ class _RecordingRunner:
 
 class Recording:
     """What one run showed: passes [(ms, tile, leds)], traffic [(ms, tile, face, bytes, fate)],
-    and per tile at the end: logs, storage, inspect views (without the "micropython" mark)."""
+    and per tile at the end: logs, storage, inspect views (without the co-simulation's
+    "micropython" mark and "heap" figures)."""
 
     def __init__(self, passes, traffic, logs, storage, views, end_ms):
         self.passes = passes
@@ -82,6 +83,7 @@ def record(game_class, cells, scenario, seed=0, ir_loss=0.0, mpy=(), interpreter
             # every view in that form.
             view = json.loads(json.dumps(world.inspect(tid)))
             view.pop("micropython", None)
+            view.pop("heap", None)
             views.append(view)
         hals = [world.hal(tid) for tid in world.tiles]
         return Recording(

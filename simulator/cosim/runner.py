@@ -135,7 +135,8 @@ class MpyTileRunner:
 
     def inspect(self):
         """The tile's `inspect()` as it crossed the pipe in JSON (tuples arrive as lists), plus
-        "micropython": True so a window can mark the tile."""
+        "micropython": True so a window can mark the tile, and on MicroPython "heap":
+        {"used": live bytes, "free": bytes left} of its board-sized heap."""
         self._settle()
         self._write({"op": "inspect"})
         view = self._read_reply("inspect")["v"]

@@ -39,6 +39,8 @@ def test_inspect_marks_the_tile_as_micropython():
         view = w.inspect(tid)
         assert view["micropython"] is True
         assert view["events"] == 0 and view["asleep"] is False
+        heap = view["heap"]
+        assert 0 < heap["used"] < 192 * 1024 and heap["used"] + heap["free"] <= 192 * 1024
     finally:
         w.runner(tid).close()
 
