@@ -4,7 +4,19 @@ on exactly one tile (or nothing is dealt and the held tile flashes orange)."""
 import pytest
 from games.lostgems import LostGems
 from games.lostgems import deal as deal_protocol
-from lg_story import deal, deck_counter, hand_out, logs, shard, state, states, table
+from lg_story import (
+    BOARD,
+    deal,
+    deck_counter,
+    find,
+    hand_out,
+    lift_to,
+    logs,
+    shard,
+    state,
+    states,
+    table,
+)
 
 from simulator.world import World, shapes
 
@@ -45,18 +57,29 @@ def test_seventeen_tiles_refuse_and_flash_orange_on_the_held_tile():
     assert w.inspect(4)["show"] == "undealt"
 
 
-def test_a_second_deal_replaces_the_first():
+def test_a_second_deal_replaces_the_first_even_with_a_board_in_the_cluster():
     w = table(18, "blob", 0.1, seed=7)
     deal(w, 0)
     first = [shard(w, t) for t in w.tiles]
     w.double_click(3)  # someone peeks at one shard: the new deal replaces that too
     w.advance(400)
     assert state(w, 3) == "revealed"
+    r1 = find(w, "R1", "face down")
+    cell = w.position(r1)[:2]
+    lift_to(w, r1, BOARD)
+    w.triple_click(r1)
+    assert state(w, r1) == "played"
+    w.lift(r1)
+    w.place(r1, *cell)  # the board tile goes back into the cluster for the next game
+    w.advance(1000)  # its neighbours judge themselves against it, as any shard would
     deal(w, 9)
     second = [shard(w, t) for t in w.tiles]
     assert states(w) == ["face down"] * 18
     assert hand_out(w) == deck_counter(3)
     assert first != second
+    w.advance(3000)  # nobody judges itself against the old board once dealt
+    assert states(w) == ["face down"] * 18
+    assert all(w.inspect(t)["face_out"] == [0] * 6 for t in w.tiles)
 
 
 def test_deals_differ_between_games_and_repeat_from_the_seed():

@@ -21,7 +21,7 @@ from lg_story import (
 def test_a_short_game_at_ten_percent_loss():
     w = table(18, "random", 0.1, seed=21)
     deal(w, 0)
-    w.advance(game.JUDGE_PAUSE_MS)
+    w.advance(1000)
     hands = {"A": [find(w, "R1"), find(w, "Y2")], "B": [find(w, "B1"), find(w, "R2")]}
     for i, t in enumerate(hands["A"] + hands["B"]):
         lift_to(w, t, (HAND[0], HAND[1] + 3 * i))

@@ -20,9 +20,9 @@ itself once that value has held for STEADY_MS (250 ms): played when its value is
 the board's highest of its colour, else error. Why wait: a value frame hit by two bit flips
 passes the parity check and can stay the last value heard until the face expires (200 ms).
 Board tiles also pass every change of the board to their board neighbours at once in a BOARD
-datagram (CRC-checked), so the news crosses the board in a few tens of ms per hop. For
-JUDGE_PAUSE_MS after a deal a tile does not judge, so that tiles of the previous game's board
-still in the cluster cannot judge a freshly dealt neighbour.
+datagram (CRC-checked), so the news crosses the board in a few tens of ms per hop. A tile sends
+0 from the moment it joins a deal, so a board of the previous game gathered into the cluster
+for a new deal has gone quiet long before anyone shows a new shard.
 
 Design choices where LOSTGEMS.md is silent:
 - Any face-down or revealed shard touching a board tile is played (or an error): keep the
@@ -72,7 +72,6 @@ BOARD_NEWS = 0x51
 ERROR_MS = 3000
 ORANGE_MS = 2000
 COMPLETION_MS = 3000
-JUDGE_PAUSE_MS = 1000
 COUNT_HOLD_MS = 1500
 VICTORY_MS = 5000
 HOLD_DEAL_MS = 6000
@@ -94,7 +93,6 @@ class LostGems:
         self.orange_until = NEVER
         self.gold_until = NEVER
         self.copper_until = NEVER
-        self.judge_after = NEVER
         self.count_id = 0
         self.count_start = NEVER
         self.pressed_at = NEVER
@@ -128,7 +126,7 @@ class LostGems:
         self.deal.poll(now)
         self._listen(now)
         self._buttons(now)
-        if self.state in (FACE_DOWN, REVEALED) and now >= self.judge_after:
+        if self.state in (FACE_DOWN, REVEALED):
             seen = self._neighbour_board(now)
             if seen:
                 self._judge(seen, now)
@@ -188,7 +186,6 @@ class LostGems:
         self.board = gem_board.EMPTY
         self.rank = 0
         self.prior = None
-        self.judge_after = now + JUDGE_PAUSE_MS
         self.count_start = NEVER
         self.gold_until = self.copper_until = NEVER
         self._enter(FACE_DOWN, now)
