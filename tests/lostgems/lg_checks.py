@@ -148,6 +148,63 @@ def check_count_lights_a_tile_at_its_rank():
     assert lit == display.played(s, False, 0)
 
 
+# -- the courier ----------------------------------------------------------------------------
+class LinkTile:
+    """One face's link as the courier sees it: expired or not, a datagram pending or not."""
+
+    def __init__(self):
+        self.expired = False
+        self.pending = False
+        self.sent = []
+
+    def is_value_received_on_face_expired(self, f):
+        return self.expired
+
+    def is_datagram_pending_on_face(self, f):
+        return self.pending
+
+    def send_datagram_on_face(self, data, f):
+        if self.expired or self.pending:
+            return False
+        self.sent.append((f, data))
+        self.pending = True
+        return True
+
+
+def check_courier_sends_in_order_one_at_a_time():
+    t = LinkTile()
+    c = Courier(t)
+    c.send(2, b"a")
+    c.send(2, b"b")
+    c.poll()
+    assert t.sent == [(2, b"a")]
+    c.poll()  # still waiting for the acknowledgement
+    assert t.sent == [(2, b"a")]
+    t.pending = False  # acknowledged
+    c.poll()
+    assert t.sent == [(2, b"a"), (2, b"b")]
+    t.pending = False
+    c.poll()
+    assert c.idle(2)
+
+
+def check_courier_sends_again_when_the_face_expired_in_flight():
+    t = LinkTile()
+    c = Courier(t)
+    c.send(0, b"x")
+    c.poll()
+    t.expired = True  # the runtime drops a pending datagram when its face expires
+    t.pending = False
+    c.poll()
+    assert t.sent == [(0, b"x")]
+    t.expired = False
+    c.poll()
+    assert t.sent == [(0, b"x"), (0, b"x")]
+    t.pending = False
+    c.poll()
+    assert c.idle(0)
+
+
 # -- the deal protocol on a tiny bus --------------------------------------------------------
 class BusTile:
     """Just the tile calls Deal and Courier make, wired to neighbours by a bus."""

@@ -110,3 +110,12 @@ def test_a_tile_woken_from_sleep_keeps_its_shard():
     assert not info["asleep"]
     assert info["state"] == "revealed" and info["shard"] == "R3"
     assert max(w.leds(t)) > 0
+
+
+def test_a_damaged_save_is_reported_and_the_tile_starts_undealt():
+    w = table(6)
+    w.hal(2).storage = b"LG\x01\x03\x07\x01\x01\x00"  # bad checksum
+    w.reset_tile(2)
+    w.advance(300)
+    assert state(w, 2) == "undealt"
+    assert any("damaged save ignored" in line for line in logs(w, 2))

@@ -46,6 +46,7 @@ Log lines (one per event, parsed by the serial monitor; <hex> is the serial numb
 <ms> the tile's millis(), <shard> like R1 or '-'):
     LG state tile=<hex> t=<ms> <old> -> <new> shard=<shard>
     LG restore tile=<hex> t=<ms> <state> shard=<shard> board=<R><Y><B>
+    LG restore tile=<hex> t=<ms> undealt shard=- damaged save ignored
     LG deal tile=<hex> t=<ms> start id=<deal id>
     LG deal tile=<hex> t=<ms> dealt size=<n> id=<deal id>
     LG deal tile=<hex> t=<ms> failed id=<deal id> reason=<text>
@@ -108,12 +109,15 @@ class LostGems:
         t = self.tile
         self.name = "".join(f"{b:02x}" for b in t.serial_number())
         now = t.millis()
-        saved = store.decode(t.load_state())
+        blob = t.load_state()
+        saved = store.decode(blob)
+        if saved is not None and saved[0] != UNDEALT and not shards.is_shard(saved[1]):
+            saved = None
         if saved is None:
+            if blob is not None:
+                t.log(f"LG restore tile={self.name} t={now} undealt shard=- damaged save ignored")
             return
         state, shard, board, rank = saved
-        if state != UNDEALT and not shards.is_shard(shard):
-            return
         self.state, self.shard, self.board, self.rank = state, shard, board, rank
         self.since = now
         t.log(f"LG restore tile={self.name} t={now} {state} shard={shards.name(shard) or '-'}"
