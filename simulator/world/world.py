@@ -175,7 +175,9 @@ class World:
     # ---- time ----
 
     def advance(self, ms: int) -> None:
-        """Run every tile pass due in the next ms milliseconds."""
+        """Run every tile pass due in the next ms milliseconds. An exception from a game stops
+        the advance at that pass (the clock stays there) and propagates; advancing again goes
+        on from the next pass, the failing tile included."""
         if ms < 0:
             raise ValueError("cannot advance by a negative time")
         target = self.now + ms
@@ -188,8 +190,9 @@ class World:
         while queue and queue[0][0] <= target:
             t, tid = pop(queue)
             self.now = t
-            steps[tid]()
+            # schedule the next pass first: a game that raises stops this advance, not its tile
             push(queue, (t + period + jitter[tid].getrandbits(2), tid))
+            steps[tid]()
         self.now = target
 
     def run_until(self, predicate, timeout_ms: int) -> bool:

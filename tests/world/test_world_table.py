@@ -188,3 +188,23 @@ def test_same_seed_and_inputs_give_the_same_run_bit_for_bit():
     assert run_story(11) == first
     other = run_story(12)
     assert other[1] != first[1]
+
+
+def test_a_game_that_raises_stops_the_advance_and_loses_nothing():
+    class Fragile(Beacon):
+        def loop(self):
+            super().loop()
+            if len(self.seen) == 5:
+                raise RuntimeError("bug in the game")
+
+    w = World(seed=3)
+    a = w.add_tile(Fragile, 0, 0)
+    b = w.add_tile(Beacon, 1, 0)
+    with pytest.raises(RuntimeError, match="bug in the game"):
+        w.advance(1000)
+    stopped = w.now
+    assert stopped < 200
+    w.advance(1000)
+    assert w.now == stopped + 1000
+    assert len(w.runner(a).game.seen) > 40  # the failing tile keeps running
+    assert w.runner(b).game.face_view()[5] == 1
