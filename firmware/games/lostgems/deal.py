@@ -46,6 +46,8 @@ PREPARED = 4
 COMMITTING = 5
 FINISHED = 6
 ABORTED = 7
+PHASES = ("idle", "counting", "sized", "distributing", "prepared", "committing", "finished",
+          "aborted")
 
 PRESENT_MS = 3000
 RESEND_MS = 1000

@@ -58,7 +58,7 @@ remainder on ' shard='.
 from games.lostgems import board as gem_board
 from games.lostgems import display, shards, store
 from games.lostgems.courier import Courier
-from games.lostgems.deal import Deal, is_deal_message
+from games.lostgems.deal import PHASES, Deal, is_deal_message
 
 UNDEALT = store.UNDEALT
 DEALING = store.DEALING
@@ -152,7 +152,7 @@ class LostGems:
             "board": gem_board.describe(self.board) if self.state == PLAYED else None,
             "rank": self.rank if self.state == PLAYED else None,
             "show": self.showing(self.tile.millis()),
-            "deal": {"id": d.id, "phase": d.phase, "root": d.root, "size": d.size,
+            "deal": {"id": d.id, "phase": PHASES[d.phase], "root": d.root, "size": d.size,
                      "result": d.result},
         }
 
