@@ -4,6 +4,7 @@ Order of the writes, so that a flash stopped at any moment leaves a tile that bo
 its new firmware:
 1. every file of the new build goes into fw/<build>/, each written as NAME.tmp then renamed, so
    a file under its real name is always complete (an interrupted flash resumes where it stopped);
+   a file unchanged since the running build is copied on the tile instead of sent again;
 2. the hashes of fw/<build>/ are checked against the image;
 3. main.py (which names fw/<build>) is written as main.py.tmp, checked, and renamed over main.py:
    this one rename is the switch from old to new;
@@ -85,6 +86,24 @@ def _bfs(p):
         return _bh(p)
     except OSError:
         return None
+def _bcp(s, d):
+    with open(s, 'rb') as fi:
+        with open(d + '.tmp', 'wb') as fo:
+            while True:
+                b = fi.read(512)
+                if not b:
+                    break
+                fo.write(b)
+    _bmv(d)
+def _bcur():
+    try:
+        with open('main.py') as f:
+            for line in f:
+                if line.startswith('FIRMWARE_DIR = "'):
+                    return line.split('"')[1]
+    except OSError:
+        pass
+    return None
 def _bdirs():
     try:
         return sorted(e[0] for e in os.ilistdir('fw') if e[1] & 0x4000)
@@ -108,7 +127,8 @@ class Deployer:
         self.transport = transport
         self.image = image
         self.progress = progress or (lambda done, total, step: None)
-        self.written_files = []
+        self.written_files = []  # sent over the serial link
+        self.copied_files = []  # unchanged since the running build: copied on the tile
         self.serial = "?"
 
     def _eval(self, expr):
@@ -130,9 +150,20 @@ class Deployer:
             dirs = sorted({image.fw_dir + "/" + p.rsplit("/", 1)[0] if "/" in p else image.fw_dir
                            for p in todo})
             t.exec("\n".join(f"_bmk({d!r})" for d in dirs))
+        current = self._eval("_bcur()")
+        running = {}
+        if current and current != image.fw_dir:
+            running = self._eval(f"_bwalk({current!r}, '', {{}})")
         for path in todo:
-            done = self._write(image.fw_dir + "/" + path, image.files[path], done, total)
-            self.written_files.append(path)
+            data = image.files[path]
+            if running.get(path) == sha256(data):
+                t.exec(f"_bcp({current + '/' + path!r}, {image.fw_dir + '/' + path!r})")
+                self.copied_files.append(path)
+                done += len(data)
+                self.progress(done, total, "writing")
+            else:
+                done = self._write(image.fw_dir + "/" + path, data, done, total)
+                self.written_files.append(path)
         self.progress(done, total, "verifying")
         on_tile = self._eval(f"_bwalk({image.fw_dir!r}, '', {{}})")
         bad = sorted(p for p, data in image.files.items() if on_tile.get(p) != sha256(data))

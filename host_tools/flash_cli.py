@@ -37,6 +37,8 @@ class TileResult:
         self.ok = False
         self.error = None
         self.files_written = 0
+        self.written = []  # paths sent, inside fw/<build>/ (and "main.py")
+        self.copied = 0  # files unchanged since the running build, copied on the tile
         self.bytes_written = 0
         self.seconds = 0.0
 
@@ -49,6 +51,8 @@ def classify(exc):
                                   "disconnected", "input/output error", "errno 5",
                                   "returned no data", "bad file descriptor")):
         return "port vanished or unplugged (" + text + ")"
+    if "failed to access" in lowered:
+        return "port not found or in use (" + text + ")"
     if "raw repl" in lowered:
         return "tile did not answer at its REPL (" + text + ")"
     return text
@@ -65,6 +69,8 @@ def flash_one(port, image, result, progress, reset):
         d = Deployer(transport, image, progress)
         d.run()
         result.serial = d.serial
+        result.written = list(d.written_files)
+        result.copied = len(d.copied_files)
         result.files_written = len(d.written_files)
         result.bytes_written = sum(len(image.files.get(p, image.main_py))
                                    for p in d.written_files)
@@ -110,11 +116,12 @@ def print_summary(results, image, console):
     from rich.table import Table
 
     table = Table(title=f"flash {image.game} build {image.build}")
-    for col in ("port", "serial", "result", "files written", "bytes", "time"):
+    for col in ("port", "serial", "result", "files sent", "kept", "bytes sent", "time"):
         table.add_column(col)
     for r in results:
         table.add_row(r.port, r.serial, "[green]ok" if r.ok else f"[red]{r.error}",
-                      str(r.files_written), str(r.bytes_written), f"{r.seconds:.1f} s")
+                      str(r.files_written), str(r.copied), str(r.bytes_written),
+                      f"{r.seconds:.1f} s")
     console.print(table)
 
 

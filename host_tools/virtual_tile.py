@@ -5,7 +5,7 @@ every bridge test runs the real code path. The unix port has no raw REPL of its 
 module plays the board's REPL (friendly and raw, raw-paste, Ctrl-A/B/C/D as pyexec.c does) and
 runs the code in one persistent `micropython` process (host_tools/vt_agent.py) whose working
 directory is the tile's flash. Soft reset = a fresh process on the same directory; Ctrl-C =
-SIGINT to that process (KeyboardInterrupt in the running code); power-on and a friendly-REPL
+a fresh process too (see _interrupt); power-on and a friendly-REPL
 Ctrl-D run main.py, as on a board.
 
 Board-like speed (defaults, for an RP2040 on USB full speed running MicroPython):
@@ -19,9 +19,10 @@ Pass 0 to any of them for full host speed.
 """
 
 import argparse
+import collections
 import os
+import select
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -31,8 +32,7 @@ import tty
 
 AGENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vt_agent.py")
 DONE = b"\x00\x17VT-DONE\x17\x00"
-RUN = b"\x00\x17VT-RUN\x17\x00"
-MARKERS = (RUN, DONE)
+MARKERS = (DONE,)
 BYTE_RATE = 100_000
 FLASH_RATE = 48_000
 EXEC_LATENCY = 0.002
@@ -42,6 +42,7 @@ BANNER = (
     b'Type "help()" for more information.\r\n'
 )
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
+KBD_TRACE = b'Traceback (most recent call last):\r\n  File "<stdin>"\r\nKeyboardInterrupt: \r\n'
 
 
 def micropython_command():
@@ -85,9 +86,11 @@ class VirtualTile:
         self._lock = threading.RLock()
         self._out_lock = threading.Lock()
         self._child = None
-        self._master = self._slave = None
+        self._master = None
         self._alive = False
         self.pty_path = None
+        self.events = []  # (what, ...) the tile did that a test may want to explain
+        self.trace = collections.deque(maxlen=200)  # recent bytes in and out, for debugging
 
     # ---- lifecycle -------------------------------------------------------------------------
     def start(self):
@@ -97,10 +100,15 @@ class VirtualTile:
     def plug(self):
         """Connect the USB cable: a new pty behind the same port path, and a power-on boot."""
         master, slave = os.openpty()
-        tty.setraw(slave)
+        tty.setraw(slave)  # settings stay when we close it: no echo, no line editing
         os.set_blocking(master, False)
-        self._master, self._slave = master, slave
         self.pty_path = os.ttyname(slave)
+        os.close(slave)  # the host opens it; while nobody has it open, poll() says POLLHUP
+        self._master = master
+        self._in_poll = select.poll()  # one poll object per thread (they are not shareable)
+        self._in_poll.register(master, select.POLLIN)
+        self._out_poll = select.poll()
+        self._out_poll.register(master, select.POLLOUT)
         tmp = self.port + ".new"
         if os.path.lexists(tmp):
             os.remove(tmp)
@@ -112,7 +120,7 @@ class VirtualTile:
         self._mode = "friendly"
         self._line = b""
         self._pending = b""
-        self._busy = self._running = self._interrupt_wanted = False
+        self._busy = False
         self._paste = None
         self._boot(run_main=True, announce=False)
         self._reader = threading.Thread(target=self._read_host, daemon=True)
@@ -125,11 +133,10 @@ class VirtualTile:
             self._kill_child()
             if os.path.lexists(self.port):
                 os.remove(self.port)
-            for fd in (self._master, self._slave):
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
+            try:
+                os.close(self._master)
+            except OSError:
+                pass
         self._reader.join(2)
 
     def stop(self):
@@ -146,20 +153,24 @@ class VirtualTile:
 
     # ---- the interpreter process -------------------------------------------------------------
     def _boot(self, run_main, announce=True):
-        self._kill_child()
         if announce:
             self._emit(b"MPY: soft reboot\r\n")
-        env = dict(os.environ, MICROPYPATH="")
-        self._child = subprocess.Popen(
-            [micropython_command(), AGENT, str(self.flash_rate)], cwd=self.flash_dir,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
-        threading.Thread(target=self._read_child, args=(self._child,), daemon=True).start()
+        self._spawn()
         if run_main and os.path.exists(os.path.join(self.flash_dir, "main.py")):
             self._job("M", b"")
         elif self._mode == "raw":
             self._emit(RAW_BANNER + b">")
         else:
             self._emit(BANNER + b">>> ")
+
+    def _spawn(self):
+        """A fresh interpreter on the tile's flash (the old one, if any, is killed)."""
+        self._kill_child()
+        env = dict(os.environ, MICROPYPATH="")
+        self._child = subprocess.Popen(
+            [micropython_command(), AGENT, str(self.flash_rate)], cwd=self.flash_dir,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+        threading.Thread(target=self._read_child, args=(self._child,), daemon=True).start()
 
     def _kill_child(self):
         child, self._child = self._child, None
@@ -169,9 +180,8 @@ class VirtualTile:
         self._busy = False
 
     def _job(self, mode, code):
+        self.trace.append(("job", mode))
         self._busy = True
-        self._running = False
-        self._interrupt_wanted = False
         self._job_mode = mode
         if self.exec_latency:
             time.sleep(self.exec_latency)
@@ -198,27 +208,18 @@ class VirtualTile:
                 i, marker = min(hits)
                 self._emit_cooked(buf[:i])
                 buf = buf[i + len(marker):]
-                if marker == RUN:
-                    self._job_running(child)
-                else:
-                    self._job_done(child)
+                self._job_done(child)
         self._emit_cooked(buf)
         with self._lock:
             if child is self._child and self._alive:  # the interpreter died on its own: reboot
+                self.events.append(("interpreter died", child.wait(), buf[-300:]))
                 self._boot(run_main=self._mode == "friendly")
-
-    def _job_running(self, child):
-        with self._lock:
-            if child is self._child and self._busy:
-                self._running = True
-                if self._interrupt_wanted:
-                    self._interrupt()
 
     def _job_done(self, child):
         with self._lock:
             if child is not self._child or not self._busy:
                 return
-            self._busy = self._running = False
+            self._busy = False
             if self._mode == "raw":
                 self._emit(b">")
             else:
@@ -235,31 +236,44 @@ class VirtualTile:
             self._emit(data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
 
     def _emit(self, data):
+        self.trace.append(("out", data[:200]))
         with self._out_lock:
             for i in range(0, len(data), 64):
                 chunk = data[i:i + 64]
                 self._out_pace.wait(len(chunk))
                 self._write_master(chunk)
 
+    def _host_connected(self):
+        try:
+            events = self._out_poll.poll(0)
+        except (OSError, ValueError):
+            return False
+        return not any(ev & select.POLLHUP for _, ev in events)
+
     def _write_master(self, chunk):
-        deadline = time.monotonic() + 0.2
+        # A board drops USB output while no host has the port open; a connected but slow host
+        # gets everything (it may stall us, as a full USB buffer stalls a board's print).
+        deadline = time.monotonic() + 10
         while chunk and self._alive:
+            if not self._host_connected():
+                return
             try:
                 n = os.write(self._master, chunk)
                 chunk = chunk[n:]
             except BlockingIOError:
                 if time.monotonic() > deadline:
-                    return  # nobody is reading: a board drops USB output too
-                time.sleep(0.005)
+                    return
+                time.sleep(0.002)
             except OSError:
                 return
 
     def _read_host(self):
-        import select
         while self._alive:
             try:
-                ready, _, _ = select.select([self._master], [], [], 0.2)
-                if not ready:
+                events = self._in_poll.poll(200)
+                if not any(ev & select.POLLIN for _, ev in events):
+                    if events:  # POLLHUP: nobody has the port open
+                        time.sleep(0.02)
                     continue
                 data = os.read(self._master, 4096)
             except (OSError, ValueError):
@@ -272,6 +286,7 @@ class VirtualTile:
                 self._feed(data)
 
     def _feed(self, data):
+        self.trace.append(("in", data[:200], self._busy))
         with self._lock:
             for i in range(len(data)):
                 c = data[i:i + 1]
@@ -280,8 +295,9 @@ class VirtualTile:
                     rest = data[i:]
                     if b"\x03" in rest:
                         self._interrupt()
-                        rest = rest[rest.rindex(b"\x03") + 1:]
-                    self._pending += rest
+                        self._feed(rest[rest.rindex(b"\x03") + 1:])
+                    else:
+                        self._pending += rest
                     return
                 if self._paste is not None:
                     self._paste_byte(c)
@@ -291,12 +307,19 @@ class VirtualTile:
                     self._friendly_byte(c)
 
     def _interrupt(self):
-        # SIGINT only once the code runs (RUN seen): earlier it would hit the agent's own reads.
-        if not self._running:
-            self._interrupt_wanted = True
-        elif self._child and self._child.poll() is None:
-            self._interrupt_wanted = False
-            self._child.send_signal(signal.SIGINT)
+        """Ctrl-C while code runs: the code stops with KeyboardInterrupt, back at the prompt.
+
+        The unix port raises KeyboardInterrupt straight from its SIGINT handler (async), which
+        can leave its qstr lock held and deadlock the next compile; so instead of a signal the
+        virtual tile starts a fresh interpreter. Unlike a board, REPL globals are lost.
+        """
+        mode = self._job_mode
+        self._spawn()
+        self._busy = False
+        if mode == "R" and self._mode == "raw":
+            self._emit(b"\x04" + KBD_TRACE + b"\x04>")
+        else:
+            self._emit(KBD_TRACE + (BANNER if mode == "M" else b"") + b">>> ")
 
     def _raw_byte(self, c):
         if c == b"\x01":

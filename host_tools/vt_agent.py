@@ -3,8 +3,8 @@
 
 Job protocol on stdin: a line `MODE LENGTH\\n` then LENGTH bytes. MODE is `R` (raw REPL exec:
 output, then \\x04, error text, \\x04), `F` (friendly REPL line, compiled as 'single') or `M`
-(run main.py like a board at boot). Before running a job the agent writes RUN (from then on the
-host may interrupt it with SIGINT = Ctrl-C) and after it DONE (the prompt may be shown). File writes go through a throttled `open` so flash speed is board-like.
+(run main.py like a board at boot). After each job the agent writes DONE so the host knows the
+prompt may be shown. File writes go through a throttled `open` so flash speed is board-like.
 """
 
 import io
@@ -12,7 +12,6 @@ import sys
 import time
 
 DONE = b"\x00\x17VT-DONE\x17\x00"
-RUN = b"\x00\x17VT-RUN\x17\x00"  # the job's code is running: Ctrl-C may now interrupt it
 FLASH_RATE = int(sys.argv[1]) if len(sys.argv) > 1 else 0  # bytes/s, 0 = unthrottled
 
 sys.path.clear()
@@ -71,7 +70,6 @@ def error_text(exc):
 def run_job(mode, code, scope):
     err = b""
     try:
-        out.write(RUN)
         if mode == "M":
             with real_open("main.py") as f:
                 code = f.read()
@@ -101,7 +99,7 @@ def main():
                 tail = run_job(mode, code, scope) + DONE
             out.write(tail)
             tail = None
-        except KeyboardInterrupt:  # a late Ctrl-C: finish writing the job's tail
+        except KeyboardInterrupt:  # SIGINT from a person at a terminal: keep serving
             pass
 
 

@@ -1,0 +1,160 @@
+"""`blinks flash` against virtual tiles: parallel, idempotent, and never leaving a broken tile."""
+
+import hashlib
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+from vtile_helpers import FAST, ROOT, boot_check, run_blinks
+
+from host_tools.build import build
+from host_tools.flash_cli import flash_all
+
+
+def tile_files(flash_dir):
+    """{relative path: (sha256, mtime_ns)} of everything on a tile's flash."""
+    out = {}
+    for dirpath, _, names in os.walk(flash_dir):
+        for n in names:
+            p = os.path.join(dirpath, n)
+            with open(p, "rb") as f:
+                out[os.path.relpath(p, flash_dir)] = (hashlib.sha256(f.read()).hexdigest(),
+                                                      os.stat(p).st_mtime_ns)
+    return out
+
+
+def installed_build(flash_dir, images):
+    """Which of `images` the tile holds, complete: main.py and every file of its fw dir match."""
+    files = tile_files(flash_dir)
+    for image in images:
+        main_ok = files.get("main.py", ("",))[0] == hashlib.sha256(image.main_py).hexdigest()
+        body_ok = all(files.get(image.fw_dir + "/" + p, ("",))[0]
+                      == hashlib.sha256(d).hexdigest() for p, d in image.files.items())
+        if main_ok and body_ok:
+            return image
+    return None
+
+
+def test_flash_three_tiles_in_parallel(make_tile):
+    tiles = [make_tile(f"tile{i}") for i in range(3)]  # board-like speed
+    args = ["flash", "--quiet"]
+    for t in tiles:
+        args += ["--port", t.port]
+    proc = run_blinks(*args)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    image = build()
+    for t in tiles:
+        assert installed_build(t.flash_dir, [image]) is image
+        ok, out = boot_check(t.flash_dir)
+        assert ok, out
+    assert proc.stdout.count(" ok ") == 3
+
+
+def test_reflash_of_unchanged_firmware_writes_nothing(make_tile):
+    tile = make_tile(**FAST)
+    image = build()
+    first = flash_all([tile.port], image, quiet=True)[0]
+    assert first.ok and first.files_written == len(image.files) + 1
+    before = tile_files(tile.flash_dir)
+    again = flash_all([tile.port], build(), quiet=True)[0]
+    assert again.ok, again.error
+    assert again.files_written == 0 and again.bytes_written == 0
+    after = tile_files(tile.flash_dir)
+    firmware = {p: v for p, v in before.items() if p == "main.py" or p.startswith("fw")}
+    assert {p: after[p] for p in firmware} == firmware  # same contents, not even rewritten
+
+
+def test_flash_switches_builds_and_removes_the_old_one(make_tile, firmware_copy):
+    tile = make_tile(**FAST)
+    a, b = build(firmware_dir=firmware_copy("a")), build(firmware_dir=firmware_copy("b"))
+    assert a.build != b.build
+    assert flash_all([tile.port], a, quiet=True)[0].ok
+    result = flash_all([tile.port], b, quiet=True)[0]
+    assert result.ok, (result.error, tile.events)
+    assert installed_build(tile.flash_dir, [a, b]) is b
+    assert os.listdir(os.path.join(tile.flash_dir, "fw")) == [b.build]
+    # only what differs travels over the serial link; the rest is copied on the tile
+    assert set(result.written) == {"hal/build_tag.mpy", "version.json", "main.py"}
+    assert result.copied == len(b.files) - 2
+
+
+def test_flash_killed_at_random_moments_leaves_a_tile_that_boots(make_tile, firmware_copy):
+    rng = random.Random(7)
+    # flash writes at 40 kB/s here, so the ~35 kB of firmware takes ~1 s to write
+    tile = make_tile(byte_rate=0, flash_rate=40_000, exec_latency=0)
+    dirs = [firmware_copy("a"), firmware_copy("b")]
+    images = [build(firmware_dir=d) for d in dirs]
+    assert flash_all([tile.port], images[0], quiet=True)[0].ok
+    interrupted = 0
+    for trial in range(20):
+        target = images[(trial + 1) % 2]
+        proc = subprocess.Popen([sys.executable, "-m", "host_tools.cli", "flash", "--quiet",
+                                 "--firmware", dirs[(trial + 1) % 2], "--port", tile.port],
+                                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # kill it at a random moment once it has started writing the new build
+        started = os.path.join(tile.flash_dir, "fw", target.build)
+        while proc.poll() is None and not os.path.isdir(started):
+            time.sleep(0.005)
+        time.sleep(rng.uniform(0.0, 1.0))
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        held = installed_build(tile.flash_dir, images)
+        assert held is not None, f"trial {trial}: tile holds neither build complete"
+        interrupted += held is not target
+        ok, out = boot_check(tile.flash_dir)
+        assert ok, f"trial {trial}: {out}"
+    assert interrupted >= 5  # most kills really landed before the switch to the new build
+
+
+def test_a_port_that_vanishes_mid_flash_is_reported_and_the_others_finish(make_tile):
+    tiles = [make_tile(f"tile{i}") for i in range(3)]  # board-like speed: a flash takes ~2 s
+    image = build()
+    victim = tiles[1]
+
+    def pull_cable():
+        # wait until the victim has started writing its new firmware, then unplug it
+        fw = os.path.join(victim.flash_dir, "fw", image.build)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not os.path.isdir(fw):
+            time.sleep(0.01)
+        time.sleep(0.2)
+        victim.unplug()
+
+    puller = threading.Thread(target=pull_cable)
+    puller.start()
+    results = flash_all([t.port for t in tiles], image, quiet=True)
+    puller.join()
+    by_port = {r.port: r for r in results}
+    assert not by_port[victim.port].ok
+    assert "vanished" in by_port[victim.port].error
+    for t in (tiles[0], tiles[2]):
+        assert by_port[t.port].ok, by_port[t.port].error
+        assert installed_build(t.flash_dir, [image]) is image
+    # plugged back, the half-flashed tile still boots (it never had firmware: no main.py yet)
+    assert not os.path.exists(os.path.join(victim.flash_dir, "main.py"))
+    victim.plug()
+    again = flash_all([victim.port], image, quiet=True)[0]
+    assert again.ok, again.error
+    assert 0 < again.files_written <= len(image.files) + 1  # resumed: finished files are kept
+
+
+def test_cli_names_the_failed_tile_and_exits_nonzero(make_tile, tmp_path):
+    good = make_tile(**FAST)
+    missing = str(tmp_path / "ttyNOPE")
+    proc = run_blinks("flash", "--quiet", "--port", good.port, "--port", missing)
+    assert proc.returncode == 1
+    assert f"FAILED {missing}" in proc.stderr
+    assert "port not found" in proc.stderr
+
+
+def test_unknown_game_is_a_clear_error_and_touches_no_tile(make_tile):
+    tile = make_tile(**FAST)
+    proc = run_blinks("flash", "--quiet", "--port", tile.port, "--game", "nosuchgame")
+    assert proc.returncode == 2
+    assert "no game module 'games.nosuchgame'" in proc.stderr
+    assert not os.path.exists(os.path.join(tile.flash_dir, "main.py"))
