@@ -1,21 +1,27 @@
 """The convention bot: every hint is a code word about the partner's whole hand.
 
 Any of the six hints (red, yellow, blue, 1, 2, 3) is legal whatever the partner holds, so a
-hint can carry one of six messages. Both players agree on a *hand class*, a function of a hand
-and the public state (gems, discards) at the moment of the hint:
+hint carries one of six messages. Both players agree on a *hand class*, a function of a hand
+and the public state (gems, discards) at the moment of the hint ("safe" = discarding it loses
+no needed shard: trash, or not the last copy):
 
     0  slot 1 playable, and slot 2 playable once slot 1 is played
     1  slot 1 playable, slot 2 not
     2  slot 2 playable, slot 1 not
-    3  nothing playable, slot 1 trash
-    4  nothing playable, slot 2 trash (slot 1 not)
-    5  nothing playable, nothing trash
+    3  nothing playable, slot 1 safe
+    4  nothing playable, slot 2 safe (slot 1 not)
+    5  nothing playable, nothing safe
 
-The hinter sees the partner's hand and gives the hint whose index is its class. Each player
-keeps, for both hands, the set of slot-by-slot shard tuples consistent with every message and
-with the hint's literal meaning (both are common knowledge), and weighs them by card counting
-from its own seat. A bot then plays what it knows is playable, hints when the partner has a
-play they do not know about, and otherwise discards the slot most likely to be trash.
+Code words a class leaves unused (classes the receiver's knowledge already rules out) split the
+heaviest class further on the shards it leaves open, so no hint is wasted. The hinter sees the
+partner's hand and gives the hint whose index is its group. Each player keeps, for both hands,
+the set of slot-by-slot shard tuples consistent with every message and with the hint's literal
+meaning (both common knowledge), and weighs them by card counting from its own seat.
+
+Policy, in order: warn a partner who is about to discard the last copy of a needed shard (when
+a hint lets them do something else); play a shard known to be playable; in the last round,
+gamble a play while no error token is lost; hint a partner who holds a play they cannot know;
+discard the slot whose loss is smallest in expectation; otherwise hint (it still informs).
 """
 
 from simulator.sessions.bots.base import Bot
@@ -30,9 +36,10 @@ from simulator.sessions.shards import MAX_HINTS, TYPE_COUNTS
 
 ALL_PAIRS = tuple((a, b) for a in range(9) for b in range(9))
 HINT_INDEX = {m: i for i, m in enumerate(ALL_HINTS)}
+EXPANSIONS = tuple(range(9))
 
 
-def hand_class(hand, playable, trash):
+def hand_class(hand, playable, safe):
     """The message (0..5) that describes `hand` (a tuple of shards) to its holder."""
     if len(hand) == 2:
         a, b = hand
@@ -41,40 +48,38 @@ def hand_class(hand, playable, trash):
             return 0 if after else 1
         if playable[b]:
             return 2
-        if trash[a]:
+        if safe[a]:
             return 3
-        return 4 if trash[b] else 5
+        return 4 if safe[b] else 5
     if len(hand) == 1:
         a = hand[0]
-        return 0 if playable[a] else (3 if trash[a] else 5)
+        return 0 if playable[a] else (3 if safe[a] else 5)
     return 5
 
 
 def refine_key(hand, label):
-    """The part of a hand a group may still be split on: the shards its label leaves open."""
+    """The part of a hand a group may still be split on: the shards its class leaves open."""
     if len(hand) == 2:
-        a, b = hand
         if label == 5:
             return hand
         if label in (1, 3):
-            return (b,)
+            return (hand[1],)
         if label in (2, 4):
-            return (a,)
+            return (hand[0],)
         return ()
     return hand if label != 0 else ()
 
 
-def partition(weighted, playable, trash):
+def partition(weighted, playable, safe):
     """Split the hands both players think possible into at most six groups, one per hint.
 
-    Hands are first grouped by their class; code words the classes leave unused then split
-    the heaviest group on the shards its class leaves open, in two halves of about equal
-    weight. Both players compute this from common knowledge, so it needs no agreement beyond
-    this function. Returns {hand: message}.
+    Hands are grouped by class; code words the classes leave unused then split the heaviest
+    group on the shards its class leaves open, in two halves of about equal weight. Both
+    players compute this from common knowledge only. Returns {hand: message}.
     """
     by_label = {}
     for h, w in weighted:
-        label = hand_class(h, playable, trash)
+        label = hand_class(h, playable, safe)
         by_label.setdefault(label, []).append((h, w, refine_key(h, label)))
     groups = [by_label[k] for k in sorted(by_label)]
     while len(groups) < 6:
@@ -117,40 +122,51 @@ def weighed(tuples, counts):
     return out
 
 
-def expected(weighted, slot, table):
-    total = acc = 0
+def slot_weights(weighted, n):
+    """Per slot, the weight of each shard: beliefs about single slots in one pass."""
+    rows = [[0] * 9 for _ in range(n)]
+    total = 0
     for h, w in weighted:
         total += w
-        acc += w * table[h[slot]]
-    return acc / total if total else 0.0
+        for s in range(n):
+            rows[s][h[s]] += w
+    return rows, total
 
 
-def odds(weighted, slot, table):
-    total = hit = 0
-    for h, w in weighted:
-        total += w
-        if table[h[slot]]:
-            hit += w
-    return hit / total if total else 0.0
+def mean(row, total, table):
+    """Expected value of table[shard] for a slot whose shard weights are `row`."""
+    if not total:
+        return 0.0
+    acc = 0
+    for t in range(9):
+        if row[t]:
+            acc += row[t] * table[t]
+    return acc / total
 
 
 class ConventionBot(Bot):
     name = "conventions"
 
+    gamble = 1.1        # smallest chance of success for a blind play before the last round
+    stall_jungle = 2    # with this few shards left, hint rather than draw towards the end
+    discard_ok = 5.0    # largest expected loss a voluntary discard may risk (see loss_table)
+
     def __init__(self, player, seed=0):
         Bot.__init__(self, player, seed)
         self.sets = [list(ALL_PAIRS), list(ALL_PAIRS)]  # per hand: possible shard tuples
+        self._given = None  # (turn, partition) of the hint this bot just gave
 
     # --- keeping the common knowledge -----------------------------------------------------
     def observe(self, obs, event):
         actor = event.player
         if event.move.kind == "hint":
             target = 1 - actor
-            gems, discards = obs.gems, obs.discards
+            if self._given is not None and self._given[0] == event.turn:
+                groups = self._given[1]
+            else:
+                groups = self.partition_for(target, obs.gems, obs.discards)
             message = HINT_INDEX[event.move]
             move, touched = event.move, event.touched
-            groups = partition(weighed(self.sets[target], unseen_counts(gems, discards)),
-                               *self.label_tables(gems, discards))
             self.sets[target] = [
                 h for h in self.sets[target]
                 if groups.get(h) == message
@@ -159,27 +175,24 @@ class ConventionBot(Bot):
             return
         i = event.move.slot - 1
         shown = event.shard
+        kept = {h[:i] + h[i + 1:] for h in self.sets[actor] if h[i] == shown}
         size_after = obs.hand_size if actor == self.player else len(obs.partner_hand)
-        kept = set()
-        for h in self.sets[actor]:
-            if h[i] == shown:
-                kept.add(h[:i] + h[i + 1:])
-        if size_after > len(next(iter(kept))) if kept else False:
-            kept = {h + (t,) for h in kept for t in range(9)}
+        if kept and size_after > len(next(iter(kept))):
+            kept = {h + (t,) for h in kept for t in EXPANSIONS}
         self.sets[actor] = sorted(kept)
 
-    # --- choosing a move --------------------------------------------------------------------
-    gamble = 1.1        # smallest chance of success for a blind play before the last round
-    stall_jungle = 0    # with this few shards left, hint rather than draw towards the end
-    discard_ok = 0.35   # largest expected loss (in "shards") a voluntary discard may risk
-    keep_reserve = 1    # a hint that is not needed must leave this many tokens
+    def partition_for(self, target, gems, discards):
+        weighted = weighed(self.sets[target], unseen_counts(gems, discards))
+        trash = trash_table(gems, discards)
+        safe = [not c for c in critical_table(gems, discards, trash)]
+        return partition(weighted, playable_table(gems), safe)
 
-    def loss_table(self, gems, discards, partner_hand, trash, critical):
-        """What discarding each shard would cost: 0 for trash, a little for a copy the
-        partner also holds, much for the last copy of a needed shard."""
-        left = [0] * 9
-        for t in range(9):
-            left[t] = TYPE_COUNTS[t]
+    # --- choosing a move --------------------------------------------------------------------
+    @staticmethod
+    def loss_table(discards, partner_hand, trash, critical):
+        """What discarding each shard costs: nothing for trash, a little for a copy the partner
+        also holds, much for the last copy of a needed shard, some for an early copy."""
+        left = list(TYPE_COUNTS)
         for d in discards:
             left[d] -= 1
         loss = [0.0] * 9
@@ -195,101 +208,67 @@ class ConventionBot(Bot):
         return loss
 
     def act(self, obs):
-        gems, discards = obs.gems, obs.discards
+        gems, discards, hints = obs.gems, obs.discards, obs.hints
         playable = playable_table(gems)
         trash = trash_table(gems, discards)
         critical = critical_table(gems, discards, trash)
         partner_hand = tuple(obs.partner_hand)
-        mine = weighed(self.sets[self.player], unseen_counts(gems, discards, partner_hand))
         n = obs.hand_size
-        play_odds = [odds(mine, s, playable) for s in range(n)]
-        if obs.hints > 0 and self.warn_first and self.partner_in_danger(
-                obs, partner_hand, playable, trash, critical):
-            return self.hint_for(obs, partner_hand)
+        rows, total = slot_weights(
+            weighed(self.sets[self.player], unseen_counts(gems, discards, partner_hand)), n)
+        theirs = None
+        if hints > 0 and partner_hand:
+            theirs = slot_weights(weighed(self.sets[1 - self.player],
+                                          unseen_counts(gems, discards)), len(partner_hand))
+            if self.partner_in_danger(theirs, partner_hand, discards, playable, trash, critical):
+                return self.hint(obs, partner_hand)
+        play_odds = [mean(rows[s], total, playable) for s in range(n)]
         for s in range(n):
             if play_odds[s] == 1.0:
                 return Move.play(s + 1)
         if n and obs.errors == 0:
             s = max(range(n), key=lambda k: play_odds[k])
-            last = obs.final_turns is not None and (obs.final_turns == 1 or obs.hints == 0)
+            last = obs.final_turns is not None and (obs.final_turns == 1 or hints == 0)
             if (last and play_odds[s] > 0) or play_odds[s] >= self.gamble:
                 return Move.play(s + 1)
-        if obs.hints > 0 and self.partner_needs_hint(obs, partner_hand, playable, trash):
-            return self.hint_for(obs, partner_hand)
-        if obs.hints > 0 and self.warn and self.partner_in_danger(obs, partner_hand, playable, trash, critical):
-            return self.hint_for(obs, partner_hand)
-        can_discard = obs.hints < MAX_HINTS and n > 0
+        if theirs is not None and self.partner_needs_hint(theirs, partner_hand, playable):
+            return self.hint(obs, partner_hand)
+        can_discard = hints < MAX_HINTS and n > 0
         if can_discard:
-            loss = self.loss_table(gems, discards, partner_hand, trash, critical)
-            losses = [expected(mine, s, loss) for s in range(n)]
+            loss = self.loss_table(discards, partner_hand, trash, critical)
+            losses = [mean(rows[s], total, loss) for s in range(n)]
             s = min(range(n), key=lambda k: (losses[k], k))
-            stall = obs.hints > 0 and obs.jungle <= self.stall_jungle
-            if losses[s] <= self.discard_ok and not stall:
+            stall = hints > 0 and obs.jungle <= self.stall_jungle
+            if not stall and losses[s] <= self.discard_ok:
                 return Move.discard(s + 1)
-        if obs.hints > self.keep_reserve or (obs.hints > 0 and not can_discard) or (
-                obs.hints > 0 and self.smart_stall
-                and self.partner_has_out(obs, partner_hand, playable, trash, critical)):
-            return self.hint_for(obs, partner_hand)
-        if can_discard:
-            return Move.discard(s + 1)
-        return self.hint_for(obs, partner_hand)
+        if hints > 0:
+            return self.hint(obs, partner_hand)
+        return Move.discard(s + 1)
 
-    label_safe = False  # classes mark shards safe to discard (True) or trash only (False)
-
-    def label_tables(self, gems, discards):
-        """The tables hand classes are computed from: playable, and discardable."""
-        trash = trash_table(gems, discards)
-        if self.label_safe:
-            critical = critical_table(gems, discards, trash)
-            return playable_table(gems), [not c for c in critical]
-        return playable_table(gems), trash
-
-    def hint_for(self, obs, hand):
+    def hint(self, obs, hand):
         """The hint whose code word names the group of the partner's actual hand."""
-        theirs = weighed(self.sets[1 - self.player], unseen_counts(obs.gems, obs.discards))
-        return ALL_HINTS[partition(theirs, *self.label_tables(obs.gems, obs.discards))[hand]]
+        groups = self.partition_for(1 - self.player, obs.gems, obs.discards)
+        self._given = (obs.turns + 1, groups)
+        return ALL_HINTS[groups[hand]]
 
-    smart_stall = False
-
-    def partner_has_out(self, obs, hand, playable, trash, critical):
-        """The partner can make a harmless move without a token: a play they know of, or a
-        discard they would choose that loses nothing needed."""
-        theirs = weighed(self.sets[1 - self.player], unseen_counts(obs.gems, obs.discards))
+    def partner_in_danger(self, theirs, hand, discards, playable, trash, critical):
+        """The partner, knowing no play, would likely discard the last copy of a needed shard,
+        and a hint can show them a better move (a play, or a safe shard)."""
+        rows, total = theirs
         n = len(hand)
-        if any(odds(theirs, s, playable) == 1.0 for s in range(n)):
-            return True
-        if not n:
+        if any(mean(rows[s], total, playable) == 1.0 for s in range(n)):
             return False
-        loss = self.loss_table(obs.gems, obs.discards, (), trash, critical)
-        losses = [expected(theirs, s, loss) for s in range(n)]
-        s = min(range(n), key=lambda k: (losses[k], k))
-        return not critical[hand[s]]
-
-    warn = False
-    warn_useful = False
-    warn_first = False
-    warn_tokens = 2
-
-    def partner_in_danger(self, obs, hand, playable, trash, critical):
-        """The partner, knowing no play, would likely discard the last copy of a needed shard."""
-        if obs.hints > self.warn_tokens:
-            return False
-        theirs = weighed(self.sets[1 - self.player], unseen_counts(obs.gems, obs.discards))
-        n = len(hand)
-        if any(odds(theirs, s, playable) == 1.0 for s in range(n)):
-            return False
-        loss = self.loss_table(obs.gems, obs.discards, (), trash, critical)
-        losses = [expected(theirs, s, loss) for s in range(n)]
+        loss = self.loss_table(discards, (), trash, critical)
+        losses = [mean(rows[s], total, loss) for s in range(n)]
         s = min(range(n), key=lambda k: (losses[k], k))
         if not critical[hand[s]]:
             return False
-        if self.warn_useful:
-            return any(not critical[t] or playable[t] for t in hand)
-        return True
+        return any(not critical[t] or playable[t] for t in hand)
 
-    def partner_needs_hint(self, obs, hand, playable, trash):
+    @staticmethod
+    def partner_needs_hint(theirs, hand, playable):
         """The partner holds a play they cannot know about yet."""
-        if not any(playable[s] for s in hand):
+        if not any(playable[t] for t in hand):
             return False
-        theirs = weighed(self.sets[1 - self.player], unseen_counts(obs.gems, obs.discards))
-        return not any(odds(theirs, s, playable) == 1.0 for s in range(len(hand)))
+        rows, total = theirs
+        return not any(mean(rows[s], total, playable) == 1.0 for s in range(len(hand)))
