@@ -1,0 +1,80 @@
+"""`blinks monitor`: every tile's output, interleaved, prefixed and coloured per tile."""
+
+import sys
+import time
+
+from host_tools.monitor import Monitor
+from host_tools.ports import find_ports
+
+COLOURS = ("cyan", "magenta", "yellow", "green", "blue", "red", "bright_cyan", "bright_magenta",
+           "bright_yellow", "bright_green", "bright_blue", "bright_red")
+
+
+def add_arguments(parser):
+    parser.add_argument("--port", action="append", default=[], metavar="P",
+                        help="watch this port (repeatable)")
+    parser.add_argument("--all", action="store_true", help="watch every port that looks like a tile")
+    parser.add_argument("--record", metavar="FILE", help="also write every line to FILE as JSON Lines")
+    parser.add_argument("--mirror", action="store_true",
+                        help="open a window showing the tiles' states as the simulator draws them")
+    parser.add_argument("--duration", type=float, metavar="S",
+                        help="stop after S seconds (default: until Ctrl-C)")
+    parser.add_argument("--events-only", action="store_true",
+                        help="show only structured lines (LG ..., BLINKS ...)")
+
+
+def format_record(rec, label):
+    """(text, style) for one record: '12.345 [label] line' or a connection notice."""
+    stamp = f"{rec['time']:9.3f}"
+    if "status" in rec:
+        detail = f" ({rec['detail']})" if rec.get("detail") else ""
+        return f"{stamp} [{label}] -- {rec['status']}{detail}", "dim"
+    return f"{stamp} [{label}] {rec['line']}", "bold" if "event" in rec else ""
+
+
+def run(args):
+    from rich.console import Console
+    from rich.text import Text
+
+    ports = list(args.port)
+    if args.all:
+        ports += [p.device for p in find_ports() if p.device not in ports]
+    if not ports:
+        print("blinks monitor: no tile named (use --port P or --all)", file=sys.stderr)
+        return 2
+    console = Console(highlight=False, width=max(Console().width, 120))
+    colour = {p: COLOURS[i % len(COLOURS)] for i, p in enumerate(ports)}
+    label = {p: p.rsplit("/", 1)[-1] for p in ports}
+    mirror = None
+    if args.mirror:
+        from host_tools.mirror import Mirror
+
+        mirror = Mirror()
+    try:
+        monitor = Monitor(ports, args.record)
+    except OSError as exc:
+        print(f"blinks monitor: cannot write {args.record}: {exc}", file=sys.stderr)
+        return 2
+    monitor.start()
+    end = time.monotonic() + args.duration if args.duration else None
+    try:
+        while end is None or time.monotonic() < end:
+            rec = monitor.next(timeout=0.05)
+            if mirror is not None and not mirror.update(rec):
+                break  # window closed
+            if rec is None or (args.events_only and "event" not in rec and "status" not in rec):
+                continue
+            port = rec["port"]
+            if port not in label:
+                continue  # the monitor's own start record
+            tile = monitor.tile_of_port.get(port)
+            name = label[port] + (" " + tile[-4:] if tile else "")
+            text, style = format_record(rec, name)
+            console.print(Text(text, style=f"{colour[port]} {style}".strip()))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        monitor.stop()
+        if mirror is not None:
+            mirror.close()
+    return 0

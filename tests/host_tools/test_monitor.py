@@ -1,0 +1,92 @@
+"""`blinks monitor` against virtual tiles: interleaved lines, parsing, recording, reconnecting."""
+
+import json
+import time
+
+from vtile_helpers import FAST, run_blinks
+
+from host_tools.monitor import Monitor, load_records, parse_line
+
+CHATTY_MAIN = """
+import time
+n = 0
+while True:
+    print('LG state tile={tile} t=%d face down -> revealed shard=R%d' % (n, n % 3 + 1))
+    print('free text %d' % n)
+    n += 1
+    time.sleep_ms(40)
+"""
+
+
+def chatty_tile(make_tile, tmp_path, name, tile_hex):
+    flash = tmp_path / name
+    flash.mkdir()
+    (flash / "main.py").write_text(CHATTY_MAIN.replace("{tile}", tile_hex))
+    return make_tile(name, **FAST)
+
+
+def wait_for(monitor, seen, predicate, timeout=10.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        rec = monitor.next(timeout=0.05)
+        if rec is not None:
+            seen.append(rec)
+            if predicate(rec):
+                return rec
+    raise AssertionError(f"not seen in {timeout} s; last records: {seen[-5:]}")
+
+
+def test_parse_lost_gems_and_boot_lines():
+    assert parse_line("LG state tile=ab12 t=5120 face down -> revealed shard=R1") == {
+        "kind": "state", "tile": "ab12", "t": 5120, "old": "face down", "new": "revealed",
+        "shard": "R1"}
+    assert parse_line("LG state tile=ab12 t=7 undealt -> dealing shard=-")["shard"] is None
+    deal = parse_line("LG deal tile=ab12 t=9 dealt size=18 id=77")
+    assert deal["kind"] == "deal" and deal["size"] == "18" and deal["t"] == 9
+    restore = parse_line("LG restore tile=ab12 t=0 face down shard=B2 board=000")
+    assert restore["state"] == "face down" and restore["shard"] == "B2"
+    boot = parse_line("BLINKS boot tile=00ff fw=fw/123 game=games.lostgems:LostGems")
+    assert boot["kind"] == "boot" and boot["tile"] == "00ff"
+    assert parse_line("hello") is None
+    assert parse_line("LG state tile=ab12 t=x garbage") is None
+
+
+def test_monitor_interleaves_two_tiles_records_and_reconnects(make_tile, tmp_path):
+    one = chatty_tile(make_tile, tmp_path, "one", "a001")
+    two = chatty_tile(make_tile, tmp_path, "two", "b002")
+    record = tmp_path / "session.jsonl"
+    monitor = Monitor([one.port, two.port], str(record)).start()
+    seen = []
+    try:
+        wait_for(monitor, seen, lambda r: r.get("event", {}).get("tile") == "a001")
+        wait_for(monitor, seen, lambda r: r.get("event", {}).get("tile") == "b002")
+        two.unplug()  # tile restarted: cable out, then back in
+        wait_for(monitor, seen, lambda r: r["port"] == two.port and r.get("status") == "disconnected")
+        time.sleep(0.3)
+        two.plug()
+        wait_for(monitor, seen, lambda r: r["port"] == two.port and r.get("status") == "reconnected")
+        wait_for(monitor, seen, lambda r: r.get("event", {}).get("tile") == "b002")
+    finally:
+        monitor.stop()
+    recorded = load_records(str(record))
+    assert recorded[0]["status"] == "started"
+    assert len(recorded) >= len(seen)
+    states = [r for r in recorded if r.get("event", {}).get("kind") == "state"]
+    assert {r["event"]["tile"] for r in states} == {"a001", "b002"}
+    assert all(r["event"]["old"] == "face down" and r["event"]["new"] == "revealed" for r in states)
+    times = [r["time"] for r in recorded]
+    assert times == sorted(times)
+    assert any(r.get("line", "").startswith("free text") for r in recorded)
+
+
+def test_monitor_cli_prefixes_each_tile(make_tile, tmp_path):
+    one = chatty_tile(make_tile, tmp_path, "one", "a001")
+    two = chatty_tile(make_tile, tmp_path, "two", "b002")
+    record = tmp_path / "cli.jsonl"
+    proc = run_blinks("monitor", "--port", one.port, "--port", two.port, "--duration", "2",
+                      "--record", str(record), timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert "[ttyone a001] LG state tile=a001" in proc.stdout
+    assert "[ttytwo b002] LG state tile=b002" in proc.stdout
+    lines = [json.loads(x) for x in record.read_text().splitlines()]
+    assert any(r.get("event", {}).get("tile") == "b002" for r in lines)
