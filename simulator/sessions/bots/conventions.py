@@ -24,6 +24,8 @@ gamble a play while no error token is lost; hint a partner who holds a play they
 discard the slot whose loss is smallest in expectation; otherwise hint (it still informs).
 """
 
+from functools import lru_cache
+
 from simulator.sessions.bots.base import Bot
 from simulator.sessions.bots.knowledge import (
     critical_table,
@@ -106,31 +108,54 @@ def partition(weighted, playable, safe):
     return {h: i for i, g in enumerate(groups) for h, _, _ in g}
 
 
+@lru_cache(maxsize=64)
+def shared_partition(tuples, gems, discards):
+    """The partition of a common-knowledge set: a pure function of public facts, cached so
+    that the hinter and the receiver, who both compute it, pay for it once."""
+    weighted = weighed(tuples, unseen_counts(gems, discards))
+    trash = trash_table(gems, discards)
+    safe = [not c for c in critical_table(gems, discards, trash)]
+    return partition(weighted, playable_table(gems), safe)
+
+
 def weighed(tuples, counts):
     """(tuple, weight) for each tuple the counts allow; weight = ways to hold it."""
-    out = []
-    for h in tuples:
-        if len(h) == 2:
+    if tuples and len(tuples[0]) == 2:
+        out = []
+        for h in tuples:
             a, b = h
             w = counts[a] * (counts[b] - (a == b))
-        elif len(h) == 1:
-            w = counts[h[0]]
-        else:
-            w = 1
-        if w > 0:
-            out.append((h, w))
-    return out
+            if w > 0:
+                out.append((h, w))
+        return out
+    return [(h, counts[h[0]] if h else 1) for h in tuples if not h or counts[h[0]] > 0]
 
 
-def slot_weights(weighted, n):
-    """Per slot, the weight of each shard: beliefs about single slots in one pass."""
+def slot_weights(tuples, counts, n):
+    """Per slot, the weight of each shard (beliefs about single slots), and the total."""
+    return _slot_weights(tuples, tuple(counts), n)
+
+
+@lru_cache(maxsize=256)
+def _slot_weights(tuples, counts, n):
     rows = [[0] * 9 for _ in range(n)]
     total = 0
-    for h, w in weighted:
-        total += w
-        for s in range(n):
-            rows[s][h[s]] += w
-    return rows, total
+    if n == 2:
+        first, second = rows
+        for a, b in tuples:
+            w = counts[a] * (counts[b] - (a == b))
+            if w > 0:
+                total += w
+                first[a] += w
+                second[b] += w
+    elif n == 1:
+        first = rows[0]
+        for (a,) in tuples:
+            w = counts[a]
+            if w > 0:
+                total += w
+                first[a] += w
+    return tuple(tuple(r) for r in rows), total
 
 
 def mean(row, total, table):
@@ -153,7 +178,7 @@ class ConventionBot(Bot):
 
     def __init__(self, player, seed=0):
         Bot.__init__(self, player, seed)
-        self.sets = [list(ALL_PAIRS), list(ALL_PAIRS)]  # per hand: possible shard tuples
+        self.sets = [ALL_PAIRS, ALL_PAIRS]  # per hand: possible shard tuples (sorted tuples)
         self._given = None  # (turn, partition) of the hint this bot just gave
 
     # --- keeping the common knowledge -----------------------------------------------------
@@ -166,12 +191,13 @@ class ConventionBot(Bot):
             else:
                 groups = self.partition_for(target, obs.gems, obs.discards)
             message = HINT_INDEX[event.move]
-            move, touched = event.move, event.touched
-            self.sets[target] = [
+            match = [event.move.matches(t) for t in range(9)]
+            pointed = [slot + 1 in event.touched for slot in range(2)]
+            self.sets[target] = tuple(
                 h for h in self.sets[target]
                 if groups.get(h) == message
-                and all((move.matches(h[i]) == (i + 1 in touched)) for i in range(len(h)))
-            ]
+                and all(match[t] == pointed[i] for i, t in enumerate(h))
+            )
             return
         i = event.move.slot - 1
         shown = event.shard
@@ -179,13 +205,10 @@ class ConventionBot(Bot):
         size_after = obs.hand_size if actor == self.player else len(obs.partner_hand)
         if kept and size_after > len(next(iter(kept))):
             kept = {h + (t,) for h in kept for t in EXPANSIONS}
-        self.sets[actor] = sorted(kept)
+        self.sets[actor] = tuple(sorted(kept))
 
     def partition_for(self, target, gems, discards):
-        weighted = weighed(self.sets[target], unseen_counts(gems, discards))
-        trash = trash_table(gems, discards)
-        safe = [not c for c in critical_table(gems, discards, trash)]
-        return partition(weighted, playable_table(gems), safe)
+        return shared_partition(self.sets[target], tuple(gems), tuple(sorted(discards)))
 
     # --- choosing a move --------------------------------------------------------------------
     @staticmethod
@@ -215,11 +238,11 @@ class ConventionBot(Bot):
         partner_hand = tuple(obs.partner_hand)
         n = obs.hand_size
         rows, total = slot_weights(
-            weighed(self.sets[self.player], unseen_counts(gems, discards, partner_hand)), n)
+            self.sets[self.player], unseen_counts(gems, discards, partner_hand), n)
         theirs = None
         if hints > 0 and partner_hand:
-            theirs = slot_weights(weighed(self.sets[1 - self.player],
-                                          unseen_counts(gems, discards)), len(partner_hand))
+            theirs = slot_weights(self.sets[1 - self.player], unseen_counts(gems, discards),
+                                  len(partner_hand))
             if self.partner_in_danger(theirs, partner_hand, discards, playable, trash, critical):
                 return self.hint(obs, partner_hand)
         play_odds = [mean(rows[s], total, playable) for s in range(n)]
