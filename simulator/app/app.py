@@ -9,7 +9,10 @@ Hooks for other front ends (kept simple on purpose):
   `inspect`, `logs`, `tile_at`, `now`), so a mirror of physical tiles can stand in for the world;
 - a tile whose `inspect()` says `"micropython": True` (co-simulation) gets a badge;
 - `controllers` (e.g. a bot) get `on_frame(app)` after the world advances each frame and may
-  use `app.ops` to act like a player, so their moves are recorded too.
+  use `app.ops` to act like a player, so their moves are recorded too. A controller may also
+  offer `click(pos) -> bool` (a left click on the panel it drew), `marks(tid) -> list` (words
+  written on a tile) and `draw_panel(surface, panel, x, y) -> y` (it then owns the middle of
+  the side panel: tokens and inspector make way for it).
 """
 
 import pygame
@@ -66,6 +69,7 @@ class SimApp:
         self.gestures = Gestures(self)
         self.controllers = []
         self.view_as = None
+        self.view_locked = False  # a bot game keeps the view as its human player
         self.overlay = False
         self.badge_micropython = False  # set by a co-simulation front end: badge tiles always
         self.hover = None
@@ -123,6 +127,21 @@ class SimApp:
             return "To deal: hold any tile of the cluster for 6 s (6, 12 or 18 tiles)."
         return None
 
+    def click_controls(self, pos) -> bool:
+        """A left click offered to the controllers' on-screen controls; True if one took it."""
+        for controller in self.controllers:
+            click = getattr(controller, "click", None)
+            if click is not None and click(pos):
+                return True
+        return False
+
+    def panel_owner(self):
+        """The controller that draws the middle of the side panel, if any."""
+        for controller in self.controllers:
+            if hasattr(controller, "draw_panel"):
+                return controller
+        return None
+
     def flip_token(self, kind: str, i: int):
         (self.tokens.flip_hint if kind == "hint" else self.tokens.flip_error)(i)
         if self.recorder is not None:
@@ -174,6 +193,10 @@ class SimApp:
     def close(self):
         if self.recorder is not None:
             self.recorder.close(self.world.now)
+        if self.badge_micropython:  # co-simulated tiles: end their MicroPython processes
+            from simulator.cosim import close_runners
+
+            close_runners(self.world)
 
     # -- drawing ----------------------------------------------------------------------------
     def render(self, surface):
@@ -212,6 +235,9 @@ class SimApp:
             info = self.inspect(tid)
         if info is not None and info.get("micropython"):
             marks.append("uPy")
+        for controller in self.controllers:
+            if hasattr(controller, "marks"):
+                marks.extend(controller.marks(tid))
         self.painter.draw_tile(surface, centre, self.shown_leds(tid), dirs, hidden, marks)
         if self.overlay:
             self.painter.draw_links(surface, centre, dirs, info)

@@ -18,6 +18,8 @@ def add_arguments(parser):
     parser.add_argument("--run-for", type=float, metavar="SECONDS", help="run this much simulated time, then exit")
     parser.add_argument("--screenshot", metavar="FILE", help="save a PNG of the window at exit")
     parser.add_argument("--window", default="1280x800", metavar="WxH", help="window size (default 1280x800, at least 1100x700)")
+    parser.add_argument("--mpy", type=int, default=0, metavar="N", help="run the first N tiles as real MicroPython processes (co-simulation)")
+    parser.add_argument("--bot", metavar="NAME", help="play Lost Gems as A against this bot playing B (e.g. conventions, cautious)")
 
 
 def _check(args):
@@ -35,13 +37,30 @@ def _check(args):
         return f"--window must be at least 1100x700, not {w}x{h}"
     if args.replay and args.record and os.path.abspath(args.replay) == os.path.abspath(args.record):
         return "--record must not overwrite the --replay file"
+    if not args.replay and not 0 <= args.mpy <= args.tiles:
+        return f"--mpy takes a number of tiles from 0 to {args.tiles}, not {args.mpy}"
+    if args.bot is not None:
+        return _check_bot(args)
     return None
+
+
+def _check_bot(args):
+    from simulator.app.bot_play import BOT_TILES, check_bot_name
+
+    if args.replay:
+        return "--bot plays a new game: it cannot be combined with --replay (replay the recording alone)"
+    if args.tiles != BOT_TILES:
+        return f"--bot plays full Lost Gems on {BOT_TILES} tiles, not --tiles {args.tiles}"
+    if args.game not in (None, "lostgems"):
+        return f"--bot plays Lost Gems, not --game {args.game}"
+    return check_bot_name(args.bot)
 
 
 def make_app(args, size=None, runners=None):
     """Build the SimApp for parsed arguments (no window yet). Raises ValueError on bad input.
 
-    `runners` ({tile index: runner factory}) is the co-simulation hook (see world_setup)."""
+    `runners` ({tile index: runner factory}) is the co-simulation hook (see world_setup); without
+    it, `args.mpy` tiles (the first ones) run on MicroPython. `args.bot` adds a bot game."""
     from simulator.app import recorder as rec
     from simulator.app.app import HEIGHT, WIDTH, SimApp, table_for
     from simulator.app.games import load_game
@@ -61,15 +80,35 @@ def make_app(args, size=None, runners=None):
     game_class, game_name, note = load_game(game)
     if layout is None:
         layout = starting_layout(table_for(size), tiles)
+    if runners is None and getattr(args, "mpy", 0):
+        from simulator.cosim import mpy_runners
+
+        runners = mpy_runners(args.mpy, len(layout))  # ValueError for a count that does not fit
     world = build_world(game_class, layout, seed, ir_loss, runners)
     recorder = None
     if args.record:
         header = {"game": game_name, "seed": seed, "tiles": tiles, "ir_loss": ir_loss, "layout": [list(c) for c in layout]}
-        recorder = rec.Recorder(args.record, header)
+        try:
+            recorder = rec.Recorder(args.record, header)
+        except OSError:
+            _close_runners(world, runners)
+            raise
     app = SimApp(world, game_name, seed, note=note, recorder=recorder, replay=replay, size=size)
     app.badge_micropython = bool(runners)
     app.clock.set_speed(args.speed)
+    bot = getattr(args, "bot", None)
+    if bot is not None:
+        from simulator.app.bot_play import BotGame
+
+        BotGame(app, bot, seed).attach()
     return app
+
+
+def _close_runners(world, runners):
+    if runners:
+        from simulator.cosim import close_runners
+
+        close_runners(world)
 
 
 def run(args) -> int:
@@ -82,10 +121,11 @@ def run(args) -> int:
 
     from simulator.app.games import GameNotFound
     from simulator.app.recorder import RecordingError
+    from simulator.cosim import CosimError
 
     try:
         app = make_app(args)
-    except (RecordingError, GameNotFound, OSError) as exc:
+    except (RecordingError, GameNotFound, OSError, ValueError, CosimError) as exc:
         print(f"blinks sim: {exc}", file=sys.stderr)
         return 2
     from simulator.app.app import ReplayError

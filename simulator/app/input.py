@@ -94,6 +94,8 @@ class Gestures:
     def _down(self, ev):
         app = self.app
         mods = pygame.key.get_mods() | getattr(ev, "mod", 0)
+        if ev.button == 1 and app.click_controls(ev.pos):
+            return
         coin = app.panel.coin_at(ev.pos)
         if coin is not None and ev.button == 1:
             app.flip_token(*coin)
@@ -145,7 +147,7 @@ class Gestures:
             app.clock.cycle_speed()
         elif k == pygame.K_d:
             app.overlay = not app.overlay
-        elif k == pygame.K_v:
+        elif k == pygame.K_v and not app.view_locked:
             app.view_as = {None: "A", "A": "B", "B": None}[app.view_as]
         elif k == pygame.K_r:
             self._rotate(-1 if shift else 1)

@@ -41,7 +41,7 @@ class Tokens:
         self.errors = self.errors - 1 if i < self.errors else self.errors + 1
 
 
-def _wrap(text: str, width: int) -> list:
+def wrap(text: str, width: int) -> list:
     lines, line = [], ""
     for word in text.split():
         if line and len(line) + 1 + len(word) > width:
@@ -75,7 +75,7 @@ class Panel:
         t = self.text
         y = t.blit(surface, "Blinks simulator", (x, y), 30).bottom + 2
         y = t.blit(surface, f"{app.game_name} - seed {app.seed} - {len(app.world.tiles)} tiles", (x, y), 20, DIM).bottom + 4
-        for line in _wrap(app.note or "", 40):
+        for line in wrap(app.note or "", 40):
             y = t.blit(surface, line, (x, y), 18, WARN).bottom
         y += 8
         clock = app.clock
@@ -87,13 +87,23 @@ class Panel:
             y = t.blit(surface, f"recording to {app.recorder.path[-30:]}", (x, y), 18, DIM).bottom
         view = {None: "everyone (all shards shown)", "A": "as A (A's hand hidden)", "B": "as B (B's hand hidden)"}[app.view_as]
         y = t.blit(surface, "View: " + view, (x, y + 4), 20).bottom + 10
+        owner = app.panel_owner()
+        if owner is not None:
+            self.coins = []
+            owner.draw_panel(surface, self, x, y)
+            self._draw_help(surface)
+            return
         tip = app.tip()
         if tip:
-            for line in _wrap(tip, 40):
+            for line in wrap(tip, 40):
                 y = t.blit(surface, line, (x, y), 19, WARN).bottom
             y += 8
         y = self._draw_tokens(surface, app.tokens, x, y) + 10
         y = self._draw_inspector(surface, app, x, y)
+        self._draw_help(surface)
+
+    def _draw_help(self, surface):
+        x, t = self.x + 14, self.text
         hy = self.height - 8 - 17 * len(HELP)
         for line in HELP:
             hy = t.blit(surface, line, (x, hy), 18, DIM).bottom
@@ -146,6 +156,6 @@ class Panel:
         if app.view_as is not None:
             return t.blit(surface, "(log hidden while viewing as a player)", (x, y), 16, DIM).bottom
         for line in app.world.logs(tid)[-4:]:
-            for part in _wrap(str(line), 46)[:2]:
+            for part in wrap(str(line), 46)[:2]:
                 y = t.blit(surface, part, (x, y), 16, DIM).bottom
         return y

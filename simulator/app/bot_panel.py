@@ -1,0 +1,89 @@
+"""The side panel of a bot game: tokens, score, turns left, the person's buttons, the transcript.
+
+Buttons are rebuilt on every draw (like the token coins), so what is clickable is exactly what
+is shown; a greyed button is a move the rules do not allow now (or not your turn).
+"""
+
+import pygame
+
+from simulator.app.panels import COIN_OFF, DIM, ERROR_ON, HINT_ON, TEXT_COLOR, WARN, wrap
+from simulator.sessions.moves import ALL_HINTS, DISCARDS, PLAYS
+from simulator.sessions.shards import COLOURS, MAX_ERRORS, MAX_HINTS
+
+HINT_FILL = ((200, 50, 45), (215, 185, 40), (50, 90, 210), (90, 90, 100), (90, 90, 100), (90, 90, 100))
+BUTTON_OFF = (55, 55, 62)
+BUTTON_FILL = (70, 110, 90)
+EDGE = (20, 20, 24)
+KIND_COLOR = {"info": TEXT_COLOR, "bot": (150, 200, 255), "you": (170, 230, 170), "bad": (255, 120, 110)}
+STATUS = {
+    "setup": "Dealing...",
+    "person": "Your turn: hint B, or play / discard",
+    "moving": "Moving the tiles...",
+    "thinking": "B is thinking...",
+    "over": "Game over",
+    "broken": "Stopped: tiles and referee disagree",
+}
+
+
+def _button(surface, game, text, rect, move, fill, label_size=20):
+    enabled = game.legal(move)
+    rect = pygame.Rect(rect)
+    pygame.draw.rect(surface, fill if enabled else BUTTON_OFF, rect, border_radius=6)
+    pygame.draw.rect(surface, EDGE, rect, width=2, border_radius=6)
+    game.app.text.blit(surface, text, rect.center, label_size, TEXT_COLOR if enabled else DIM, "center")
+    game.buttons.append((rect, move, enabled))
+
+
+def _coins(surface, x, y, count, total, on):
+    for i in range(total):
+        centre = (x + i * 30, y)
+        pygame.draw.circle(surface, on if i < count else COIN_OFF, centre, 11)
+        pygame.draw.circle(surface, EDGE, centre, 11, 2)
+
+
+def draw_game_panel(surface, panel, game, x, y):
+    """Draw the game from A's side; returns the y below it."""
+    t = panel.text
+    state = game.state
+    game.buttons = []
+    y = t.blit(surface, f"Lost Gems: you (A) vs bot {game.bot_name} (B)", (x, y), 20, WARN).bottom + 4
+    y = t.blit(surface, STATUS[game.phase], (x, y), 24).bottom + 6
+    if state is not None:
+        t.blit(surface, f"Hints {state.hints}/{MAX_HINTS}", (x, y), 21)
+        _coins(surface, x + 150, y + 7, state.hints, MAX_HINTS, HINT_ON)
+        y += 26
+        left = MAX_ERRORS - state.errors
+        t.blit(surface, f"Errors left {left}/{MAX_ERRORS}", (x, y), 21)
+        _coins(surface, x + 150, y + 7, left, MAX_ERRORS, ERROR_ON)
+        y += 26
+        gems = "  ".join(f"{COLOURS[c]} {state.gems[c]}" for c in range(3))
+        y = t.blit(surface, f"Score {state.score}    gems {gems}", (x, y), 21).bottom + 2
+        if state.final_turns is not None and not state.over:
+            left_words = f"Last round: {state.final_turns} turn{'s' if state.final_turns != 1 else ''} left"
+        else:
+            left_words = f"Jungle: {state.jungle} shards to draw"
+        y = t.blit(surface, f"{left_words}   turn {state.turns}", (x, y), 19, DIM).bottom + 8
+        y = _buttons(surface, game, x, y)
+    for text, kind in game.messages:
+        for line in wrap(text, 38):
+            y = t.blit(surface, line, (x, y), 18, KIND_COLOR[kind]).bottom
+    if state is not None and state.over:
+        from simulator.app.bot_play import rating
+
+        y = t.blit(surface, f"Final score {state.score}: {rating(state.score)}", (x, y + 6), 24, WARN).bottom
+    return y
+
+
+def _buttons(surface, game, x, y):
+    t = game.app.text
+    t.blit(surface, "Hint B:", (x, y + 6), 19)
+    for i, move in enumerate(ALL_HINTS):
+        label = "" if i < 3 else str(move.hint)
+        _button(surface, game, label, (x + 62 + i * 36, y, 32, 28), move, HINT_FILL[i])
+    y += 36
+    for slot in (1, 2):
+        t.blit(surface, f"Slot {slot}:", (x, y + 6), 19)
+        _button(surface, game, f"play {slot}", (x + 62, y, 96, 28), PLAYS[slot - 1], BUTTON_FILL)
+        _button(surface, game, f"discard {slot}", (x + 166, y, 106, 28), DISCARDS[slot - 1], BUTTON_FILL)
+        y += 34
+    return y + 6

@@ -1,0 +1,215 @@
+"""`blinks sim --bot NAME`: a person plays A against a bot playing B, on the simulated tiles.
+
+The referee (`simulator.sessions.referee.GameState`) keeps the rules; the tiles show the game.
+The bot sees only its `Observation` (never its own shards); the person sees the table as A
+(A's own revealed shards show their backs, and the view cannot be switched).
+
+The person moves with the panel's buttons (see bot_panel): a hint to B (red, yellow, blue, 1,
+2, 3), or play / discard slot 1 or 2. Buttons rather than gestures on the tiles because A
+cannot see their own shards and a misplaced tile would put the referee and the tiles out of
+step; the move is then made on the tiles the way the session runner makes it (see
+table_moves), through the app's table operations, so it is visible and recorded. The bot's
+turn comes after a short pause, its hints are written in the panel ("B hints you: red ->
+slot 2"), and after every move the tiles are checked against the referee.
+"""
+
+from simulator.app.table_moves import AppTable, Steps
+from simulator.sessions import GameState, IllegalMove, bot_class
+from simulator.sessions.moves import HINT
+from simulator.sessions.observation import describe_knowledge
+from simulator.sessions.physical import Mismatch
+from simulator.sessions.shards import COLOUR_NAMES
+
+BOT_TILES = 18
+HUMAN, BOT = 0, 1
+START_MS = 500        # let the faces find each other before the deal
+BOT_PAUSE_MS = 1000   # the bot "thinks" this long (simulated) so the person can follow
+POINT_MS = 4000       # how long the tiles a hint pointed at stay marked
+MESSAGES = 7
+
+SETUP, PERSON, MOVING, THINKING, OVER, BROKEN = "setup", "person", "moving", "thinking", "over", "broken"
+
+
+def check_bot_name(name):
+    """None if `name` is a known bot, else the error text listing the known ones."""
+    try:
+        bot_class(name)
+    except KeyError as exc:
+        return f"--bot: {exc.args[0]}"
+    return None
+
+
+def rating(score: int) -> str:
+    """LOSTGEMS.md part 1's words for a final score."""
+    if score >= 9:
+        return "praised by the tribe"
+    if score >= 6:
+        return "nicely done"
+    if score >= 4:
+        return "a mediocre explorer"
+    return "the tribes are let down"
+
+
+def hint_words(move) -> str:
+    return COLOUR_NAMES[move.hint] if move.hint_kind == "colour" else f"value {move.hint}"
+
+
+def pointed_words(touched) -> str:
+    if not touched:
+        return "no shard"
+    return ("slot " if len(touched) == 1 else "slots ") + " and ".join(str(s) for s in touched)
+
+
+class BotGame:
+    """The controller (see app.py's hooks): deals, runs the turns, draws the game panel."""
+
+    def __init__(self, app, bot_name: str, seed: int):
+        self.app = app
+        self.bot_name = bot_name
+        self.seed = seed
+        self.bot = bot_class(bot_name)(BOT, seed)
+        self.table = AppTable(app)
+        self.state = None
+        self.phase = SETUP
+        self.steps = Steps(app, self._setup())
+        self.after = self._setup_done
+        self.think_until = None
+        self.messages = []  # (text, kind) newest last; kind "info", "bot", "you", "bad"
+        self.pointed = ((), "", 0)  # (tiles, word, until ms): what the last hint pointed at
+        self.buttons = []  # (rect, move, enabled), filled while drawing
+
+    def attach(self):
+        self.app.controllers.append(self)
+        self.app.view_as = "A"
+        self.app.view_locked = True
+        self.say("Dealing: the bot holds a jungle tile for 6 s.")
+        return self
+
+    def say(self, text, kind="info"):
+        self.messages.append((text, kind))
+        del self.messages[:-MESSAGES]
+
+    # --- what the person may do ---------------------------------------------------------------
+    def your_turn(self) -> bool:
+        return self.phase == PERSON
+
+    def legal(self, move) -> bool:
+        return self.your_turn() and move in self.state.legal_moves()
+
+    def choose(self, move) -> bool:
+        """The person's move (from a button). False, with a message, if it is not allowed now."""
+        if not self.your_turn():
+            return False
+        try:
+            self.state.check(move)
+        except IllegalMove as exc:
+            self.say(f"Not allowed: {exc}", "bad")
+            return False
+        self._apply(move)
+        return True
+
+    # --- the app's hooks ----------------------------------------------------------------------
+    def on_frame(self, app):
+        if self.phase in (OVER, BROKEN):
+            return
+        try:
+            if self.steps is not None:
+                if not self.steps.poll():
+                    return
+                self.steps = None
+                after, self.after = self.after, None
+                after()
+            if self.phase == THINKING and app.world.now >= self.think_until:
+                self._apply(self.bot.act(self.state.observation(BOT)))
+        except Mismatch as exc:
+            self.phase = BROKEN
+            self.steps = None
+            self.say(f"The tiles disagree with the referee: {exc}", "bad")
+
+    def click(self, pos) -> bool:
+        for rect, move, enabled in self.buttons:
+            if rect.collidepoint(pos):
+                if enabled:
+                    self.choose(move)
+                return True
+        return False
+
+    def marks(self, tid) -> list:
+        out = []
+        for player in (HUMAN, BOT):
+            hand = self.table.hands[player]
+            if tid in hand:
+                slot = hand.index(tid) + 1
+                out.append(f"slot {slot}")
+                if player == HUMAN and self.state is not None:
+                    known = describe_knowledge(self.state.knowledge[HUMAN][slot - 1])
+                    if known != "RYB/123":  # something learnt from hints
+                        out.append(known)
+        tiles, word, until = self.pointed
+        if tid in tiles and self.app.world.now < until:
+            out.append(word + "!")
+        return out
+
+    def draw_panel(self, surface, panel, x, y):
+        from simulator.app.bot_panel import draw_game_panel
+
+        return draw_game_panel(surface, panel, self, x, y)
+
+    # --- turns --------------------------------------------------------------------------------
+    def _setup(self):
+        yield START_MS
+        yield from self.table.deal(self._held_tile())
+        deck = self.table.choose_order(None, self.seed)
+        self.state = GameState(deck=deck, start=HUMAN)
+        for player in (HUMAN, HUMAN, BOT, BOT):
+            yield from self.table.draw(player)
+
+    def _held_tile(self):
+        """The jungle tile the bot holds to deal: the lowest id (any tile of the cluster works)."""
+        return min(self.app.world.tiles)
+
+    def _setup_done(self):
+        self.table.check(self.state)
+        self.say("Dealt. You are A (bottom): your own shards show their backs.")
+        self._next_turn()
+
+    def _apply(self, move):
+        player = self.state.current
+        event = self.state.apply(move)
+        self.bot.observe(self.state.observation(BOT), self.state.observation(BOT).last_event)
+        self._tell(player, event)
+        self.phase = MOVING
+        self.steps = Steps(self.app, self.table.perform(event))
+        self.after = self._move_done
+
+    def _tell(self, player, event):
+        """The transcript line, as A may read it (A's own draw stays hidden)."""
+        move = event.move
+        if move.kind == HINT:
+            words = hint_words(move)
+            target = self.table.hands[1 - player]
+            tiles = tuple(target[s - 1] for s in event.touched)
+            self.pointed = (tiles, words, self.app.world.now + POINT_MS)
+            if player == BOT:
+                self.say(f"B hints you: {words} -> {pointed_words(event.touched)}", "bot")
+            else:
+                self.say(f"You hint B: {words} -> {pointed_words(event.touched)}", "you")
+            return
+        seen = self.state.observation(HUMAN).last_event
+        who = "You" if player == HUMAN else "B"
+        self.say(f"{who}: {seen.describe()}", "you" if player == HUMAN else "bot")
+
+    def _move_done(self):
+        self.table.check(self.state)
+        self._next_turn()
+
+    def _next_turn(self):
+        state = self.state
+        if state.over:
+            self.phase = OVER
+            self.say(f"Game over: score {state.score}, {rating(state.score)}.", "info")
+        elif state.current == BOT:
+            self.phase = THINKING
+            self.think_until = self.app.world.now + BOT_PAUSE_MS
+        else:
+            self.phase = PERSON

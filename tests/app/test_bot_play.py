@@ -1,0 +1,108 @@
+"""`blinks sim --bot`: a person (this test, through the panel's buttons) plays A against a bot.
+
+After every turn the tiles are read back by area, independently of the game's own bookkeeping,
+and compared with the referee: hands (slot order left to right), board, discards, jungle.
+"""
+
+import pygame
+from sim_hands import Hands
+
+from host_tools.cli import main as blinks
+from simulator.app.bot_play import BROKEN, OVER, PERSON, rating
+from simulator.sessions.moves import ALL_HINTS, DISCARDS, PLAYS
+from simulator.sessions.observation import Observation
+from simulator.sessions.shards import parse_shard
+
+
+def wait_for(app, hands, ready, timeout_ms=60000):
+    end = app.world.now + timeout_ms
+    while not ready():
+        assert app.world.now < end, f"timed out; game phase {app.controllers[0].phase}"
+        hands.frames(100)
+
+
+def press_button(app, hands, game, move):
+    """Render the panel (that is where buttons come from) and click the button of `move`."""
+    app.render(pygame.Surface((app.width, app.height)))
+    rect = next(rect for rect, m, _ in game.buttons if m == move)
+    hands.down(rect.center)
+    hands.up(rect.center)
+
+
+def tiles_by_area(app):
+    out = {}
+    for tid in app.world.tiles:
+        pos = app.world.position(tid)
+        x = app.table.layout.to_pixel(pos[0], pos[1])[0]
+        out.setdefault(app.area_name(tid), []).append((x, tid))
+    return {area: [tid for _, tid in sorted(found)] for area, found in out.items()}
+
+
+def assert_tiles_agree(app, state):
+    areas = tiles_by_area(app)
+    info = {tid: app.world.inspect(tid) for tid in app.world.tiles}
+    for area, player in (("hand_a", 0), ("hand_b", 1)):
+        tiles = areas.get(area, [])
+        assert [info[t]["state"] for t in tiles] == ["revealed"] * len(tiles)
+        assert [parse_shard(info[t]["shard"]) for t in tiles] == state.hands[player]
+    board = areas.get("board", [])
+    assert all(info[t]["state"] == "played" for t in board) and len(board) == sum(state.gems)
+    discards = areas.get("discard", [])
+    assert all(info[t]["state"] == "discarded" for t in discards)
+    assert sorted(parse_shard(info[t]["shard"]) for t in discards) == sorted(state.discards)
+    jungle = areas.get("jungle", [])
+    assert all(info[t]["state"] == "face down" for t in jungle) and len(jungle) == state.jungle
+
+
+def test_a_person_plays_a_against_the_bot_through_the_panel(make_app):
+    app = make_app(seed=5, bot="cautious")
+    hands = Hands(app)
+    game = app.controllers[0]
+    seen = []
+    act = game.bot.act
+    game.bot.act = lambda obs: seen.append(type(obs)) or act(obs)
+    assert app.view_as == "A"
+    hands.event(pygame.KEYDOWN, key=pygame.K_v, mod=0)
+    assert app.view_as == "A"  # the person may not look at their own shards
+
+    wait_for(app, hands, lambda: game.phase == PERSON)
+    state = game.state
+    assert_tiles_agree(app, state)
+    a_tiles = list(game.table.hands[0])
+    assert all(app.hidden(t) for t in a_tiles) and not any(app.hidden(t) for t in game.table.hands[1])
+
+    press_button(app, hands, game, DISCARDS[0])  # all 3 hints available: no discard
+    assert state.turns == 0 and game.phase == PERSON
+
+    for move in (ALL_HINTS[0], PLAYS[0], ALL_HINTS[4], DISCARDS[1], PLAYS[1]):
+        if game.phase == OVER:
+            break
+        if not game.legal(move):
+            move = PLAYS[0]
+        turns = state.turns
+        press_button(app, hands, game, move)
+        assert state.turns == turns + 1 and state.history[-1].move == move
+        wait_for(app, hands, lambda: game.phase in (PERSON, OVER, BROKEN))
+        assert game.phase != BROKEN, game.messages
+        assert_tiles_agree(app, state)
+        if state.turns >= turns + 2:
+            assert any(text.startswith("B") for text, _ in game.messages)
+    assert state.turns >= 8
+    assert seen and all(kind is Observation for kind in seen)
+    app.render(pygame.Surface((app.width, app.height)))
+
+
+def test_ratings_follow_the_rules():
+    assert [rating(s) for s in (0, 3, 4, 5, 6, 8, 9)] == [
+        "the tribes are let down", "the tribes are let down", "a mediocre explorer",
+        "a mediocre explorer", "nicely done", "nicely done", "praised by the tribe"]
+
+
+def test_bot_options_are_checked(tmp_path, capsys):
+    assert blinks(["sim", "--bot", "nobody"]) == 2
+    assert "known bots" in capsys.readouterr().err
+    assert blinks(["sim", "--bot", "cautious", "--tiles", "12"]) == 2
+    assert "18 tiles" in capsys.readouterr().err
+    assert blinks(["sim", "--bot", "cautious", "--replay", str(tmp_path / "x.jsonl")]) == 2
+    assert "--replay" in capsys.readouterr().err
+    assert blinks(["sim", "--bot", "cautious", "--game", "demo"]) == 2
