@@ -53,6 +53,14 @@ def micropython_command():
     return here if os.path.exists(here) else (shutil.which("micropython") or "micropython")
 
 
+def _marker_start(buf, keep):
+    """Where a marker may begin at the end of buf (its first bytes only), else len(buf)."""
+    for i in range(max(0, len(buf) - keep), len(buf)):
+        if any(m.startswith(buf[i:]) for m in MARKERS):
+            return i
+    return len(buf)
+
+
 class _Pacer:
     """Holds a byte stream to a rate, like a serial link of that throughput."""
 
@@ -202,8 +210,9 @@ class VirtualTile:
             while True:
                 hits = [(buf.find(m), m) for m in MARKERS if m in buf]
                 if not hits:
-                    send, buf = (buf[:-keep], buf[-keep:]) if len(buf) > keep else (b"", buf)
-                    self._emit_cooked(send)
+                    cut = _marker_start(buf, keep)
+                    self._emit_cooked(buf[:cut])
+                    buf = buf[cut:]
                     break
                 i, marker = min(hits)
                 self._emit_cooked(buf[:i])
