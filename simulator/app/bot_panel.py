@@ -28,7 +28,8 @@ STATUS = {
 def _button(surface, game, text, rect, move, fill, label_size=20):
     enabled = game.legal(move)
     rect = pygame.Rect(rect)
-    pygame.draw.rect(surface, fill if enabled else BUTTON_OFF, rect, border_radius=6)
+    off = BUTTON_OFF if fill in (BUTTON_FILL, HINT_FILL[3]) else tuple(v // 3 for v in fill)
+    pygame.draw.rect(surface, fill if enabled else off, rect, border_radius=6)
     pygame.draw.rect(surface, EDGE, rect, width=2, border_radius=6)
     game.app.text.blit(surface, text, rect.center, label_size, TEXT_COLOR if enabled else DIM, "center")
     game.buttons.append((rect, move, enabled))

@@ -74,10 +74,9 @@ class Painter:
 
     def draw_tile(self, surface, centre, leds, dirs, hidden=False, marks=()):
         self.art.draw(surface, centre, leds, dirs)
+        if hidden and not marks:  # with words on it, the dim green back says "hidden" enough
+            self.text.blit(surface, "?", centre, 30, (170, 210, 170), "center")
         top = centre[1] - 6 * (len(marks) - 1)  # the words centred on the tile
-        if hidden:
-            self.text.blit(surface, "?", (centre[0], centre[1] - (9 if marks else 0)), 30, (170, 210, 170), "center")
-            top = centre[1] + 8  # below the "?"
         for i, mark in enumerate(marks):
             self.text.blit(surface, mark, (centre[0], top + 12 * i), 16, TEXT, "center")
 

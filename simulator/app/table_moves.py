@@ -100,7 +100,7 @@ class AppTable(physical.Table):
         cells apart (hand shards must never touch)."""
         name = "hand_a" if player == 0 else "hand_b"
         x, y, w, h = self.app.table.area(name).rect
-        mid = (x + w / 2.0, y + (LABEL_PX + h) / 2.0)
+        mid = (x + w / 2.0, y + (LABEL_PX + h) / 2.0)  # the middle of the area below its label
         to_pixel = self.app.table.layout.to_pixel
         cells = self._area_cells(name)
         row_y = min((to_pixel(*c)[1] for c in cells), key=lambda cy: abs(cy - mid[1]))
@@ -109,9 +109,12 @@ class AppTable(physical.Table):
         return row[centre - 1] if slot == 1 else row[centre + 1]
 
     def _area_cells(self, name: str) -> list:
+        """Cells whose whole hexagon lies inside the area, below its label."""
         x, y, w, h = self.app.table.area(name).rect
-        return [c for c in self.app.table.layout.cells_in_rect((x, y + LABEL_PX, w, h - LABEL_PX))
-                if self.app.table.on_table(*c)]
+        s = self.app.table.layout.size
+        a = 0.87 * s  # apothem
+        inner = (x + s, y + LABEL_PX + a, w - 2 * s, h - LABEL_PX - 2 * a)
+        return [c for c in self.app.table.layout.cells_in_rect(inner) if self.app.table.on_table(*c)]
 
     def _neighbours(self, cell) -> list:
         return [self.world.tile_at(cell[0] + dq, cell[1] + dr) for dq, dr in DIRECTIONS]
@@ -132,7 +135,8 @@ class AppTable(physical.Table):
     def discard_cell(self) -> tuple:
         """Discarded shards send nothing, so they may lie together: the first free cell of the
         discard area touching only other discards."""
-        for cell in self._area_cells("discard"):
+        to_pixel = self.app.table.layout.to_pixel
+        for cell in sorted(self._area_cells("discard"), key=lambda c: (round(to_pixel(*c)[1]), to_pixel(*c)[0])):
             near = [t for t in self._neighbours(cell) if t is not None]
             if self.world.tile_at(*cell) is None and all(t in self.discards for t in near):
                 return cell

@@ -92,6 +92,45 @@ def test_a_person_plays_a_against_the_bot_through_the_panel(make_app):
     app.render(pygame.Surface((app.width, app.height)))
 
 
+def test_a_whole_game_ends_with_the_score_and_its_rating(make_app):
+    """A person who peeks (this test reads the referee) plays a full game to its last round."""
+    app = make_app(seed=3, bot="conventions")
+    hands = Hands(app)
+    game = app.controllers[0]
+    wait_for(app, hands, lambda: game.phase == PERSON)
+    state = game.state
+    while game.phase == PERSON:
+        playable = [i for i, s in enumerate(state.hands[0]) if state.gems[s // 3] + 1 == s % 3 + 1]
+        if playable:
+            move = PLAYS[playable[0]]
+        elif state.hints:
+            move = ALL_HINTS[state.turns % 6]
+        else:
+            move = DISCARDS[0]
+        press_button(app, hands, game, move)
+        wait_for(app, hands, lambda: game.phase in (PERSON, OVER, BROKEN))
+    assert game.phase == OVER, game.messages
+    assert state.over and state.jungle == 0 and state.score > 0
+    assert_tiles_agree(app, state)
+    assert game.messages[-1][0] == f"Game over: score {state.score}, {rating(state.score)}."
+
+
+def test_a_recorded_bot_game_replays_to_the_same_tiles(make_app, tmp_path):
+    path = str(tmp_path / "bot.jsonl")
+    app = make_app(seed=2, bot="cautious", record=path)
+    hands = Hands(app)
+    game = app.controllers[0]
+    wait_for(app, hands, lambda: game.phase == PERSON)
+    press_button(app, hands, game, PLAYS[1])
+    wait_for(app, hands, lambda: game.phase in (PERSON, OVER))
+    end = app.world.now
+    leds = [app.world.leds(t) for t in app.world.tiles]
+    app.close()
+    again = make_app(replay=path)
+    again.advance(end - again.world.now)
+    assert [again.world.leds(t) for t in again.world.tiles] == leds
+
+
 def test_ratings_follow_the_rules():
     assert [rating(s) for s in (0, 3, 4, 5, 6, 8, 9)] == [
         "the tribes are let down", "the tribes are let down", "a mediocre explorer",
