@@ -54,14 +54,14 @@ class CautiousBot(Bot):
             if slot_odds(k, counts, playable) == 1.0:
                 return Move.play(i + 1)
         if obs.hints > 0:
-            hint = self.useful_hint(obs, partner_hand, playable, critical)
+            hint = self.useful_hint(obs, partner_hand, playable)
             if hint is not None:
                 return hint
         if obs.hints < MAX_HINTS:
             return Move.discard(self.discard_slot(mine, counts, trash, critical))
         return self.any_hint(obs, partner_hand)
 
-    def useful_hint(self, obs, hand, playable, critical):
+    def useful_hint(self, obs, hand, playable):
         """A hint after which the partner knows a playable shard is playable."""
         theirs = obs.knowledge(1 - self.player)
         ck = unseen_counts(obs.gems, obs.discards)
@@ -73,14 +73,12 @@ class CautiousBot(Bot):
             gain = 0
             for i, s in enumerate(hand):
                 after = hinted(theirs[i], move, s)
-                if after == theirs[i] or not (playable[s] or critical[s]):
+                if after == theirs[i] or not playable[s]:
                     continue
-                if playable[s] and slot_odds(after, ck, playable) == 1.0:
+                if slot_odds(after, ck, playable) == 1.0:
                     gain += 10  # they will know to play it
-                elif playable[s]:
-                    gain += 2  # a step towards knowing it
                 else:
-                    gain += 1  # a shard to keep: tell them something about it
+                    gain += 2  # a step towards knowing it
             if gain > best_gain:
                 best, best_gain = move, gain
         return best
