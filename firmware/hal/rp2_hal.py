@@ -33,14 +33,16 @@ class Rp2Hal(Hal):
     loop_pause_ms = 1  # ~1 kHz loop: LEDs and links need no more
 
     def __init__(self):
+        self._last_ticks = time.ticks_ms()
+        self._ms = 0
         self._pixels = neopixel.NeoPixel(machine.Pin(board.PIXEL_PIN), board.PIXEL_COUNT)
-        self._edges = []
+        self._edges = []  # type: list
         self._button = machine.Pin(board.BUTTON_PIN, machine.Pin.IN, machine.Pin.PULL_UP)
         self._button.irq(handler=self._on_edge,
                          trigger=machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING)
         freq = board.IR_BAUD * CLOCKS_PER_BIT
-        self._tx = []
-        self._rx = []
+        self._tx = []  # type: list[rp2.StateMachine]
+        self._rx = []  # type: list[rp2.StateMachine]
         for face in range(FACE_COUNT):
             tx_pin = machine.Pin(board.IR_TX_PINS[face], machine.Pin.OUT, value=0)
             rx_pin = machine.Pin(board.IR_RX_PINS[face], machine.Pin.IN)
@@ -53,24 +55,29 @@ class Rp2Hal(Hal):
             self._rx.append(rx)
         self._partial = [b""] * FACE_COUNT
         self._last_byte_ms = [0] * FACE_COUNT
-        self._frames = [[] for _ in range(FACE_COUNT)]
+        self._frames = [[] for _ in range(FACE_COUNT)]  # type: list
 
     def _on_edge(self, pin):
-        # Soft IRQ: record (ms, down); the pin reads 0 while the button is held.
+        # Soft IRQ: record (raw ticks, down); the pin reads 0 while the button is held.
         if len(self._edges) >= EDGE_QUEUE:
             self._edges.pop(0)
         self._edges.append((time.ticks_ms(), pin.value() == 0))
 
-    def millis(self):
-        return time.ticks_ms()
+    def millis(self) -> int:
+        # ticks_ms wraps after 2**30 ms (12.4 days); the runtime wants a clock that never wraps
+        now = time.ticks_ms()
+        self._ms += time.ticks_diff(now, self._last_ticks)
+        self._last_ticks = now
+        return self._ms
 
-    def button_edges(self):
+    def button_edges(self) -> list:
         state = machine.disable_irq()
         edges, self._edges = self._edges, []
         machine.enable_irq(state)
-        return edges
+        now_ms, now_ticks = self.millis(), self._last_ticks
+        return [(now_ms - time.ticks_diff(now_ticks, t), down) for t, down in edges]
 
-    def send_frame(self, face, data):
+    def send_frame(self, face: int, data) -> bool:
         tx = self._tx[face]
         if tx.tx_fifo():
             return False  # still sending the previous frame
@@ -79,11 +86,11 @@ class Rp2Hal(Hal):
             tx.put(b)  # put blocks while the 4-word FIFO is full: ~0.5 ms a byte
         return True
 
-    def receive_frames(self, face):
+    def receive_frames(self, face: int) -> list:
         rx = self._rx[face]
-        now = time.ticks_ms()
+        now = self.millis()
         partial = self._partial[face]
-        if partial and time.ticks_diff(now, self._last_byte_ms[face]) > FRAME_GAP_MS:
+        if partial and now - self._last_byte_ms[face] > FRAME_GAP_MS:
             partial = b""  # the rest of that frame was lost
         while rx.rx_fifo():
             partial += bytes((rx.get() >> 24,))
@@ -95,7 +102,7 @@ class Rp2Hal(Hal):
         frames, self._frames[face] = self._frames[face], []
         return frames
 
-    def show(self, colors):
+    def show(self, colors) -> None:
         cap = board.PIXEL_MAX
         for face in range(FACE_COUNT):
             c = colors[face]
@@ -103,10 +110,10 @@ class Rp2Hal(Hal):
                                   (c & 31) * cap // 31)
         self._pixels.write()
 
-    def entropy(self):
+    def entropy(self) -> int:
         return int.from_bytes(os.urandom(4), "little")
 
-    def serial_number(self):
+    def serial_number(self) -> bytes:
         uid = machine.unique_id()
         return bytes(uid[:8]) + bytes(8 - len(uid[:8]))
 
@@ -117,11 +124,11 @@ class Rp2Hal(Hal):
         except OSError:
             return None
 
-    def save(self, data):
+    def save(self, data) -> None:
         tmp = STATE_FILE + ".tmp"
         with open(tmp, "wb") as f:
             f.write(data)
         os.rename(tmp, STATE_FILE)
 
-    def log(self, text):
+    def log(self, text: str) -> None:
         print(text)

@@ -1,0 +1,50 @@
+"""The firmware type-checks against MicroPython's rp2 stubs, so a call the board lacks fails here.
+
+Scope: hal/ and main.py (the code that touches the board) are checked strictly, with runtime/
+and games/ followed for their types only; runtime/ and games/ are checked by a second test
+with the same stubs. Every function body is checked (check_untyped_defs).
+"""
+
+import os
+import shutil
+
+from mpy_mypy import FIRMWARE, check
+
+
+def test_board_code_typechecks_against_rp2_stubs(tmp_path):
+    status, report = check([os.path.join(FIRMWARE, "hal"), os.path.join(FIRMWARE, "main.py")],
+                           str(tmp_path), quiet_packages=("runtime", "games"))
+    assert status == 0, report
+
+
+def test_runtime_and_games_typecheck_against_micropython_stubs(tmp_path):
+    status, report = check([os.path.join(FIRMWARE, "runtime"), os.path.join(FIRMWARE, "games")],
+                           str(tmp_path))
+    assert status == 0, report
+
+
+def test_a_call_the_board_does_not_have_is_caught(tmp_path):
+    firmware = tmp_path / "firmware"
+    shutil.copytree(FIRMWARE, firmware, ignore=shutil.ignore_patterns("__pycache__"))
+    hal = firmware / "hal" / "rp2_hal.py"
+    source = hal.read_text()
+    assert "self._pixels.write()" in source
+    # NeoPixel has write(), not show(): CPython would only find out on the tile
+    hal.write_text(source.replace("self._pixels.write()", "self._pixels.show()"))
+    status, report = check([str(firmware / "hal")], str(tmp_path / "work"), str(firmware),
+                           quiet_packages=("runtime", "games"))
+    assert status == 1
+    assert 'rp2_hal.py' in report and '"NeoPixel" has no attribute "show"' in report
+
+
+def test_a_wrong_pio_call_is_caught(tmp_path):
+    firmware = tmp_path / "firmware"
+    shutil.copytree(FIRMWARE, firmware, ignore=shutil.ignore_patterns("__pycache__"))
+    hal = firmware / "hal" / "rp2_hal.py"
+    source = hal.read_text()
+    assert "tx.tx_fifo()" in source
+    hal.write_text(source.replace("tx.tx_fifo()", "tx.tx_fifo_level()"))
+    status, report = check([str(firmware / "hal")], str(tmp_path / "work"), str(firmware),
+                           quiet_packages=("runtime", "games"))
+    assert status == 1
+    assert '"StateMachine" has no attribute "tx_fifo_level"' in report
