@@ -11,8 +11,9 @@ Hooks for other front ends (kept simple on purpose):
 - `controllers` (e.g. a bot) get `on_frame(app)` after the world advances each frame and may
   use `app.ops` to act like a player, so their moves are recorded too. A controller may also
   offer `click(pos) -> bool` (a left click on the panel it drew), `marks(tid) -> list` (words
-  written on a tile) and `draw_panel(surface, panel, x, y) -> y` (it then owns the middle of
-  the side panel: tokens and inspector make way for it).
+  written on a tile), `locks(tid, action) -> bool` (refuse a person's "press", "carry",
+  "rotate" or "knife" (tid None) while it owns the tiles) and `draw_panel(surface, panel, x, y)`
+  (it then owns the middle of the side panel: tokens and inspector make way for it).
 """
 
 import pygame
@@ -132,6 +133,14 @@ class SimApp:
         for controller in self.controllers:
             click = getattr(controller, "click", None)
             if click is not None and click(pos):
+                return True
+        return False
+
+    def locked(self, tid, action: str) -> bool:
+        """Whether a controller refuses this gesture of the person's now."""
+        for controller in self.controllers:
+            locks = getattr(controller, "locks", None)
+            if locks is not None and locks(tid, action):
                 return True
         return False
 

@@ -77,6 +77,7 @@ class BotGame:
         self.messages = []  # (text, kind) newest last; kind "info", "bot", "you", "bad"
         self.pointed = ((), "", 0)  # (tiles, word, until ms): what the last hint pointed at
         self.buttons = []  # (rect, move, enabled), filled while drawing
+        self.hands_off_said = None  # when the "use the buttons" note was last given
 
     def attach(self):
         self.app.controllers.append(self)
@@ -133,6 +134,19 @@ class BotGame:
                     self.choose(move)
                 return True
         return False
+
+    def locks(self, tid, action) -> bool:
+        """Until the game is over the tiles are the game's: they move only through the buttons,
+        so the referee and the tiles stay in step. Pressing a board tile (a triple-click counts
+        the score) is harmless and allowed."""
+        if self.phase == OVER:
+            return False
+        if action == "press" and tid in self.table.board:
+            return False
+        if self.hands_off_said is None or self.app.world.now - self.hands_off_said > 3000:
+            self.say("Bot game: the tiles move by the buttons (triple-click the board to count).", "bad")
+            self.hands_off_said = self.app.world.now
+        return True
 
     def marks(self, tid) -> list:
         out = []

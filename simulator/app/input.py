@@ -104,6 +104,10 @@ class Gestures:
             return
         tid = app.tile_at_pixel(ev.pos)
         carry = ev.button in DRAG_BUTTONS or (ev.button == 1 and mods & pygame.KMOD_CTRL)
+        if tid is not None and app.locked(tid, "carry" if carry else "press"):
+            return
+        if tid is None and ev.button == 1 and app.on_table(ev.pos) and app.locked(None, "knife"):
+            return
         if tid is not None and carry and self.drag is None and self.pressed is None:
             whole = ev.button == 2 or bool(mods & pygame.KMOD_SHIFT)
             tids = app.ops.cluster_of(tid) if whole else [tid]
@@ -132,7 +136,8 @@ class Gestures:
         app = self.app
         if self.drag is not None:
             self.drag.rotate(steps)
-        elif app.hover is not None and not app.replaying and app.world.position(app.hover) is not None:
+        elif (app.hover is not None and not app.replaying and app.world.position(app.hover) is not None
+              and not app.locked(app.hover, "rotate")):
             app.ops.rotate(app.hover, steps)
 
     def _key(self, ev):

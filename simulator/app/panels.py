@@ -24,6 +24,14 @@ HELP = (
     "Space pause  N step  S speed  D links",
     "V view as A / B / all   Esc quit",
 )
+BOT_HELP = (
+    "Your move: the buttons above",
+    "The tiles move themselves; you see",
+    "  your own shards as backs",
+    "Triple-click the board: count it",
+    "Space pause  N step  S speed  D links",
+    "Esc quit",
+)
 
 
 class Tokens:
@@ -91,7 +99,7 @@ class Panel:
         if owner is not None:
             self.coins = []
             owner.draw_panel(surface, self, x, y)
-            self._draw_help(surface)
+            self._draw_help(surface, app)
             return
         tip = app.tip()
         if tip:
@@ -100,12 +108,13 @@ class Panel:
             y += 8
         y = self._draw_tokens(surface, app.tokens, x, y) + 10
         y = self._draw_inspector(surface, app, x, y)
-        self._draw_help(surface)
+        self._draw_help(surface, app)
 
-    def _draw_help(self, surface):
+    def _draw_help(self, surface, app):
         x, t = self.x + 14, self.text
-        hy = self.height - 8 - 17 * len(HELP)
-        for line in HELP:
+        lines = BOT_HELP if app.view_locked else HELP
+        hy = self.height - 8 - 17 * len(lines)
+        for line in lines:
             hy = t.blit(surface, line, (x, hy), 18, DIM).bottom
 
     def _draw_tokens(self, surface, tokens, x, y):

@@ -5,7 +5,7 @@ and compared with the referee: hands (slot order left to right), board, discards
 """
 
 import pygame
-from sim_hands import Hands
+from sim_hands import Hands, lone_cell
 
 from host_tools.cli import main as blinks
 from simulator.app.bot_play import BROKEN, OVER, PERSON, rating
@@ -74,6 +74,16 @@ def test_a_person_plays_a_against_the_bot_through_the_panel(make_app):
     press_button(app, hands, game, DISCARDS[0])  # all 3 hints available: no discard
     assert state.turns == 0 and game.phase == PERSON
 
+    b_tile = game.table.hands[1][0]  # the person's hands off the game's tiles: no press, no carry
+    where = app.world.position(b_tile)
+    hands.down(hands.at(b_tile))
+    assert app.gestures.pressed is None and not app.world.hal(b_tile).edges
+    hands.up(hands.at(b_tile))
+    hands.drag(hands.at(b_tile), hands.cell(*lone_cell(app, "discard")))
+    assert app.world.position(b_tile) == where
+    assert game.messages[-1][0].startswith("Bot game: the tiles move by the buttons")
+    assert_tiles_agree(app, state)
+
     for move in (ALL_HINTS[0], PLAYS[0], ALL_HINTS[4], DISCARDS[1], PLAYS[1]):
         if game.phase == OVER:
             break
@@ -85,6 +95,9 @@ def test_a_person_plays_a_against_the_bot_through_the_panel(make_app):
         wait_for(app, hands, lambda: game.phase in (PERSON, OVER, BROKEN))
         assert game.phase != BROKEN, game.messages
         assert_tiles_agree(app, state)
+        if game.table.board:  # a triple-click on the board counts the score: allowed
+            hands.clicks(game.table.board[0], 3)
+            assert app.world.inspect(game.table.board[0])["state"] == "played"
         if state.turns >= turns + 2:
             assert any(text.startswith("B") for text, _ in game.messages)
     assert state.turns >= 8
