@@ -25,9 +25,9 @@ class Courier:
             self.in_flight[face] = False
         q.append(bytes(data))
 
-    def clear(self, face=None):
-        faces = range(6) if face is None else (face,)
-        for f in faces:
+    def clear(self):
+        """Forget every queued message (a new deal makes the old conversation moot)."""
+        for f in range(6):
             self.queues[f] = []
             self.in_flight[f] = False
 

@@ -25,39 +25,44 @@ out: the root gives up after ROOT_TIMEOUT_MS, any other tile after TILE_TIMEOUT_
 
 from games.lostgems import shards
 
-JOIN = 0x41
-SIZE = 0x42
-NOTCHILD = 0x43
-BUSY = 0x44
-DECK = 0x45
-READY = 0x46
-COMMIT = 0x47
-DONE = 0x48
-ABORT = 0x49
-FIRST_TYPE = JOIN
-LAST_TYPE = ABORT
+try:
+    from micropython import const
+except ImportError:  # CPython: const() is MicroPython's compile-time constant, a plain int here
+    def const(value):
+        return value
 
-# phases
-IDLE = 0
-COUNTING = 1
-SIZED = 2
-DISTRIBUTING = 3
-PREPARED = 4
-COMMITTING = 5
-FINISHED = 6
-ABORTED = 7
+# Message kinds (first byte). Private const() names cost no RAM on a tile: the compiler inlines them.
+_JOIN = const(0x41)
+_SIZE = const(0x42)
+_NOTCHILD = const(0x43)
+_BUSY = const(0x44)
+_DECK = const(0x45)
+_READY = const(0x46)
+_COMMIT = const(0x47)
+_DONE = const(0x48)
+_ABORT = const(0x49)
+
+# Phases; PHASES names them for inspect().
+_IDLE = const(0)
+_COUNTING = const(1)
+_SIZED = const(2)
+_DISTRIBUTING = const(3)
+_PREPARED = const(4)
+_COMMITTING = const(5)
+_FINISHED = const(6)
+_ABORTED = const(7)
 PHASES = ("idle", "counting", "sized", "distributing", "prepared", "committing", "finished",
           "aborted")
 
-PRESENT_MS = 3000
-RESEND_MS = 1000
-ROOT_TIMEOUT_MS = 20000
-TILE_TIMEOUT_MS = 24000
-NEVER = -(10**9)
+_PRESENT_MS = const(3000)
+_RESEND_MS = const(1000)
+_ROOT_TIMEOUT_MS = const(20000)
+TILE_TIMEOUT_MS = const(24000)
+_NEVER = const(-1000000000)
 
 
 def is_deal_message(data):
-    return len(data) >= 3 and FIRST_TYPE <= data[0] <= LAST_TYPE
+    return len(data) >= 3 and _JOIN <= data[0] <= _ABORT
 
 
 def message(kind, deal_id, extra=b""):
@@ -72,28 +77,24 @@ class Deal:
         self.courier = courier
         self.host = host
         self.id = 0
-        self.phase = IDLE
+        self.phase = _IDLE
         self.root = False
         self.parent = -1
         self.depth = 0
         self.child = [0] * 6  # None: asked, no answer yet; 0: not a child; n: subtree size
-        self.ready = [False] * 6
-        self.done = [False] * 6
+        self.answered = [False] * 6  # children that answered this phase: READY, then DONE
         self.size = 0
         self.conflict = False
         self.shard = shards.NO_SHARD
         self.started = 0
         self.progress = 0
-        self.last_seen = [NEVER] * 6
+        self.last_seen = [_NEVER] * 6
         self.result = ""
         self.cards_sent = [None] * 6
 
     def active(self):
         """True between joining and committing (the tile is showing `dealing`)."""
-        return COUNTING <= self.phase <= PREPARED
-
-    def present(self, face, now):
-        return now - self.last_seen[face] < PRESENT_MS
+        return _COUNTING <= self.phase <= _PREPARED
 
     def heard_within(self, now, ms):
         """True when any face received a valid frame in the last `ms` (last_seen is kept by poll)."""
@@ -118,26 +119,24 @@ class Deal:
         self.root = parent < 0
         self.parent = parent
         self.depth = depth
-        self.phase = COUNTING
+        self.phase = _COUNTING
         self.conflict = False
         self.shard = shards.NO_SHARD
-        self.ready = [False] * 6
-        self.done = [False] * 6
         self.started = now
         self.progress = now
         self.result = ""
         self.host.deal_joined(depth, now)
         for f in range(6):
-            if f != parent and self.present(f, now):
+            if f != parent and now - self.last_seen[f] < _PRESENT_MS:  # a neighbour is there
                 self.child[f] = None
-                self.courier.send(f, message(JOIN, deal_id, (min(depth + 1, 255),)))
+                self.courier.send(f, message(_JOIN, deal_id, (min(depth + 1, 255),)))
             else:
                 self.child[f] = 0
         self._check_counted(now)
 
     # -- the phases -------------------------------------------------------------------------
     def _check_counted(self, now):
-        if self.phase != COUNTING:
+        if self.phase != _COUNTING:
             return
         total = 1
         for f in range(6):
@@ -147,7 +146,7 @@ class Deal:
         self.size = total
         self.progress = now
         if not self.root:
-            self.phase = SIZED
+            self.phase = _SIZED
             self._send_size()
             return
         colours = shards.colours_for_cluster(total)
@@ -161,14 +160,15 @@ class Deal:
 
     def _send_size(self):
         flags = 1 if self.conflict else 0
-        self.courier.send(self.parent, message(SIZE, self.id, (min(self.size, 255), flags)))
+        self.courier.send(self.parent, message(_SIZE, self.id, (min(self.size, 255), flags)))
 
     def _distribute(self, cards, now):
         """Keep the first shard; each child gets the next `subtree size` shards, faces 0..5."""
         self.shard = cards[0]
         self.cards_sent = [None] * 6
+        self.answered = [False] * 6
         first = 1
-        self.phase = DISTRIBUTING
+        self.phase = _DISTRIBUTING
         self.progress = now
         for f in range(6):
             n = self.child[f]
@@ -179,43 +179,44 @@ class Deal:
         self._check_ready(now)
 
     def _send_deck(self, face, cards):
-        self.courier.send(face, message(DECK, self.id, bytes((len(cards),)) + shards.pack(cards)))
+        self.courier.send(face, message(_DECK, self.id, bytes((len(cards),)) + shards.pack(cards)))
 
     def _check_ready(self, now):
-        if self.phase != DISTRIBUTING:
+        if self.phase != _DISTRIBUTING:
             return
         for f in range(6):
-            if self.child[f] and not self.ready[f]:
+            if self.child[f] and not self.answered[f]:
                 return
         self.progress = now
         if self.root:
             self._commit(now)
         else:
-            self.phase = PREPARED
-            self.courier.send(self.parent, message(READY, self.id))
+            self.phase = _PREPARED
+            self.courier.send(self.parent, message(_READY, self.id))
 
     def _commit(self, now):
-        self.phase = COMMITTING
+        self.phase = _COMMITTING
+        self.answered = [False] * 6
         self.progress = now
         self.host.deal_committed(self.shard, now)
         for f in range(6):
             if self.child[f]:
-                self.courier.send(f, message(COMMIT, self.id))
+                self.courier.send(f, message(_COMMIT, self.id))
         self._check_done(now)
 
     def _check_done(self, now):
-        if self.phase != COMMITTING:
+        if self.phase != _COMMITTING:
             return
         for f in range(6):
-            if self.child[f] and not self.done[f]:
+            if self.child[f] and not self.answered[f]:
                 return
-        self.phase = FINISHED
+        self.phase = _FINISHED
         self.progress = now
         if self.root:
             self.result = f"dealt {self.size}"
             self.host.deal_finished(self.size, now)
         else:
-            self.courier.send(self.parent, message(DONE, self.id))
+            self.courier.send(self.parent, message(_DONE, self.id))
 
     def fail(self, reason, now):
         """Root: give up before the commit; everyone goes back to what they showed."""
@@ -226,8 +227,8 @@ class Deal:
     def _abort(self, now):
         for f in range(6):
             if f != self.parent and self.child[f] != 0:
-                self.courier.send(f, message(ABORT, self.id))
-        self.phase = ABORTED
+                self.courier.send(f, message(_ABORT, self.id))
+        self.phase = _ABORTED
         self.progress = now
         self.host.deal_aborted(now)
 
@@ -236,60 +237,60 @@ class Deal:
         """Handle one deal datagram from `face` (malformed ones are ignored)."""
         kind = data[0]
         deal_id = data[1] << 8 | data[2]
-        if kind == JOIN and len(data) == 4:
+        if kind == _JOIN and len(data) == 4:
             self._on_join(face, deal_id, data[3], now)
             return
         if deal_id != self.id:
             return
-        if kind == SIZE and len(data) == 5:
-            if self.phase == COUNTING and face != self.parent and self.child[face] is None:
+        if kind == _SIZE and len(data) == 5:
+            if self.phase == _COUNTING and face != self.parent and self.child[face] is None:
                 self.child[face] = data[3]
                 if data[4] & 1:
                     self.conflict = True
                 self._check_counted(now)
-        elif kind in (NOTCHILD, BUSY) and len(data) == 3:
-            if self.phase == COUNTING and self.child[face] is None:
+        elif kind in (_NOTCHILD, _BUSY) and len(data) == 3:
+            if self.phase == _COUNTING and self.child[face] is None:
                 self.child[face] = 0
-                if kind == BUSY:
+                if kind == _BUSY:
                     self.conflict = True
                 self._check_counted(now)
-        elif kind == DECK and len(data) >= 4 and face == self.parent:
+        elif kind == _DECK and len(data) >= 4 and face == self.parent:
             self._on_deck(data, now)
-        elif kind == READY and len(data) == 3:
-            if self.phase == DISTRIBUTING and self.child[face]:
-                self.ready[face] = True
+        elif kind == _READY and len(data) == 3:
+            if self.phase == _DISTRIBUTING and self.child[face]:
+                self.answered[face] = True
                 self._check_ready(now)
-        elif kind == COMMIT and len(data) == 3 and face == self.parent:
-            if self.phase == PREPARED:
+        elif kind == _COMMIT and len(data) == 3 and face == self.parent:
+            if self.phase == _PREPARED:
                 self._commit(now)
-            elif self.phase == FINISHED:
-                self.courier.send(self.parent, message(DONE, self.id))
-        elif kind == DONE and len(data) == 3:
-            if self.phase == COMMITTING and self.child[face]:
-                self.done[face] = True
+            elif self.phase == _FINISHED:
+                self.courier.send(self.parent, message(_DONE, self.id))
+        elif kind == _DONE and len(data) == 3:
+            if self.phase == _COMMITTING and self.child[face]:
+                self.answered[face] = True
                 self._check_done(now)
-        elif kind == ABORT and len(data) == 3 and face == self.parent and self.active():
+        elif kind == _ABORT and len(data) == 3 and face == self.parent and self.active():
             self.result = "aborted by parent"
             self._abort(now)
 
     def _on_join(self, face, deal_id, depth, now):
-        if deal_id == self.id and self.phase != IDLE:
+        if deal_id == self.id and self.phase != _IDLE:
             if face != self.parent:
-                self.courier.send(face, message(NOTCHILD, deal_id))
-            elif self.phase == SIZED:
+                self.courier.send(face, message(_NOTCHILD, deal_id))
+            elif self.phase == _SIZED:
                 self._send_size()  # the parent missed our answer
             return
         if self.active():
             self.conflict = True
-            self.courier.send(face, message(BUSY, deal_id))
+            self.courier.send(face, message(_BUSY, deal_id))
             return
         self._begin(deal_id, face, depth, now)
 
     def _on_deck(self, data, now):
-        if self.phase == PREPARED:
-            self.courier.send(self.parent, message(READY, self.id))
+        if self.phase == _PREPARED:
+            self.courier.send(self.parent, message(_READY, self.id))
             return
-        if self.phase != SIZED:
+        if self.phase != _SIZED:
             return
         try:
             cards = shards.unpack(data[4:], data[3])
@@ -306,9 +307,9 @@ class Deal:
         for f in range(6):
             if not t.is_value_received_on_face_expired(f):
                 self.last_seen[f] = now
-        if not (self.active() or self.phase == COMMITTING):
+        if not (self.active() or self.phase == _COMMITTING):
             return
-        limit = ROOT_TIMEOUT_MS if self.root else TILE_TIMEOUT_MS
+        limit = _ROOT_TIMEOUT_MS if self.root else TILE_TIMEOUT_MS
         if self.active() and now - self.started > limit:
             if self.root:
                 self.fail("timeout", now)
@@ -316,26 +317,26 @@ class Deal:
                 self.result = "timeout"
                 self._abort(now)
             return
-        if now - self.progress >= RESEND_MS:
+        if now - self.progress >= _RESEND_MS:
             self.progress = now
             self._resend()
 
     def _resend(self):
         """Repeat whatever this tile is waiting an answer to (all messages are idempotent)."""
         c = self.courier
-        if self.phase == COUNTING:
+        if self.phase == _COUNTING:
             for f in range(6):
                 if self.child[f] is None and c.idle(f):
-                    c.send(f, message(JOIN, self.id, (min(self.depth + 1, 255),)))
-        elif self.phase == SIZED and c.idle(self.parent):
+                    c.send(f, message(_JOIN, self.id, (min(self.depth + 1, 255),)))
+        elif self.phase == _SIZED and c.idle(self.parent):
             self._send_size()
-        elif self.phase == DISTRIBUTING:
+        elif self.phase == _DISTRIBUTING:
             for f in range(6):
-                if self.child[f] and not self.ready[f] and c.idle(f) and self.cards_sent[f]:
+                if self.child[f] and not self.answered[f] and c.idle(f) and self.cards_sent[f]:
                     self._send_deck(f, self.cards_sent[f])
-        elif self.phase == PREPARED and c.idle(self.parent):
-            c.send(self.parent, message(READY, self.id))
-        elif self.phase == COMMITTING:
+        elif self.phase == _PREPARED and c.idle(self.parent):
+            c.send(self.parent, message(_READY, self.id))
+        elif self.phase == _COMMITTING:
             for f in range(6):
-                if self.child[f] and not self.done[f] and c.idle(f):
-                    c.send(f, message(COMMIT, self.id))
+                if self.child[f] and not self.answered[f] and c.idle(f):
+                    c.send(f, message(_COMMIT, self.id))

@@ -24,11 +24,6 @@ def shard_color(shard):
     return (colors.RED, colors.YELLOW, colors.BLUE)[shards.colour_of(shard)]
 
 
-def spot_faces(value):
-    """Faces lit as the value's spots: evenly spaced (1: 0; 2: 0, 3; 3: 0, 2, 4)."""
-    return ((0,), (0, 3), (0, 2, 4))[value - 1]
-
-
 def triangle(now, period):
     """0..255..0 over one period."""
     phase = now % period
@@ -57,9 +52,10 @@ def face_down():
 
 
 def spots(shard, base, bright):
+    """The shard's colour, its value as brighter faces evenly spaced (1: 0; 2: 0, 3; 3: 0, 2, 4)."""
     c = shard_color(shard)
     out = solid(colors.dim(c, base))
-    for f in spot_faces(shards.value_of(shard)):
+    for f in ((0,), (0, 3), (0, 2, 4))[shards.value_of(shard) - 1]:
         out[f] = colors.dim(c, bright)
     return out
 
@@ -89,16 +85,6 @@ def flash(c, now):
 def error(now):
     """Red flashing: turn a nickel."""
     return flash(colors.RED, now)
-
-
-def orange(now):
-    """The held tile's answer to a deal that could not be made."""
-    return flash(colors.ORANGE, now)
-
-
-def gold(now):
-    """The gem is complete: its tiles flash gold."""
-    return flash(GOLD, now)
 
 
 def copper_spin(now):

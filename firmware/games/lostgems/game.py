@@ -55,6 +55,9 @@ State names may contain a space ('face down'): split `<old> -> <new>` on ' -> ' 
 remainder on ' shard='.
 """
 
+
+from runtime import colors
+
 from games.lostgems import board as gem_board
 from games.lostgems import display, shards, store
 from games.lostgems.courier import Courier
@@ -115,13 +118,13 @@ class LostGems:
             saved = None
         if saved is None:
             if blob is not None:
-                t.log(f"LG restore tile={self.name} t={now} undealt shard=- damaged save ignored")
+                self._log("restore", now, "undealt shard=- damaged save ignored")
             return
         state, shard, board, rank = saved
         self.state, self.shard, self.board, self.rank = state, shard, board, rank
         self.since = now
-        t.log(f"LG restore tile={self.name} t={now} {state} shard={shards.name(shard) or '-'}"
-              f" board={self._board_digits()}")
+        digits = "".join(str(gem_board.highest(board, c)) for c in range(3))
+        self._log("restore", now, f"{state} shard={shards.name(shard) or '-'} board={digits}")
 
     def loop(self):
         t = self.tile
@@ -161,8 +164,7 @@ class LostGems:
         old = self.state
         self.state = state
         self.since = now
-        self.tile.log(f"LG state tile={self.name} t={now} {old} -> {state}"
-                      f" shard={shards.name(self.shard) or '-'}")
+        self._log("state", now, f"{old} -> {state} shard={shards.name(self.shard) or '-'}")
         self._save()
 
     def _save(self):
@@ -172,8 +174,9 @@ class LostGems:
             return
         self.tile.save_state(store.encode(self.state, self.shard, self.board, self.rank))
 
-    def _board_digits(self):
-        return "".join(str(gem_board.highest(self.board, c)) for c in range(3))
+    def _log(self, event, now, details):
+        """One structured line: LG <event> tile=<hex> t=<ms> <details> (see the module docstring)."""
+        self.tile.log(f"LG {event} tile={self.name} t={now} {details}")
 
     # -- the deal's news (called by Deal) ---------------------------------------------------
     def deal_joined(self, depth, now):
@@ -181,7 +184,7 @@ class LostGems:
             self.prior = (self.state, self.shard, self.board, self.rank)
         self.depth = depth
         if self.deal.root:
-            self.tile.log(f"LG deal tile={self.name} t={now} start id={self.deal.id}")
+            self._log("deal", now, f"start id={self.deal.id}")
         if self.state != DEALING:
             self._enter(DEALING, now)
 
@@ -203,10 +206,10 @@ class LostGems:
 
     def deal_failed(self, reason, now):
         self.orange_until = now + ORANGE_MS
-        self.tile.log(f"LG deal tile={self.name} t={now} failed id={self.deal.id} reason={reason}")
+        self._log("deal", now, f"failed id={self.deal.id} reason={reason}")
 
     def deal_finished(self, size, now):
-        self.tile.log(f"LG deal tile={self.name} t={now} dealt size={size} id={self.deal.id}")
+        self._log("deal", now, f"dealt size={size} id={self.deal.id}")
 
     # -- gestures ---------------------------------------------------------------------------
     def _buttons(self, now):
@@ -293,7 +296,7 @@ class LostGems:
         new_id = self.count_id
         while new_id == self.count_id:
             new_id = self.tile.random(254) + 1
-        self.tile.log(f"LG count tile={self.name} t={now} score={gem_board.score(self.board)}")
+        self._log("count", now, f"score={gem_board.score(self.board)}")
         self._join_count(new_id, now, now, -1)
 
     def _join_count(self, count_id, start, now, came_from):
@@ -366,11 +369,11 @@ class LostGems:
         if show == DISCARDED:
             return display.discarded(self.shard)
         if show == "deal failed":
-            return display.orange(now)
+            return display.flash(colors.ORANGE, now)  # the held tile: no deal was made
         if show == "copper spin":
             return display.copper_spin(now)
         if show == "gold flash":
-            return display.gold(now)
+            return display.flash(display.GOLD, now)  # this tile's gem was completed elsewhere
         if show in ("count dark", "count lit"):
             return display.counting(self.shard, self._gem_complete(), now - self.count_start,
                                     self.rank, now)
