@@ -63,7 +63,7 @@ def draw_game_panel(surface, panel, game, x, y):
             left_words = f"Last round: {state.final_turns} turn{'s' if state.final_turns != 1 else ''} left"
         else:
             left_words = f"Jungle: {state.jungle} shards to draw"
-        y = t.blit(surface, f"{left_words}   turn {state.turns}", (x, y), 19, DIM).bottom + 8
+        y = t.blit(surface, f"{left_words}   {state.turns} turns played", (x, y), 19, DIM).bottom + 8
         y = _buttons(surface, game, x, y)
     for text, kind in game.messages:
         for line in wrap(text, 38):

@@ -69,14 +69,14 @@ class BotGame:
         self.seed = seed
         self.bot = bot_class(bot_name)(BOT, seed)
         self.table = AppTable(app)
-        self.state = None
+        self.state: GameState | None = None  # the referee, once the deal is done
         self.phase = SETUP
         self.steps = Steps(app, self._setup())
         self.after = self._setup_done
         self.think_until = None
-        self.messages = []  # (text, kind) newest last; kind "info", "bot", "you", "bad"
+        self.messages: list = []  # (text, kind) newest last; kind "info", "bot", "you", "bad"
         self.pointed = ((), "", 0)  # (tiles, word, until ms): what the last hint pointed at
-        self.buttons = []  # (rect, move, enabled), filled while drawing
+        self.buttons: list = []  # (rect, move, enabled), filled while drawing
         self.hands_off_said = None  # when the "use the buttons" note was last given
 
     def attach(self):
@@ -95,11 +95,11 @@ class BotGame:
         return self.phase == PERSON
 
     def legal(self, move) -> bool:
-        return self.your_turn() and move in self.state.legal_moves()
+        return self.state is not None and self.your_turn() and move in self.state.legal_moves()
 
     def choose(self, move) -> bool:
         """The person's move (from a button). False, with a message, if it is not allowed now."""
-        if not self.your_turn():
+        if self.state is None or not self.your_turn():
             return False
         try:
             self.state.check(move)
@@ -222,6 +222,8 @@ class BotGame:
         if state.over:
             self.phase = OVER
             self.say(f"Game over: score {state.score}, {rating(state.score)}.", "info")
+            self.app.view_as = None  # the game is over: see your own shards at last
+            self.app.view_locked = False
         elif state.current == BOT:
             self.phase = THINKING
             self.think_until = self.app.world.now + BOT_PAUSE_MS

@@ -126,6 +126,7 @@ def test_a_whole_game_ends_with_the_score_and_its_rating(make_app):
     assert state.over and state.jungle == 0 and state.score > 0
     assert_tiles_agree(app, state)
     assert game.messages[-1][0] == f"Game over: score {state.score}, {rating(state.score)}."
+    assert app.view_as is None and not any(app.hidden(t) for t in app.world.tiles)  # A sees their shards
 
 
 def test_a_recorded_bot_game_replays_to_the_same_tiles(make_app, tmp_path):
