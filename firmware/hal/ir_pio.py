@@ -17,14 +17,17 @@ if TYPE_CHECKING:
 CLOCKS_PER_BIT = 8
 
 
-@rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_init=rp2.PIO.OUT_LOW,
+@rp2.asm_pio(set_init=rp2.PIO.OUT_LOW, out_init=rp2.PIO.OUT_LOW,
              out_shiftdir=rp2.PIO.SHIFT_RIGHT)
 def ir_tx():
-    pull().side(0)[7]          # stop bit (dark), or stay dark until a byte is queued
-    set(x, 7).side(1)[7]       # start bit: light for one bit time; 8 bits to go
+    # set_base and out_base are both the emitter pin
+    pull(block)                # wait for a byte; the line stays dark meanwhile
+    set(pins, 1)[6]            # start bit: light for 7 clocks ...
+    set(x, 7)                  # ... plus this one: 8; then 8 data bits
     label("bit")
-    out(pins, 1)               # next bit, LSB first
+    out(pins, 1)               # next bit, LSB first, 1 = light
     jmp(x_dec, "bit")[6]       # 8 clocks a bit
+    set(pins, 0)[7]            # stop bit: dark for 8 clocks (the next pull adds one)
 
 
 @rp2.asm_pio(in_shiftdir=rp2.PIO.SHIFT_RIGHT)

@@ -4,8 +4,8 @@
 - Button: a pulled-up pin with an IRQ on both edges; the handler only timestamps the level, the
   runtime debounces from the timestamps (so a slow loop pass loses no edge).
 - Faces: per face a transmit and a receive PIO state machine (hal/ir_pio.py). A frame goes on the
-  air as a length byte then the data; the receiver groups bytes into frames by that length, and a
-  gap longer than FRAME_GAP_MS between bytes drops a partial frame (the runtime checks the rest).
+  air as a length byte then the data (hal/ir_frames.py); a gap longer than FRAME_GAP_MS between
+  bytes drops a partial frame (the runtime checks the rest).
 - Storage: one file written as a temporary file then renamed over (littlefs renames atomically).
 - Identity and entropy: machine.unique_id() and os.urandom (the ROSC-fed TRNG on rp2).
 """
@@ -19,6 +19,7 @@ import rp2
 from runtime.hal import Hal
 
 from hal import board
+from hal.ir_frames import FrameAssembler, encode
 from hal.ir_pio import CLOCKS_PER_BIT, ir_rx, ir_tx
 
 FACE_COUNT = 6
@@ -47,14 +48,13 @@ class Rp2Hal(Hal):
             tx_pin = machine.Pin(board.IR_TX_PINS[face], machine.Pin.OUT, value=0)
             rx_pin = machine.Pin(board.IR_RX_PINS[face], machine.Pin.IN)
             tx = rp2.StateMachine(face * 2, ir_tx, freq=freq, out_base=tx_pin,
-                                  sideset_base=tx_pin)
+                                  set_base=tx_pin)
             rx = rp2.StateMachine(face * 2 + 1, ir_rx, freq=freq, in_base=rx_pin)
             tx.active(1)
             rx.active(1)
             self._tx.append(tx)
             self._rx.append(rx)
-        self._partial = [b""] * FACE_COUNT
-        self._last_byte_ms = [0] * FACE_COUNT
+        self._assemblers = [FrameAssembler(FRAME_GAP_MS) for _ in range(FACE_COUNT)]
         self._frames = [[] for _ in range(FACE_COUNT)]  # type: list
 
     def _on_edge(self, pin):
@@ -81,24 +81,18 @@ class Rp2Hal(Hal):
         tx = self._tx[face]
         if tx.tx_fifo():
             return False  # still sending the previous frame
-        tx.put(len(data))
-        for b in data:
+        for b in encode(data):
             tx.put(b)  # put blocks while the 4-word FIFO is full: ~0.5 ms a byte
         return True
 
     def receive_frames(self, face: int) -> list:
         rx = self._rx[face]
+        assembler = self._assemblers[face]
         now = self.millis()
-        partial = self._partial[face]
-        if partial and now - self._last_byte_ms[face] > FRAME_GAP_MS:
-            partial = b""  # the rest of that frame was lost
         while rx.rx_fifo():
-            partial += bytes((rx.get() >> 24,))
-            self._last_byte_ms[face] = now
-            if len(partial) > 1 and len(partial) == partial[0] + 1:
-                self._frames[face].append((now, partial[1:]))
-                partial = b""
-        self._partial[face] = partial
+            frame = assembler.feed(rx.get() >> 24, now)
+            if frame is not None:
+                self._frames[face].append((now, frame))
         frames, self._frames[face] = self._frames[face], []
         return frames
 
