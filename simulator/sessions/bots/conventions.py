@@ -133,11 +133,6 @@ def weighed(tuples, counts):
 
 def slot_weights(tuples, counts, n):
     """Per slot, the weight of each shard (beliefs about single slots), and the total."""
-    return _slot_weights(tuples, tuple(counts), n)
-
-
-@lru_cache(maxsize=256)
-def _slot_weights(tuples, counts, n):
     rows = [[0] * 9 for _ in range(n)]
     total = 0
     if n == 2:
@@ -193,10 +188,11 @@ class ConventionBot(Bot):
             message = HINT_INDEX[event.move]
             match = [event.move.matches(t) for t in range(9)]
             pointed = [slot + 1 in event.touched for slot in range(2)]
+            p0, p1 = pointed
             self.sets[target] = tuple(
                 h for h in self.sets[target]
                 if groups.get(h) == message
-                and all(match[t] == pointed[i] for i, t in enumerate(h))
+                and (not h or match[h[0]] == p0) and (len(h) < 2 or match[h[1]] == p1)
             )
             return
         i = event.move.slot - 1
