@@ -47,9 +47,13 @@ def play(board, shard):
 
 def completed(before, after):
     """Colours whose gem went from incomplete to complete (highest 3) between two boards."""
-    return [c for c in range(3) if highest(before, c) < 3 and highest(after, c) == 3]
+    out = []
+    for c in range(3):
+        if highest(before, c) < 3 and highest(after, c) == 3:
+            out.append(c)
+    return out
 
 
 def describe(board):
     """{'R': 0-3, 'Y': 0-3, 'B': 0-3}: the board in the words of the session JSON."""
-    return {shards.COLOURS[c]: highest(board, c) for c in range(3)}
+    return {"R": highest(board, 0), "Y": highest(board, 1), "B": highest(board, 2)}

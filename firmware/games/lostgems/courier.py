@@ -5,6 +5,8 @@ expires (200 ms without a valid frame), which lossy links do now and then. The c
 short queue per face and sends the head again whenever the face expired while it was in flight,
 so a message is lost only when the neighbour is really gone. Receivers must treat a repeated
 message as harmless (every Lost Gems message is idempotent).
+
+A queue is a tuple, oldest first: an idle face holds the shared empty tuple, which costs no RAM.
 """
 
 QUEUE_LIMIT = 4
@@ -13,7 +15,7 @@ QUEUE_LIMIT = 4
 class Courier:
     def __init__(self, tile):
         self.tile = tile
-        self.queues = [[], [], [], [], [], []]
+        self.queues = [()] * 6
         self.in_flight = [False] * 6  # the head was handed to the runtime
         self.expired_since_send = [False] * 6
 
@@ -21,14 +23,14 @@ class Courier:
         """Queue `data` for `face`; a full queue drops its oldest message (stale news)."""
         q = self.queues[face]
         if len(q) >= QUEUE_LIMIT:
-            q.pop(0)
+            q = q[1:]
             self.in_flight[face] = False
-        q.append(bytes(data))
+        self.queues[face] = q + (bytes(data),)
 
     def clear(self):
         """Forget every queued message (a new deal makes the old conversation moot)."""
         for f in range(6):
-            self.queues[f] = []
+            self.queues[f] = ()
             self.in_flight[f] = False
 
     def idle(self, face):
@@ -51,7 +53,7 @@ class Courier:
                 if self.expired_since_send[f]:
                     self.in_flight[f] = False  # maybe dropped on expiry: send it again
                 else:
-                    q.pop(0)  # acknowledged
+                    q = self.queues[f] = q[1:]  # acknowledged
                     self.in_flight[f] = False
                     if not q:
                         continue

@@ -8,16 +8,22 @@ from runtime import colors
 
 from games.lostgems import shards
 
+try:
+    from micropython import const
+except ImportError:  # CPython: const() is MicroPython's compile-time constant, a plain int here
+    def const(value):
+        return value
+
 GOLD = colors.rgb(255, 190, 0)
 COPPER = colors.rgb(200, 90, 30)
 FACE_DOWN = colors.dim(colors.GREEN, 60)
 
-BREATHE_MS = 4000
-WAVE_MS = 1200
-WAVE_STEP_MS = 150  # delay of the dealing wave per hop from the held tile
-FLASH_MS = 250  # half period of the error, orange and gold flashes
-SPIN_STEP_MS = 100
-COUNT_STEP_MS = 500  # score count: one more tile lights every step
+BREATHE_MS = const(4000)
+_WAVE_MS = const(1200)
+_WAVE_STEP_MS = const(150)  # delay of the dealing wave per hop from the held tile
+FLASH_MS = const(250)  # half period of the error, orange and gold flashes
+SPIN_STEP_MS = const(100)
+COUNT_STEP_MS = const(500)  # score count: one more tile lights every step
 
 
 def shard_color(shard):
@@ -44,7 +50,7 @@ def undealt(now):
 
 def dealing(now, depth):
     """A cyan wave that leaves the held tile and passes through the cluster hop by hop."""
-    return solid(colors.dim(colors.CYAN, 30 + triangle(now - depth * WAVE_STEP_MS, WAVE_MS) * 225 // 255))
+    return solid(colors.dim(colors.CYAN, 30 + triangle(now - depth * _WAVE_STEP_MS, _WAVE_MS) * 225 // 255))
 
 
 def face_down():
@@ -73,9 +79,11 @@ def discarded(shard):
 def played(shard, gem_complete, now):
     """Bright and steady; shimmering (a slow ripple round the faces) once its gem is complete."""
     c = shard_color(shard)
-    if not gem_complete:
-        return solid(c)
-    return [colors.dim(c, 160 + triangle(now + f * 300, 1800) * 95 // 255) for f in range(6)]
+    out = solid(c)
+    if gem_complete:
+        for f in range(6):
+            out[f] = colors.dim(c, 160 + triangle(now + f * 300, 1800) * 95 // 255)
+    return out
 
 
 def flash(c, now):
@@ -108,4 +116,7 @@ def counting(shard, gem_complete, since, rank, now):
 
 def victory(now):
     """A full board of 9: a rainbow turning round every tile."""
-    return [colors.hsb((now // 4 + f * 42) % 256, 255, 255) for f in range(6)]
+    out = solid(0)
+    for f in range(6):
+        out[f] = colors.hsb((now // 4 + f * 42) % 256, 255, 255)
+    return out

@@ -71,17 +71,24 @@ PLAYED = store.PLAYED
 ERROR = store.ERROR
 DISCARDED = store.DISCARDED
 
-COUNT = 0x50
-BOARD_NEWS = 0x51
-ERROR_MS = 3000
-ORANGE_MS = 2000
-COMPLETION_MS = 3000
-COUNT_HOLD_MS = 1500
-VICTORY_MS = 5000
-HOLD_DEAL_MS = 6000
-STEADY_MS = 250  # a neighbour's board value counts once it held this long (longer than expiry)
-LONE_MS = 600  # a tile is lone (for first plays and discards) after this long without a frame
-NEVER = -(10**9)
+try:
+    from micropython import const
+except ImportError:  # CPython: const() is MicroPython's compile-time constant, a plain int here
+    def const(value):
+        return value
+
+# Private const() names cost no RAM on a tile: the compiler inlines them.
+_COUNT = const(0x50)  # datagram kinds (the deal's are 0x41-0x49)
+_BOARD_NEWS = const(0x51)
+ERROR_MS = const(3000)
+_ORANGE_MS = const(2000)
+COMPLETION_MS = const(3000)
+COUNT_HOLD_MS = const(1500)
+VICTORY_MS = const(5000)
+HOLD_DEAL_MS = const(6000)
+_STEADY_MS = const(250)  # a neighbour's board value counts once it held this long (> expiry)
+_LONE_MS = const(600)  # a tile is lone (for first plays and discards) after this long unheard
+_NEVER = const(-1000000000)
 
 
 class LostGems:
@@ -94,12 +101,12 @@ class LostGems:
         self.since = 0
         self.prior = None  # (state, shard, board, rank) before the deal under way
         self.depth = 0
-        self.orange_until = NEVER
-        self.gold_until = NEVER
-        self.copper_until = NEVER
+        self.orange_until = _NEVER
+        self.gold_until = _NEVER
+        self.copper_until = _NEVER
         self.count_id = 0
-        self.count_start = NEVER
-        self.pressed_at = NEVER
+        self.count_start = _NEVER
+        self.pressed_at = _NEVER
         self.heard = [0] * 6
         self.heard_since = [0] * 6
         self.hold_dealt = False
@@ -110,7 +117,8 @@ class LostGems:
     # -- life cycle -------------------------------------------------------------------------
     def setup(self):
         t = self.tile
-        self.name = "".join(f"{b:02x}" for b in t.serial_number())
+        for b in t.serial_number():
+            self.name += f"{b:02x}"
         now = t.millis()
         blob = t.load_state()
         saved = store.decode(blob)
@@ -123,7 +131,7 @@ class LostGems:
         state, shard, board, rank = saved
         self.state, self.shard, self.board, self.rank = state, shard, board, rank
         self.since = now
-        digits = "".join(str(gem_board.highest(board, c)) for c in range(3))
+        digits = f"{gem_board.highest(board, 0)}{gem_board.highest(board, 1)}{gem_board.highest(board, 2)}"
         self._log("restore", now, f"{state} shard={shards.name(shard) or '-'} board={digits}")
 
     def loop(self):
@@ -135,8 +143,10 @@ class LostGems:
         self._buttons(now)
         if self.state in (FACE_DOWN, REVEALED):
             seen = self._neighbour_board(now)
-            if seen:
-                self._judge(seen, now)
+            if seen and gem_board.is_playable(seen, self.shard):
+                self._become_played(seen, now)
+            elif seen:
+                self._enter(ERROR, now)
         elif self.state == PLAYED:
             self._learn(self._neighbour_board(now), now)
         elif self.state == ERROR and now - self.since >= ERROR_MS:
@@ -193,8 +203,8 @@ class LostGems:
         self.board = gem_board.EMPTY
         self.rank = 0
         self.prior = None
-        self.count_start = NEVER
-        self.gold_until = self.copper_until = NEVER
+        self.count_start = _NEVER
+        self.gold_until = self.copper_until = _NEVER
         self._enter(FACE_DOWN, now)
 
     def deal_aborted(self, now):
@@ -205,7 +215,7 @@ class LostGems:
         self._enter(state, now)
 
     def deal_failed(self, reason, now):
-        self.orange_until = now + ORANGE_MS
+        self.orange_until = now + _ORANGE_MS
         self._log("deal", now, f"failed id={self.deal.id} reason={reason}")
 
     def deal_finished(self, size, now):
@@ -223,12 +233,12 @@ class LostGems:
         triple = t.button_multi_clicked()
         if not deal and t.button_down() and now - self.pressed_at >= HOLD_DEAL_MS:
             # the runtime only fires when no face is expired at 6 s; lossy links blink out
-            deal = self.deal.heard_within(now, LONE_MS)
+            deal = self.deal.heard_within(now, _LONE_MS)
         if deal and not self.hold_dealt:
             self.hold_dealt = True
             self.deal.start(now)
             return
-        lone = not self.deal.heard_within(now, LONE_MS)
+        lone = not self.deal.heard_within(now, _LONE_MS)
         if self.state in (FACE_DOWN, REVEALED):
             if double:
                 self._enter(REVEALED if self.state == FACE_DOWN else FACE_DOWN, now)
@@ -253,18 +263,12 @@ class LostGems:
                 self.heard_since[f] = now
 
     def _neighbour_board(self, now):
-        """What the neighbours say of the board, counting only values steady for STEADY_MS."""
+        """What the neighbours say of the board, counting only values steady for _STEADY_MS."""
         seen = gem_board.EMPTY
         for f in range(6):
-            if self.heard[f] and now - self.heard_since[f] >= STEADY_MS:
+            if self.heard[f] and now - self.heard_since[f] >= _STEADY_MS:
                 seen = gem_board.merge(seen, self.heard[f])
         return seen
-
-    def _judge(self, seen, now):
-        if gem_board.is_playable(seen, self.shard):
-            self._become_played(seen, now)
-        else:
-            self._enter(ERROR, now)
 
     def _become_played(self, seen, now):
         self.rank = gem_board.score(seen) + 1
@@ -289,7 +293,7 @@ class LostGems:
         """Pass the board on to every neighbour that is a board tile."""
         for f in range(6):
             if f != came_from and self.heard[f]:
-                self.courier.send(f, bytes((BOARD_NEWS, self.board)))
+                self.courier.send(f, bytes((_BOARD_NEWS, self.board)))
 
     # -- score count ------------------------------------------------------------------------
     def _start_count(self, now):
@@ -308,10 +312,7 @@ class LostGems:
             if f == came_from or t.is_value_received_on_face_expired(f):
                 continue
             if t.get_last_value_received_on_face(f):
-                self.courier.send(f, bytes((COUNT, count_id, elapsed >> 8, elapsed & 255)))
-
-    def _count_length(self):
-        return (gem_board.score(self.board) + 1) * display.COUNT_STEP_MS + COUNT_HOLD_MS
+                self.courier.send(f, bytes((_COUNT, count_id, elapsed >> 8, elapsed & 255)))
 
     # -- datagrams --------------------------------------------------------------------------
     def _receive(self, now):
@@ -323,13 +324,11 @@ class LostGems:
             t.mark_datagram_read_on_face(f)
             if is_deal_message(data):
                 self.deal.receive(f, data, now)
-            elif len(data) == 2 and data[0] == BOARD_NEWS and self.state == PLAYED:
+            elif len(data) == 2 and data[0] == _BOARD_NEWS and self.state == PLAYED:
                 self._learn(data[1] & 63, now, f)
-            elif self._is_new_count(data):
+            elif len(data) == 4 and data[0] == _COUNT and self.state == PLAYED \
+                    and data[1] != self.count_id:  # a score count this tile has not joined yet
                 self._join_count(data[1], now - (data[2] << 8 | data[3]), now, f)
-
-    def _is_new_count(self, data):
-        return len(data) == 4 and data[0] == COUNT and self.state == PLAYED and data[1] != self.count_id
 
     # -- the picture ------------------------------------------------------------------------
     def showing(self, now):
@@ -344,9 +343,10 @@ class LostGems:
         if now < self.gold_until:
             return "gold flash"
         since = now - self.count_start
-        if 0 <= since < self._count_length():
+        count_length = (gem_board.score(self.board) + 1) * display.COUNT_STEP_MS + COUNT_HOLD_MS
+        if 0 <= since < count_length:
             return "count lit" if since >= self.rank * display.COUNT_STEP_MS else "count dark"
-        if self.board == gem_board.FULL and 0 <= since - self._count_length() < VICTORY_MS:
+        if self.board == gem_board.FULL and 0 <= since - count_length < VICTORY_MS:
             return "victory"
         return "shimmer" if self._gem_complete() else PLAYED
 

@@ -7,7 +7,6 @@ lets a whole 18-shard deck ride in one 16-byte datagram.
 
 COLOURS = "RYB"
 VALUES_PER_COLOUR = (1, 1, 1, 2, 2, 3)
-SHARDS_PER_COLOUR = 6
 NO_SHARD = 0
 
 
