@@ -72,6 +72,15 @@ def draw_game_panel(surface, panel, game, x, y):
         from simulator.app.bot_play import rating
 
         y = t.blit(surface, f"Final score {state.score}: {rating(state.score)}", (x, y + 6), 24, WARN).bottom
+    if game.phase in ("over", "broken"):
+        from simulator.app.bot_play import NEW_GAME
+
+        rect = pygame.Rect(x, y + 10, 140, 30)
+        pygame.draw.rect(surface, BUTTON_FILL, rect, border_radius=6)
+        pygame.draw.rect(surface, EDGE, rect, width=2, border_radius=6)
+        t.blit(surface, "New game", rect.center, 22, TEXT_COLOR, "center")
+        game.buttons.append((rect, NEW_GAME, True))
+        y = rect.bottom
     return y
 
 

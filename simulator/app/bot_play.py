@@ -14,6 +14,7 @@ slot 2"), and after every move the tiles are checked against the referee.
 """
 
 from simulator.app.table_moves import AppTable, Steps
+from simulator.app.world_setup import starting_layout
 from simulator.sessions import GameState, IllegalMove, bot_class
 from simulator.sessions.moves import HINT
 from simulator.sessions.observation import describe_knowledge
@@ -27,6 +28,7 @@ BOT_PAUSE_MS = 1000   # the bot "thinks" this long (simulated) so the person can
 POINT_MS = 4000       # how long the tiles a hint pointed at stay marked
 MESSAGES = 7
 
+NEW_GAME = "new game"  # the panel button that is not a move
 SETUP, PERSON, MOVING, THINKING, OVER, BROKEN = "setup", "person", "moving", "thinking", "over", "broken"
 
 
@@ -66,25 +68,35 @@ class BotGame:
     def __init__(self, app, bot_name: str, seed: int):
         self.app = app
         self.bot_name = bot_name
+        self.messages: list = []  # (text, kind) newest last; kind "info", "bot", "you", "bad"
+        self.buttons: list = []  # (rect, move or NEW_GAME, enabled), filled while drawing
+        self.hands_off_said = None  # when the "use the buttons" note was last given
+        self._start(seed, gather=False)
+
+    def _start(self, seed, gather):
+        """A fresh referee, bot and table bookkeeping; the deal (after gathering the tiles of
+        a finished game back into the jungle) runs over the next frames."""
         self.seed = seed
-        self.bot = bot_class(bot_name)(BOT, seed)
-        self.table = AppTable(app)
+        self.bot = bot_class(self.bot_name)(BOT, seed)
+        self.table = AppTable(self.app)
         self.state: GameState | None = None  # the referee, once the deal is done
         self.phase = SETUP
-        self.steps = Steps(app, self._setup())
+        self.steps = Steps(self.app, self._setup(gather))
         self.after = self._setup_done
         self.think_until = None
-        self.messages: list = []  # (text, kind) newest last; kind "info", "bot", "you", "bad"
         self.pointed = ((), "", 0)  # (tiles, word, until ms): what the last hint pointed at
-        self.buttons: list = []  # (rect, move, enabled), filled while drawing
-        self.hands_off_said = None  # when the "use the buttons" note was last given
+        self.app.view_as = "A"
+        self.app.view_locked = True
+        self.say(f"Game seed {seed}. Dealing: the bot holds a jungle tile for 6 s.")
 
     def attach(self):
         self.app.controllers.append(self)
-        self.app.view_as = "A"
-        self.app.view_locked = True
-        self.say("Dealing: the bot holds a jungle tile for 6 s.")
         return self
+
+    def new_game(self):
+        """Another game on the same tiles (also the way out after a disagreement)."""
+        if self.phase in (OVER, BROKEN):
+            self._start(self.seed + 1, gather=True)
 
     def say(self, text, kind="info"):
         self.messages.append((text, kind))
@@ -130,7 +142,9 @@ class BotGame:
     def click(self, pos) -> bool:
         for rect, move, enabled in self.buttons:
             if rect.collidepoint(pos):
-                if enabled:
+                if enabled and move == NEW_GAME:
+                    self.new_game()
+                elif enabled:
                     self.choose(move)
                 return True
         return False
@@ -170,7 +184,9 @@ class BotGame:
         return draw_game_panel(surface, panel, self, x, y)
 
     # --- turns --------------------------------------------------------------------------------
-    def _setup(self):
+    def _setup(self, gather):
+        if gather:
+            self.table.gather(starting_layout(self.app.table, len(self.app.world.tiles)))
         yield START_MS
         yield from self.table.deal(self._held_tile())
         deck = self.table.choose_order(None, self.seed)

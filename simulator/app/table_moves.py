@@ -142,6 +142,16 @@ class AppTable(physical.Table):
                 return cell
         raise Mismatch("no free cell left in the discard area")
 
+    def gather(self, cells):
+        """Every tile back into one cluster at `cells` [(q, r, rot)] (sorted ids), for a new deal;
+        the firmware deals a cluster whatever its tiles showed before."""
+        tiles = sorted(self.world.tiles)
+        for t in tiles:
+            if self.world.position(t) is not None:
+                self.ops.lift(t)
+        for t, (q, r, rot) in zip(tiles, cells):
+            self.ops.place(t, q, r, rot)
+
     # --- gestures -----------------------------------------------------------------------------
     def state_of(self, t) -> str:
         return self.world.inspect(t).get("state")

@@ -8,7 +8,7 @@ import pygame
 from sim_hands import Hands, lone_cell
 
 from host_tools.cli import main as blinks
-from simulator.app.bot_play import BROKEN, OVER, PERSON, rating
+from simulator.app.bot_play import BROKEN, NEW_GAME, OVER, PERSON, rating
 from simulator.sessions.moves import ALL_HINTS, DISCARDS, PLAYS
 from simulator.sessions.observation import Observation
 from simulator.sessions.shards import parse_shard
@@ -127,6 +127,12 @@ def test_a_whole_game_ends_with_the_score_and_its_rating(make_app):
     assert_tiles_agree(app, state)
     assert game.messages[-1][0] == f"Game over: score {state.score}, {rating(state.score)}."
     assert app.view_as is None and not any(app.hidden(t) for t in app.world.tiles)  # A sees their shards
+
+    press_button(app, hands, game, NEW_GAME)  # the tiles gather in the jungle and are dealt again
+    assert game.phase != OVER and game.state is None and app.view_as == "A"
+    wait_for(app, hands, lambda: game.phase == PERSON)
+    assert game.seed == 4 and game.state.turns == 0
+    assert_tiles_agree(app, game.state)
 
 
 def test_a_recorded_bot_game_replays_to_the_same_tiles(make_app, tmp_path):
