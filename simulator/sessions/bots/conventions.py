@@ -38,6 +38,7 @@ from simulator.sessions.shards import MAX_HINTS, TYPE_COUNTS
 
 ALL_PAIRS = tuple((a, b) for a in range(9) for b in range(9))
 HINT_INDEX = {m: i for i, m in enumerate(ALL_HINTS)}
+MATCHES = tuple(tuple(m.matches(t) for t in range(9)) for m in ALL_HINTS)
 EXPANSIONS = tuple(range(9))
 
 
@@ -104,8 +105,31 @@ def partition(weighted, playable, safe):
         g = groups.pop(best)
         groups.insert(best, [x for x in g if x[2] in halves[1]])
         groups.insert(best, [x for x in g if x[2] in halves[0]])
-    groups.sort(key=lambda g: min(h for h, _, _ in g))
-    return {h: i for i, g in enumerate(groups) for h, _, _ in g}
+    return {h: hint for g, hint in assign_hints(groups) for h, _, _ in g}
+
+
+def assign_hints(groups):
+    """Pair each group with a hint so that the hint's literal meaning (which slots it points
+    at) splits the group's hands as evenly as possible: information for free. Heavier groups
+    choose first; ties go to the lower hint index. Returns [(group, hint index)]."""
+    order = sorted(groups, key=lambda g: (-sum(w for _, w, _ in g), min(h for h, _, _ in g)))
+    free = list(range(6))
+    out = []
+    for g in order:
+        best, best_score = free[0], -1.0
+        for i in free:
+            match = MATCHES[i]
+            patterns = {}
+            for h, w, _ in g:
+                key = tuple(match[t] for t in h)
+                patterns[key] = patterns.get(key, 0) + w
+            total = sum(patterns.values())
+            score = total * total - sum(v * v for v in patterns.values())  # Gini spread
+            if score > best_score + 1e-9:
+                best, best_score = i, score
+        free.remove(best)
+        out.append((g, best))
+    return out
 
 
 @lru_cache(maxsize=64)
