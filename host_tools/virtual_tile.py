@@ -297,7 +297,10 @@ class VirtualTile:
     def _feed(self, data):
         self.trace.append(("in", data[:200], self._busy))
         with self._lock:
+            skip_to = 0
             for i in range(len(data)):
+                if i < skip_to:
+                    continue
                 c = data[i:i + 1]
                 if self._busy:
                     # Ctrl-C reaches the running code at once; other input waits for the prompt.
@@ -309,6 +312,14 @@ class VirtualTile:
                         self._pending += rest
                     return
                 if self._paste is not None:
+                    # raw-paste data comes in bulk: take everything up to the next control byte
+                    j = i
+                    while j < len(data) and data[j] not in (3, 4):
+                        j += 1
+                    if j > i:
+                        self._paste_bytes(data[i:j])
+                        skip_to = j
+                        continue
                     self._paste_byte(c)
                 elif self._mode == "raw":
                     self._raw_byte(c)
@@ -356,6 +367,14 @@ class VirtualTile:
                 self._job("R", line)
         else:
             self._line += c
+
+    def _paste_bytes(self, chunk):
+        """Data bytes of a raw paste; the window is re-opened every PASTE_WINDOW bytes."""
+        before = self._paste_count
+        self._paste += chunk
+        self._paste_count += len(chunk)
+        for _ in range(self._paste_count // PASTE_WINDOW - before // PASTE_WINDOW):
+            self._emit(b"\x01")
 
     def _paste_byte(self, c):
         if c == b"\x03":  # the host gave up mid-paste: drop it, back at the raw prompt

@@ -1,0 +1,109 @@
+"""flash_speedup: `blinks flash` to 6 tiles at once vs the official `mpremote cp`, one tile after another.
+
+Both flash the same firmware files (the .mpy build `blinks flash` makes, plus main.py) to six
+fresh virtual tiles running at board-like speed (host_tools.virtual_tile defaults: 100 kB/s
+serial, 48 kB/s flash writes, 2 ms per executed command). Each tile is its own process, as a
+board is its own machine. Goal: flash_speedup >= 4.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from host_tools import virtual_tile
+from host_tools.build import build
+
+TILES = 6
+
+
+def start_tiles(base, name):
+    procs, ports = [], []
+    for i in range(TILES):
+        flash = os.path.join(base, f"{name}{i}")
+        p = subprocess.Popen([sys.executable, "-m", "host_tools.virtual_tile", flash], cwd=ROOT,
+                             stdout=subprocess.PIPE, text=True)
+        procs.append(p)
+    for p in procs:
+        ports.append(p.stdout.readline().strip())
+    return procs, ports
+
+
+def stop_tiles(procs):
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        p.wait(10)
+
+
+def write_files(image, dest):
+    """The image as a directory tree: fw/<build>/... and main.py, for mpremote cp."""
+    for rel, data in list(image.files.items()) + [("../../main.py", image.main_py)]:
+        path = os.path.normpath(os.path.join(dest, image.fw_dir, rel))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+
+
+def mpremote_sequential(ports, files_dir):
+    t0 = time.perf_counter()
+    for port in ports:
+        subprocess.run([sys.executable, "-m", "mpremote", "connect", port, "cp", "-r", "fw", ":",
+                        "+", "cp", "main.py", ":main.py"], cwd=files_dir, check=True,
+                       stdout=subprocess.DEVNULL)
+    return time.perf_counter() - t0
+
+
+def blinks_parallel(ports):
+    args = [sys.executable, "-m", "host_tools.cli", "flash", "--quiet"]
+    for port in ports:
+        args += ["--port", port]
+    t0 = time.perf_counter()
+    subprocess.run(args, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - t0
+
+
+def tiles_hold(base, name, image):
+    for i in range(TILES):
+        with open(os.path.join(base, f"{name}{i}", "main.py"), "rb") as f:
+            if f.read() != image.main_py:
+                return False
+    return True
+
+
+def run(quick: bool) -> dict:
+    image = build()
+    with tempfile.TemporaryDirectory(prefix="bench-flash-") as base:
+        files_dir = os.path.join(base, "files")
+        write_files(image, files_dir)
+        procs, ports = start_tiles(base, "seq")
+        try:
+            seq = mpremote_sequential(ports, files_dir)
+        finally:
+            stop_tiles(procs)
+        procs, ports = start_tiles(base, "par")
+        try:
+            par = blinks_parallel(ports)
+        finally:
+            stop_tiles(procs)
+        if not (tiles_hold(base, "seq", image) and tiles_hold(base, "par", image)):
+            raise RuntimeError("a tile did not end up with the firmware")
+    return {
+        "flash_speedup": round(seq / par, 2),
+        "flash_seq_s": round(seq, 2),
+        "flash_parallel_s": round(par, 2),
+        "flash_tiles": TILES,
+        "flash_bytes": image.total_bytes(),
+        "flash_files": len(image.files) + 1,
+        "flash_vt_byte_rate": virtual_tile.BYTE_RATE,
+        "flash_vt_flash_rate": virtual_tile.FLASH_RATE,
+        "flash_vt_exec_latency_ms": virtual_tile.EXEC_LATENCY * 1000,
+    }
+
+
+if __name__ == "__main__":
+    print(run(quick="--quick" in sys.argv))
