@@ -1,0 +1,64 @@
+"""A tile whose game cannot load stays reachable; `blinks ports` lists and identifies tiles."""
+
+import json
+import os
+import time
+
+import serial
+from vtile_helpers import FAST, run_blinks
+
+from host_tools.build import build
+from host_tools.flash_cli import flash_all
+
+
+def read_for(port, seconds):
+    data = b""
+    end = time.monotonic() + seconds
+    with serial.Serial(port, timeout=0.1) as link:
+        link.write(b"\x04")  # Ctrl-D at the prompt (or queued behind a running main.py)
+        while time.monotonic() < end:
+            data += link.read(4096)
+    return data
+
+
+def test_a_game_that_fails_to_import_leaves_the_tile_at_its_repl(make_tile, firmware_copy):
+    broken = firmware_copy("broken")
+    game = os.path.join(broken, "games", "lostgems", "__init__.py")
+    with open(game, "a") as f:
+        f.write("\nraise ImportError('shard table missing')\n")
+    tile = make_tile(**FAST)
+    result = flash_all([tile.port], build(firmware_dir=broken), quiet=True)[0]
+    assert result.ok, result.error
+    out = read_for(tile.port, 2.0)  # soft reboot: main.py runs and fails
+    assert b"BLINKS boot failed" in out and b"shard table missing" in out
+    assert out.rstrip().endswith(b">>>")  # the REPL is there: the tile can be flashed again
+    good = flash_all([tile.port], build(), quiet=True)[0]
+    assert good.ok, good.error
+    out = read_for(tile.port, 2.0)
+    assert b"BLINKS boot tile=" in out and b"game=games.lostgems:LostGems" in out
+
+
+def test_ports_lists_named_tiles_with_serial_and_firmware(make_tile, monkeypatch):
+    flashed = make_tile("flashed", **FAST)
+    blank = make_tile("blank", **FAST)
+    assert flash_all([flashed.port], build(), quiet=True)[0].ok
+    monkeypatch.setenv("BLINKS_PORTS", blank.port)
+    proc = run_blinks("ports", "--port", flashed.port, "--json", timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    rows = {r["port"]: r for r in json.loads(proc.stdout)}
+    image = build()
+    assert rows[flashed.port]["firmware"] == {"build": image.build, "game": image.game,
+                                              "version": image.version}
+    with open(os.path.join(flashed.flash_dir, "tile_serial.bin"), "rb") as f:
+        assert rows[flashed.port]["serial"] == f.read().hex()
+    assert rows[blank.port]["firmware"] is None and rows[blank.port]["error"] is None
+
+
+def test_ports_without_probing_does_not_touch_the_tiles(tmp_path):
+    missing = str(tmp_path / "ttyGONE")
+    proc = run_blinks("ports", "--port", missing, "--no-probe", "--json", timeout=60)
+    assert proc.returncode == 0
+    assert [r["port"] for r in json.loads(proc.stdout)] == [missing]
+    proc = run_blinks("ports", "--port", missing, "--json", timeout=60)
+    row = json.loads(proc.stdout)[0]
+    assert row["firmware"] is None and "failed to access" in row["error"]
