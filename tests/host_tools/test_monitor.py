@@ -90,3 +90,25 @@ def test_monitor_cli_prefixes_each_tile(make_tile, tmp_path):
     assert "[ttytwo b002] LG state tile=b002" in proc.stdout
     lines = [json.loads(x) for x in record.read_text().splitlines()]
     assert any(r.get("event", {}).get("tile") == "b002" for r in lines)
+
+
+def test_monitor_mirror_draws_the_tiles(make_tile, tmp_path, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    one = chatty_tile(make_tile, tmp_path, "one", "a001")
+    from host_tools.mirror import Mirror
+
+    mirror = Mirror()
+    monitor = Monitor([one.port]).start()
+    try:
+        end = time.monotonic() + 10
+        while time.monotonic() < end and "a001" not in mirror.session.views:
+            assert mirror.update(monitor.next(0.05))
+        time.sleep(0.05)
+        mirror.update(None)
+        assert mirror.session.snapshot()["a001"][0] == "revealed"
+        assert mirror.frames > 0
+        r, g, b = mirror.pixel(0)
+        assert r > g and r > b  # revealed R1..R3: red
+    finally:
+        monitor.stop()
+        mirror.close()
