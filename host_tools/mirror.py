@@ -23,7 +23,8 @@ class Mirror:
         from simulator.app.glow import TileArt
 
         self.pygame = pygame
-        pygame.init()
+        pygame.display.init()  # not pygame.init(): a log viewer needs no sound
+        pygame.font.init()
         self.screen = pygame.display.set_mode((PER_ROW * SIZE * 2 + 40, 3 * SIZE * 3 + 40))
         pygame.display.set_caption(title)
         self.art = TileArt(SIZE)
