@@ -6,17 +6,19 @@ and the public state (gems, discards) at the moment of the hint ("safe" = discar
 no needed shard: trash, or not the last copy):
 
     0  slot 1 playable, and slot 2 playable once slot 1 is played
-    1  slot 1 playable, slot 2 not
-    2  slot 2 playable, slot 1 not
-    3  nothing playable, slot 1 safe
-    4  nothing playable, slot 2 safe (slot 1 not)
-    5  nothing playable, nothing safe
+    1  slot 1 playable, slot 2 not but safe
+    2  slot 1 playable, slot 2 neither playable nor safe
+    3  slot 2 playable, slot 1 not
+    4  nothing playable, slot 1 safe
+    5  nothing playable, slot 1 not safe
 
 Code words a class leaves unused (classes the receiver's knowledge already rules out) split the
-heaviest class further on the shards it leaves open, so no hint is wasted. The hinter sees the
-partner's hand and gives the hint whose index is its group. Each player keeps, for both hands,
-the set of slot-by-slot shard tuples consistent with every message and with the hint's literal
-meaning (both common knowledge), and weighs them by card counting from its own seat.
+heaviest class further on the shards it leaves open, so no hint is wasted. Each group is then
+paired with the hint whose literal meaning (the slots it points at) splits the group best, which
+tells the receiver a little more for free. The hinter sees the partner's hand and gives the
+hint of its group. Each player keeps, for both hands, the set of slot-by-slot shard tuples
+consistent with every message and with the hint's literal meaning (both common knowledge), and
+weighs them by card counting from its own seat.
 
 Policy, in order: warn a partner who is about to discard the last copy of a needed shard (when
 a hint lets them do something else); play a shard known to be playable; in the last round,
@@ -48,27 +50,27 @@ def hand_class(hand, playable, safe):
         a, b = hand
         if playable[a]:
             after = (playable[b] and b != a) or (b == a + 1 and b // 3 == a // 3)
-            return 0 if after else 1
+            if after:
+                return 0
+            return 1 if safe[b] else 2
         if playable[b]:
-            return 2
-        if safe[a]:
             return 3
-        return 4 if safe[b] else 5
+        return 4 if safe[a] else 5
     if len(hand) == 1:
         a = hand[0]
-        return 0 if playable[a] else (3 if safe[a] else 5)
+        return 0 if playable[a] else (4 if safe[a] else 5)
     return 5
 
 
 def refine_key(hand, label):
     """The part of a hand a group may still be split on: the shards its class leaves open."""
     if len(hand) == 2:
-        if label == 5:
+        if label in (4, 5):
             return hand
-        if label in (1, 3):
-            return (hand[1],)
-        if label in (2, 4):
+        if label == 3:
             return (hand[0],)
+        if label in (1, 2):
+            return (hand[1],)
         return ()
     return hand if label != 0 else ()
 
