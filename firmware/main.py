@@ -36,16 +36,18 @@ def read_config():
 
 
 def make_hal():
-    """The rp2 HAL on a board, the headless one anywhere else (unix port, CPython)."""
-    try:
-        import rp2  # noqa: F401
-    except ImportError:
-        from hal.headless import HeadlessHal
+    """The rp2 HAL on an rp2 board, the headless one anywhere else (unix port, CPython).
 
-        return HeadlessHal()
-    from hal.rp2_hal import Rp2Hal
+    sys.platform rather than `import rp2`: on CPython the rp2 type stubs can make `rp2` import
+    as an empty namespace package.
+    """
+    if sys.platform == "rp2":
+        from hal.rp2_hal import Rp2Hal
 
-    return Rp2Hal()
+        return Rp2Hal()
+    from hal.headless import HeadlessHal
+
+    return HeadlessHal()
 
 
 def load_game_class(name):

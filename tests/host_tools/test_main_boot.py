@@ -1,0 +1,51 @@
+"""firmware/main.py boots the configured game on the headless HAL, on MicroPython and CPython."""
+
+import importlib.util
+import os
+import subprocess
+
+from vtile_helpers import ROOT
+
+from host_tools.virtual_tile import micropython_command
+
+FIRMWARE = os.path.join(ROOT, "firmware")
+BOOT = """
+import main
+hal, tile = main.boot()
+for _ in range(20):
+    tile.step()
+print(type(hal).__name__, len(hal.serial_number()))
+"""
+
+
+def test_main_boots_on_micropython(tmp_path):
+    proc = subprocess.run([micropython_command(), "-c", BOOT], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=30, check=False,
+                          env=dict(os.environ, MICROPYPATH=FIRMWARE))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "BLINKS boot tile=" in proc.stdout and "game=games.lostgems:LostGems" in proc.stdout
+    assert "HeadlessHal 8" in proc.stdout
+    assert (tmp_path / "tile_serial.bin").stat().st_size == 8  # kept across boots
+
+
+def test_main_boots_on_cpython(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    spec = importlib.util.spec_from_file_location("tile_main", os.path.join(FIRMWARE, "main.py"))
+    main = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(main)
+    hal, tile = main.boot()
+    for _ in range(20):
+        tile.step()
+    assert type(hal).__name__ == "HeadlessHal"
+    assert "BLINKS boot tile=" in capsys.readouterr().out
+    assert main.load_game_class("games.lostgems:LostGems").__name__ == "LostGems"
+
+
+def test_a_missing_config_means_the_default_game(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    spec = importlib.util.spec_from_file_location("tile_main2", os.path.join(FIRMWARE, "main.py"))
+    main = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(main)
+    assert main.read_config() == {"game": main.DEFAULT_GAME}
+    (tmp_path / "tile_config.json").write_text("{not json")
+    assert main.read_config() == {"game": main.DEFAULT_GAME}
