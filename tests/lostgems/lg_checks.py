@@ -240,7 +240,7 @@ class Host:
         self.events = []
         self.shard = None
 
-    def deal_joined(self, depth, now):
+    def deal_joined(self, now):
         self.events.append("joined")
 
     def deal_committed(self, shard, now):

@@ -9,29 +9,39 @@ message as harmless (every Lost Gems message is idempotent).
 A queue is a tuple, oldest first: an idle face holds the shared empty tuple, which costs no RAM.
 """
 
+try:
+    from micropython import const
+except ImportError:  # CPython: const() is MicroPython's compile-time constant, a plain int here
+    def const(value):
+        return value
+
 QUEUE_LIMIT = 4
+
+# Where a face's head message is (private const() names are inlined on a tile).
+_NOT_SENT = const(0)  # not handed to the runtime yet (or to be sent again)
+_IN_FLIGHT = const(1)  # the runtime is sending it until the neighbour acknowledges
+_EXPIRED_IN_FLIGHT = const(2)  # the face expired meanwhile: the runtime may have dropped it
 
 
 class Courier:
     def __init__(self, tile):
         self.tile = tile
         self.queues = [()] * 6
-        self.in_flight = [False] * 6  # the head was handed to the runtime
-        self.expired_since_send = [False] * 6
+        self.head = [_NOT_SENT] * 6  # where each face's head message is
 
     def send(self, face, data):
         """Queue `data` for `face`; a full queue drops its oldest message (stale news)."""
         q = self.queues[face]
         if len(q) >= QUEUE_LIMIT:
             q = q[1:]
-            self.in_flight[face] = False
+            self.head[face] = _NOT_SENT
         self.queues[face] = q + (bytes(data),)
 
     def clear(self):
         """Forget every queued message (a new deal makes the old conversation moot)."""
         for f in range(6):
             self.queues[f] = ()
-            self.in_flight[f] = False
+            self.head[f] = _NOT_SENT
 
     def idle(self, face):
         return not self.queues[face]
@@ -44,21 +54,19 @@ class Courier:
             if not q:
                 continue
             expired = t.is_value_received_on_face_expired(f)
-            if self.in_flight[f]:
+            head = self.head[f]
+            if head != _NOT_SENT:
                 if expired:
-                    self.expired_since_send[f] = True
+                    self.head[f] = _EXPIRED_IN_FLIGHT
                     continue
                 if t.is_datagram_pending_on_face(f):
                     continue
-                if self.expired_since_send[f]:
-                    self.in_flight[f] = False  # maybe dropped on expiry: send it again
-                else:
+                self.head[f] = _NOT_SENT  # expired in flight: maybe dropped, send it again
+                if head == _IN_FLIGHT:
                     q = self.queues[f] = q[1:]  # acknowledged
-                    self.in_flight[f] = False
                     if not q:
                         continue
             if expired or t.is_datagram_pending_on_face(f):
                 continue
             if t.send_datagram_on_face(q[0], f):
-                self.in_flight[f] = True
-                self.expired_since_send[f] = False
+                self.head[f] = _IN_FLIGHT

@@ -82,7 +82,7 @@ class Deal:
         self.parent = -1
         self.depth = 0
         self.child = [0] * 6  # None: asked, no answer yet; 0: not a child; n: subtree size
-        self.answered = [False] * 6  # children that answered this phase: READY, then DONE
+        self.answered = None  # per face, while distributing and committing: the child answered
         self.size = 0
         self.conflict = False
         self.shard = shards.NO_SHARD
@@ -90,7 +90,7 @@ class Deal:
         self.progress = 0
         self.last_seen = [_NEVER] * 6
         self.result = ""
-        self.cards_sent = [None] * 6
+        self.cards_sent = None  # per face, while distributing: the cards sent to that child
 
     def active(self):
         """True between joining and committing (the tile is showing `dealing`)."""
@@ -125,7 +125,7 @@ class Deal:
         self.started = now
         self.progress = now
         self.result = ""
-        self.host.deal_joined(depth, now)
+        self.host.deal_joined(now)
         for f in range(6):
             if f != parent and now - self.last_seen[f] < _PRESENT_MS:  # a neighbour is there
                 self.child[f] = None

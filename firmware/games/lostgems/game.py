@@ -100,7 +100,6 @@ class LostGems:
         self.rank = 0
         self.since = 0
         self.prior = None  # (state, shard, board, rank) before the deal under way
-        self.depth = 0
         self.orange_until = _NEVER
         self.gold_until = _NEVER
         self.copper_until = _NEVER
@@ -139,16 +138,15 @@ class LostGems:
         now = t.millis()
         self._receive(now)
         self.deal.poll(now)
-        self._listen(now)
+        seen = self._listen(now)
         self._buttons(now)
         if self.state in (FACE_DOWN, REVEALED):
-            seen = self._neighbour_board(now)
             if seen and gem_board.is_playable(seen, self.shard):
                 self._become_played(seen, now)
             elif seen:
                 self._enter(ERROR, now)
         elif self.state == PLAYED:
-            self._learn(self._neighbour_board(now), now)
+            self._learn(seen, now)
         elif self.state == ERROR and now - self.since >= ERROR_MS:
             self._enter(DISCARDED, now)
         self.courier.poll()
@@ -189,10 +187,9 @@ class LostGems:
         self.tile.log(f"LG {event} tile={self.name} t={now} {details}")
 
     # -- the deal's news (called by Deal) ---------------------------------------------------
-    def deal_joined(self, depth, now):
+    def deal_joined(self, now):
         if self.state != DEALING:
             self.prior = (self.state, self.shard, self.board, self.rank)
-        self.depth = depth
         if self.deal.root:
             self._log("deal", now, f"start id={self.deal.id}")
         if self.state != DEALING:
@@ -254,20 +251,17 @@ class LostGems:
 
     # -- plays ------------------------------------------------------------------------------
     def _listen(self, now):
-        """Note when each face's value last changed (an expired face counts as 0)."""
+        """Note when each face's value last changed (an expired face counts as 0); return what
+        the neighbours say of the board, counting only values steady for STEADY_MS."""
         t = self.tile
+        seen = gem_board.EMPTY
         for f in range(6):
             v = 0 if t.is_value_received_on_face_expired(f) else t.get_last_value_received_on_face(f)
             if v != self.heard[f]:
                 self.heard[f] = v
                 self.heard_since[f] = now
-
-    def _neighbour_board(self, now):
-        """What the neighbours say of the board, counting only values steady for _STEADY_MS."""
-        seen = gem_board.EMPTY
-        for f in range(6):
-            if self.heard[f] and now - self.heard_since[f] >= _STEADY_MS:
-                seen = gem_board.merge(seen, self.heard[f])
+            if v and now - self.heard_since[f] >= _STEADY_MS:
+                seen = gem_board.merge(seen, v)
         return seen
 
     def _become_played(self, seen, now):
@@ -359,7 +353,7 @@ class LostGems:
         if show == UNDEALT:
             return display.undealt(now)
         if show == DEALING:
-            return display.dealing(now, self.depth)
+            return display.dealing(now, self.deal.depth)
         if show == FACE_DOWN:
             return display.face_down()
         if show == REVEALED:
