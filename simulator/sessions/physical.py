@@ -311,8 +311,12 @@ def run_physical_games(bot_name, games, seed=0, progress=None):
         while not state.over:
             p = state.current
             event = state.apply(bots[p].act(obs[p]))
-            table.perform(event)
-            table.check(state)
+            try:
+                table.perform(event)
+                table.check(state)
+            except Mismatch as exc:
+                raise Mismatch(f"game {i} (seed {seed + i}), turn {event.turn} "
+                               f"({PLAYERS[p]} {event.move}): {exc}") from None
             for q in (0, 1):
                 bots[q].observe(obs[q], obs[q].last_event)
         scores.append(state.score)

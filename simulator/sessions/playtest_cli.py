@@ -32,14 +32,18 @@ def run(args):
         return 2
     if args.physical:
         try:
-            from simulator.sessions.physical import run_physical_games
+            from simulator.sessions.physical import Mismatch, run_physical_games
         except ImportError:
             print("playtest: --physical needs the simulator runner (simulator.world and the "
                   "Lost Gems firmware), which is not available", file=sys.stderr)
             return 2
-        scores = run_physical_games(args.bot, args.games, args.seed)
+        try:
+            scores = with_progress(run_physical_games, args.bot, args.games, args.seed, long_run=5)
+        except Mismatch as exc:
+            print(f"playtest: the tiles disagree with the referee: {exc}", file=sys.stderr)
+            return 1
     else:
-        scores = with_progress(args.bot, args.games, args.seed)
+        scores = with_progress(run_games, args.bot, args.games, args.seed)
     stats = score_stats(scores)
     stats.update(bot=args.bot, seed=args.seed, physical=bool(args.physical))
     if args.plot:
@@ -61,12 +65,12 @@ def run(args):
     return 0
 
 
-def with_progress(bot, games, seed):
+def with_progress(runner, bot, games, seed, long_run=500):
     """Run the games with a progress bar on stderr when it is a terminal and the run is long."""
-    if games < 500 or not sys.stderr.isatty():
-        return run_games(bot, games, seed)
+    if games < long_run or not sys.stderr.isatty():
+        return runner(bot, games, seed)
     from rich.progress import Progress
 
     with Progress(transient=True) as bar:
         task = bar.add_task(f"{bot}", total=games)
-        return run_games(bot, games, seed, progress=lambda done: bar.update(task, completed=done))
+        return runner(bot, games, seed, progress=lambda done: bar.update(task, completed=done))

@@ -80,3 +80,23 @@ def test_a_bot_game_on_the_tiles_matches_the_referee_move_by_move():
     # run_physical_games checks every tile after every move and raises on a disagreement
     scores = run_physical_games("conventions", 1, seed=2)
     assert len(scores) == 1 and 0 <= scores[0] <= 9
+
+
+def test_physical_playtest_reports_a_disagreement_with_exit_1(capsys, monkeypatch):
+    perform = Table.perform
+
+    def sabotaged(self, event):
+        perform(self, event)
+        if self.board:
+            self.world.lift(self.board[-1])  # a played shard taken off the board
+            self.world.place(self.board[-1], 60, 60)
+            self.world.advance(SABOTAGE_SETTLE_MS)
+
+    monkeypatch.setattr(Table, "perform", sabotaged)
+    code = main(["playtest", "--physical", "--games", "1", "--seed", "2"])
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert "the tiles disagree with the referee: game 0 (seed 2), turn" in err
+
+
+SABOTAGE_SETTLE_MS = 500
