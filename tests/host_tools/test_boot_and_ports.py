@@ -15,7 +15,7 @@ def read_for(port, seconds):
     data = b""
     end = time.monotonic() + seconds
     with serial.Serial(port, timeout=0.1) as link:
-        link.write(b"\x04")  # Ctrl-D at the prompt (or queued behind a running main.py)
+        link.write(b"\x03\x04")  # stop whatever runs, then Ctrl-D at the prompt: reboot
         while time.monotonic() < end:
             data += link.read(4096)
     return data
@@ -42,6 +42,10 @@ def test_ports_lists_named_tiles_with_serial_and_firmware(make_tile, monkeypatch
     flashed = make_tile("flashed", **FAST)
     blank = make_tile("blank", **FAST)
     assert flash_all([flashed.port], build(), quiet=True)[0].ok
+    serial_file = os.path.join(flashed.flash_dir, "tile_serial.bin")
+    end = time.monotonic() + 10
+    while not os.path.exists(serial_file) and time.monotonic() < end:
+        time.sleep(0.02)  # the rebooted game makes its serial number on first boot
     monkeypatch.setenv("BLINKS_PORTS", blank.port)
     proc = run_blinks("ports", "--port", flashed.port, "--json", timeout=60)
     assert proc.returncode == 0, proc.stderr
@@ -49,7 +53,7 @@ def test_ports_lists_named_tiles_with_serial_and_firmware(make_tile, monkeypatch
     image = build()
     assert rows[flashed.port]["firmware"] == {"build": image.build, "game": image.game,
                                               "version": image.version}
-    with open(os.path.join(flashed.flash_dir, "tile_serial.bin"), "rb") as f:
+    with open(serial_file, "rb") as f:
         assert rows[flashed.port]["serial"] == f.read().hex()
     assert rows[blank.port]["firmware"] is None and rows[blank.port]["error"] is None
 
