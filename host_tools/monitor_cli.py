@@ -23,9 +23,10 @@ def add_arguments(parser):
                         help="show only structured lines (LG ..., BLINKS ...)")
 
 
-def format_record(rec, label):
-    """(text, style) for one record: '12.345 [label] line' or a connection notice."""
-    stamp = f"{rec['time']:9.3f}"
+def format_record(rec, label, wall0):
+    """(text, style) for one record: '14:02:07.315 [label] line' or a connection notice."""
+    wall = wall0 + rec["time"]
+    stamp = time.strftime("%H:%M:%S", time.localtime(wall)) + f".{int(wall * 1000) % 1000:03d}"
     if "status" in rec:
         detail = f" ({rec['detail']})" if rec.get("detail") else ""
         return f"{stamp} [{label}] -- {rec['status']}{detail}", "dim"
@@ -56,6 +57,7 @@ def run(args):
         print(f"blinks monitor: cannot write {args.record}: {exc}", file=sys.stderr)
         return 2
     monitor.start()
+    wall0 = time.time() - monitor.clock()
     end = time.monotonic() + args.duration if args.duration else None
     try:
         while end is None or time.monotonic() < end:
@@ -69,7 +71,7 @@ def run(args):
                 continue  # the monitor's own start record
             tile = monitor.tile_of_port.get(port)
             name = label[port] + (" " + tile[-4:] if tile else "")
-            text, style = format_record(rec, name)
+            text, style = format_record(rec, name, wall0)
             console.print(Text(text, style=f"{colour[port]} {style}".strip()))
     except KeyboardInterrupt:
         pass
