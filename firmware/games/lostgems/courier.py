@@ -11,9 +11,8 @@ A queue is a tuple, oldest first: an idle face holds the shared empty tuple, whi
 
 try:
     from micropython import const
-except ImportError:  # CPython: const() is MicroPython's compile-time constant, a plain int here
-    def const(value):
-        return value
+except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
+    const = int
 
 QUEUE_LIMIT = 4
 

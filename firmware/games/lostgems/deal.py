@@ -27,9 +27,8 @@ from games.lostgems import shards
 
 try:
     from micropython import const
-except ImportError:  # CPython: const() is MicroPython's compile-time constant, a plain int here
-    def const(value):
-        return value
+except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
+    const = int
 
 # Message kinds (first byte). Private const() names cost no RAM on a tile: the compiler inlines them.
 _JOIN = const(0x41)
@@ -90,7 +89,7 @@ class Deal:
         self.progress = 0
         self.last_seen = [_NEVER] * 6
         self.result = ""
-        self.cards_sent = None  # per face, while distributing: the cards sent to that child
+        self.decks = None  # per face, while distributing: the DECK message sent to that child
 
     def active(self):
         """True between joining and committing (the tile is showing `dealing`)."""
@@ -165,7 +164,7 @@ class Deal:
     def _distribute(self, cards, now):
         """Keep the first shard; each child gets the next `subtree size` shards, faces 0..5."""
         self.shard = cards[0]
-        self.cards_sent = [None] * 6
+        self.decks = [None] * 6
         self.answered = [False] * 6
         first = 1
         self.phase = _DISTRIBUTING
@@ -173,13 +172,11 @@ class Deal:
         for f in range(6):
             n = self.child[f]
             if n:
-                self.cards_sent[f] = cards[first:first + n]
+                deck = message(_DECK, self.id, bytes((n,)) + shards.pack(cards[first:first + n]))
                 first += n
-                self._send_deck(f, self.cards_sent[f])
+                self.decks[f] = deck
+                self.courier.send(f, deck)
         self._check_ready(now)
-
-    def _send_deck(self, face, cards):
-        self.courier.send(face, message(_DECK, self.id, bytes((len(cards),)) + shards.pack(cards)))
 
     def _check_ready(self, now):
         if self.phase != _DISTRIBUTING:
@@ -332,8 +329,8 @@ class Deal:
             self._send_size()
         elif self.phase == _DISTRIBUTING:
             for f in range(6):
-                if self.child[f] and not self.answered[f] and c.idle(f) and self.cards_sent[f]:
-                    self._send_deck(f, self.cards_sent[f])
+                if self.child[f] and not self.answered[f] and c.idle(f) and self.decks[f]:
+                    c.send(f, self.decks[f])
         elif self.phase == _PREPARED and c.idle(self.parent):
             c.send(self.parent, message(_READY, self.id))
         elif self.phase == _COMMITTING:

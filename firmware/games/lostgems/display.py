@@ -10,9 +10,8 @@ from games.lostgems import shards
 
 try:
     from micropython import const
-except ImportError:  # CPython: const() is MicroPython's compile-time constant, a plain int here
-    def const(value):
-        return value
+except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
+    const = int
 
 GOLD = colors.rgb(255, 190, 0)
 COPPER = colors.rgb(200, 90, 30)
