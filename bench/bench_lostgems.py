@@ -12,6 +12,11 @@
   bytecode plus the tile's and game's objects (goal <= 32). On the unix port bytecode lives in
   the heap and objects are 64-bit; mpy_heap_code_kb is the game's bytecode part, and
   mpy_heap_total_kb counts the runtime's bytecode too.
+  These figures (and the loop times) are of the form a tile runs: the image `blinks flash`
+  deploys, every module compiled to .mpy by host_tools.build. mpy_heap_source_kb and
+  mpy_heap_source_code_kb are the same measure importing the .py sources (the simulator's
+  co-simulation does that): there the compiler runs in the same heap and interns every local
+  name, so that figure moves by a KB or more with the heap's layout; the .mpy one is steady.
 """
 
 import os
@@ -111,29 +116,56 @@ def micropython_command():
     return beside if os.path.exists(beside) else None
 
 
-def mpy_figures(quick):
-    exe = micropython_command()
-    if exe is None:
-        return {"mpy_loop_us": None, "mpy_step_us": None, "mpy_heap_kb": None}
-    script = MPY_SCRIPT.replace("PASSES", "500" if quick else "5000")
+def deployed_firmware(into):
+    """Write the image `blinks flash` puts on a tile (every module compiled to .mpy) under `into`."""
+    sys.path.insert(0, ROOT)
+    from host_tools import build
+
+    image = build.build(game="games.lostgems:LostGems")
+    for rel, data in image.files.items():
+        path = os.path.join(into, *rel.split("/"))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+    return into
+
+
+def run_tile_script(exe, firmware_dir, passes):
+    """(loop_us, step_us, heap, code, total) of one tile, importing the firmware from firmware_dir."""
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(script)
+        f.write(MPY_SCRIPT.replace("PASSES", str(passes)))
         path = f.name
     try:
-        out = subprocess.run([exe, path], env=dict(os.environ, MICROPYPATH=FIRMWARE),
+        out = subprocess.run([exe, path], env=dict(os.environ, MICROPYPATH=firmware_dir),
                              capture_output=True, text=True, timeout=120, check=False)
     finally:
         os.unlink(path)
     lines = [line for line in out.stdout.splitlines() if line.startswith("RESULT ")]
     if out.returncode != 0 or not lines:
         raise RuntimeError("micropython bench failed: " + out.stdout + out.stderr)
-    loop_us, step_us, heap, code, total = (int(x) for x in lines[-1].split()[1:])
+    return tuple(int(x) for x in lines[-1].split()[1:])
+
+
+def kb(n):
+    return round(n / 1024, 1)
+
+
+def mpy_figures(quick):
+    exe = micropython_command()
+    if exe is None:
+        return {"mpy_loop_us": None, "mpy_step_us": None, "mpy_heap_kb": None}
+    passes = 500 if quick else 5000
+    with tempfile.TemporaryDirectory() as tmp:
+        loop_us, step_us, heap, code, total = run_tile_script(exe, deployed_firmware(tmp), passes)
+    source = run_tile_script(exe, FIRMWARE, 1)
     return {
         "mpy_loop_us": loop_us,
         "mpy_step_us": step_us,
-        "mpy_heap_kb": round(heap / 1024, 1),
-        "mpy_heap_code_kb": round(code / 1024, 1),
-        "mpy_heap_total_kb": round(total / 1024, 1),
+        "mpy_heap_kb": kb(heap),
+        "mpy_heap_code_kb": kb(code),
+        "mpy_heap_total_kb": kb(total),
+        "mpy_heap_source_kb": kb(source[2]),
+        "mpy_heap_source_code_kb": kb(source[3]),
     }
 
 
