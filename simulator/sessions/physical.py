@@ -18,7 +18,7 @@ from games.lostgems import LostGems
 from simulator.sessions.referee import PLAYERS, GameState
 from simulator.sessions.runner import EXIT_EXPECT_FAILED, RulesRunner, SessionResult
 from simulator.sessions.script import ScriptError
-from simulator.sessions.shards import DECK_SIZE, parse_shard, shard_name
+from simulator.sessions.shards import DECK_SIZE, full_deck, parse_shard, shard_name
 from simulator.world import World, shapes
 
 HOLD_DEAL_MS = 6000
@@ -82,7 +82,7 @@ class Table:
                 sorted({w.inspect(t)["state"] for t in w.tiles})))
         deal_ms = w.now - fired
         self.shards = {t: parse_shard(w.inspect(t)["shard"]) for t in w.tiles}
-        if sorted(self.shards.values()) != sorted(parse_shard(s) for s in _deck_names()):
+        if sorted(self.shards.values()) != full_deck():
             raise Mismatch("the tiles do not hold the 18 shards exactly once")
         return deal_ms
 
@@ -214,12 +214,6 @@ class Table:
             raise Mismatch(f"tile {t} ({seen['shard']}) shows {seen['state']}, expected "
                            f"{' or '.join(states)}")
         return w.inspect(t)["state"]
-
-
-def _deck_names():
-    from simulator.sessions.shards import full_deck
-
-    return [shard_name(s) for s in full_deck()]
 
 
 def physical_game(seed=0, deck=None, start=0, ir_loss=0.0, shape="blob"):
