@@ -80,23 +80,43 @@ def resolve_game(name, firmware_dir=FIRMWARE):
     module, _, cls = name.partition(":")
     if "." not in module:
         module = "games." + module
-    base = os.path.join(firmware_dir, *module.split("."))
-    path = base + ".py" if os.path.exists(base + ".py") else os.path.join(base, "__init__.py")
-    if not os.path.exists(path):
-        raise BuildError(f"no game module {module!r} (looked for {os.path.relpath(path, ROOT)})")
+    path = module_path(module, firmware_dir)
+    if path is None:
+        raise BuildError(f"no game module {module!r} in {firmware_dir}")
+    games = game_classes(path, firmware_dir)
     if cls:
+        if cls not in games:
+            raise BuildError(f"{module} has no game class {cls!r} (found {games or 'none'})")
         return f"{module}:{cls}"
+    if len(games) != 1:
+        raise BuildError(f"{module}: name the game class (module:Class); found {games or 'none'}")
+    return f"{module}:{games[0]}"
+
+
+def module_path(module, firmware_dir):
+    base = os.path.join(firmware_dir, *module.split("."))
+    for path in (base + ".py", os.path.join(base, "__init__.py")):
+        if os.path.exists(path):
+            return path
+    return None
+
+
+def game_classes(path, firmware_dir, follow=True):
+    """Names of the classes with setup() and loop() that the module at `path` defines or imports."""
     with open(path) as f:
         tree = ast.parse(f.read(), path)
-    games = []
+    found = []
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
             methods = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
             if {"setup", "loop"} <= methods:
-                games.append(node.name)
-    if len(games) != 1:
-        raise BuildError(f"{module}: name the game class (module:Class); found {games or 'none'}")
-    return f"{module}:{games[0]}"
+                found.append(node.name)
+        elif follow and isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            source = module_path(node.module, firmware_dir)
+            if source:
+                there = game_classes(source, firmware_dir, follow=False)
+                found += [a.asname or a.name for a in node.names if a.name in there]
+    return sorted(set(found))
 
 
 def compile_mpy(path, device_name):

@@ -9,9 +9,10 @@ import sys
 import threading
 import time
 
+import pytest
 from vtile_helpers import FAST, ROOT, boot_check, run_blinks
 
-from host_tools.build import build
+from host_tools.build import BuildError, build, resolve_game
 from host_tools.flash_cli import flash_all
 
 
@@ -158,3 +159,12 @@ def test_unknown_game_is_a_clear_error_and_touches_no_tile(make_tile):
     assert proc.returncode == 2
     assert "no game module 'games.nosuchgame'" in proc.stderr
     assert not os.path.exists(os.path.join(tile.flash_dir, "main.py"))
+
+
+def test_game_names_resolve_to_the_game_class():
+    assert resolve_game("lostgems") == "games.lostgems:LostGems"
+    assert resolve_game("games.lostgems:LostGems") == "games.lostgems:LostGems"
+    with pytest.raises(BuildError, match="no game class 'Nope'"):
+        resolve_game("games.lostgems:Nope")
+    with pytest.raises(BuildError, match="no game module 'games.nope'"):
+        resolve_game("nope")
