@@ -27,8 +27,12 @@ def start_tiles(base, name, count=TILES):
     procs, ports = [], []
     for i in range(count):
         flash = os.path.join(base, f"{name}{i}")
-        p = subprocess.Popen([sys.executable, "-m", "host_tools.virtual_tile", flash], cwd=ROOT,
-                             stdout=subprocess.PIPE, text=True)
+        p = subprocess.Popen(
+            [sys.executable, "-m", "host_tools.virtual_tile", flash],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         procs.append(p)
     for p in procs:
         ports.append(p.stdout.readline().strip())
@@ -54,9 +58,26 @@ def write_files(image, dest):
 def mpremote_sequential(ports, files_dir):
     t0 = time.perf_counter()
     for port in ports:
-        subprocess.run([sys.executable, "-m", "mpremote", "connect", port, "cp", "-r", "fw", ":",
-                        "+", "cp", "main.py", ":main.py"], cwd=files_dir, check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "mpremote",
+                "connect",
+                port,
+                "cp",
+                "-r",
+                "fw",
+                ":",
+                "+",
+                "cp",
+                "main.py",
+                ":main.py",
+            ],
+            cwd=files_dir,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     return time.perf_counter() - t0
 
 

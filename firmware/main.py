@@ -68,8 +68,11 @@ def boot():
     game_class = load_game_class(config.get("game", DEFAULT_GAME))
     hal = make_hal()
     tile = Tile(hal, game_class)
-    hal.log("BLINKS boot tile={} fw={} game={}".format(
-        hex_of(hal.serial_number()), FIRMWARE_DIR or "-", config.get("game", DEFAULT_GAME)))
+    hal.log(
+        "BLINKS boot tile={} fw={} game={}".format(
+            hex_of(hal.serial_number()), FIRMWARE_DIR or "-", config.get("game", DEFAULT_GAME)
+        )
+    )
     return hal, tile
 
 

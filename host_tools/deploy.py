@@ -147,8 +147,12 @@ class Deployer:
         done = 0
         self.progress(done, total, "writing")
         if todo:
-            dirs = sorted({image.fw_dir + "/" + p.rsplit("/", 1)[0] if "/" in p else image.fw_dir
-                           for p in todo})
+            dirs = sorted(
+                {
+                    image.fw_dir + "/" + p.rsplit("/", 1)[0] if "/" in p else image.fw_dir
+                    for p in todo
+                }
+            )
             t.exec("\n".join(f"_bmk({d!r})" for d in dirs))
         current = self._eval("_bcur()")
         running = {}
@@ -191,7 +195,7 @@ class Deployer:
         if not data:
             t.exec(f"_bw({path!r}, '', 'wb')")
         for i in range(0, len(data), CHUNK):
-            b64 = base64.b64encode(data[i:i + CHUNK]).decode()
+            b64 = base64.b64encode(data[i : i + CHUNK]).decode()
             last = i + CHUNK >= len(data)
             code = "_bw({!r}, {!r}, {!r})".format(path, b64, "wb" if i == 0 else "ab")
             if last and rename:

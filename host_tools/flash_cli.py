@@ -15,18 +15,39 @@ from host_tools.ports import find_ports
 
 
 def add_arguments(parser):
-    parser.add_argument("--port", action="append", default=[], metavar="P",
-                        help="flash the tile on this port (repeatable)")
-    parser.add_argument("--all", action="store_true",
-                        help="flash every port that looks like a tile (see `blinks ports`)")
-    parser.add_argument("--game", help="game to run: lostgems, games.lostgems or module:Class "
-                                       "(default: firmware/tile_config.json)")
-    parser.add_argument("--no-compile", action="store_true",
-                        help="copy .py sources instead of .mpy (slower to import, easier to read)")
-    parser.add_argument("--firmware", metavar="DIR", default=FIRMWARE,
-                        help="firmware tree to build (default: this checkout's firmware/)")
-    parser.add_argument("--no-reset", action="store_true",
-                        help="leave the tile at its REPL instead of restarting it into the game")
+    parser.add_argument(
+        "--port",
+        action="append",
+        default=[],
+        metavar="P",
+        help="flash the tile on this port (repeatable)",
+    )
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="flash every port that looks like a tile (see `blinks ports`)",
+    )
+    parser.add_argument(
+        "--game",
+        help="game to run: lostgems, games.lostgems or module:Class "
+        "(default: firmware/tile_config.json)",
+    )
+    parser.add_argument(
+        "--no-compile",
+        action="store_true",
+        help="copy .py sources instead of .mpy (slower to import, easier to read)",
+    )
+    parser.add_argument(
+        "--firmware",
+        metavar="DIR",
+        default=FIRMWARE,
+        help="firmware tree to build (default: this checkout's firmware/)",
+    )
+    parser.add_argument(
+        "--no-reset",
+        action="store_true",
+        help="leave the tile at its REPL instead of restarting it into the game",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
 
 
@@ -47,9 +68,19 @@ def classify(exc):
     """A short reason a person can act on."""
     text = f"{type(exc).__name__}: {exc}"
     lowered = text.lower()
-    if any(s in lowered for s in ("no such file", "could not open port", "errno 2",
-                                  "disconnected", "input/output error", "errno 5",
-                                  "returned no data", "bad file descriptor")):
+    if any(
+        s in lowered
+        for s in (
+            "no such file",
+            "could not open port",
+            "errno 2",
+            "disconnected",
+            "input/output error",
+            "errno 5",
+            "returned no data",
+            "bad file descriptor",
+        )
+    ):
         return "port vanished or unplugged (" + text + ")"
     if "failed to access" in lowered:
         return "port not found or in use (" + text + ")"
@@ -72,8 +103,7 @@ def flash_one(port, image, result, progress, reset):
         result.written = list(d.written_files)
         result.copied = len(d.copied_files)
         result.files_written = len(d.written_files)
-        result.bytes_written = sum(len(image.files.get(p, image.main_py))
-                                   for p in d.written_files)
+        result.bytes_written = sum(len(image.files.get(p, image.main_py)) for p in d.written_files)
         if reset:
             soft_reset(transport)
         result.ok = True
@@ -93,8 +123,12 @@ def flash_all(ports, image, reset=True, quiet=False):
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
     results = [TileResult(p) for p in ports]
-    columns = (TextColumn("{task.description:<24}"), BarColumn(), DownloadColumn(),
-               TextColumn("{task.fields[step]}"))
+    columns = (
+        TextColumn("{task.description:<24}"),
+        BarColumn(),
+        DownloadColumn(),
+        TextColumn("{task.fields[step]}"),
+    )
     with Progress(*columns, disable=quiet, transient=False) as bars:
         threads = []
         for r in results:
@@ -119,9 +153,15 @@ def print_summary(results, image, console):
     for col in ("port", "serial", "result", "files sent", "kept", "bytes sent", "time"):
         table.add_column(col)
     for r in results:
-        table.add_row(r.port, r.serial, "[green]ok" if r.ok else f"[red]{r.error}",
-                      str(r.files_written), str(r.copied), str(r.bytes_written),
-                      f"{r.seconds:.1f} s")
+        table.add_row(
+            r.port,
+            r.serial,
+            "[green]ok" if r.ok else f"[red]{r.error}",
+            str(r.files_written),
+            str(r.copied),
+            str(r.bytes_written),
+            f"{r.seconds:.1f} s",
+        )
     console.print(table)
 
 

@@ -38,8 +38,13 @@ def parse_line(line):
         m = re.match(r"tile=(\S+) t=(-?\d+) (.+?) -> (.+) shard=(\S+)$", rest)
         if not m:
             return None
-        event.update(tile=m.group(1), t=int(m.group(2)), old=m.group(3), new=m.group(4),
-                     shard=None if m.group(5) == "-" else m.group(5))
+        event.update(
+            tile=m.group(1),
+            t=int(m.group(2)),
+            old=m.group(3),
+            new=m.group(4),
+            shard=None if m.group(5) == "-" else m.group(5),
+        )
         return event
     fields = dict(_FIELD.findall(rest))
     if "tile" not in fields:
@@ -133,8 +138,15 @@ class Monitor:
         return round(time.monotonic() - self._t0, 4)
 
     def start(self):
-        self.queue.put({"time": 0.0, "port": "*", "status": "started", "wall": time.time(),
-                        "ports": self.ports})
+        self.queue.put(
+            {
+                "time": 0.0,
+                "port": "*",
+                "status": "started",
+                "wall": time.time(),
+                "ports": self.ports,
+            }
+        )
         for r in self.readers:
             r.start()
         return self

@@ -6,21 +6,43 @@ import time
 from host_tools.monitor import Monitor
 from host_tools.ports import find_ports
 
-COLOURS = ("cyan", "magenta", "yellow", "green", "blue", "red", "bright_cyan", "bright_magenta",
-           "bright_yellow", "bright_green", "bright_blue", "bright_red")
+COLOURS = (
+    "cyan",
+    "magenta",
+    "yellow",
+    "green",
+    "blue",
+    "red",
+    "bright_cyan",
+    "bright_magenta",
+    "bright_yellow",
+    "bright_green",
+    "bright_blue",
+    "bright_red",
+)
 
 
 def add_arguments(parser):
-    parser.add_argument("--port", action="append", default=[], metavar="P",
-                        help="watch this port (repeatable)")
-    parser.add_argument("--all", action="store_true", help="watch every port that looks like a tile")
-    parser.add_argument("--record", metavar="FILE", help="also write every line to FILE as JSON Lines")
-    parser.add_argument("--mirror", action="store_true",
-                        help="open a window showing the tiles' states as the simulator draws them")
-    parser.add_argument("--duration", type=float, metavar="S",
-                        help="stop after S seconds (default: until Ctrl-C)")
-    parser.add_argument("--events-only", action="store_true",
-                        help="show only structured lines (LG ..., BLINKS ...)")
+    parser.add_argument(
+        "--port", action="append", default=[], metavar="P", help="watch this port (repeatable)"
+    )
+    parser.add_argument(
+        "--all", action="store_true", help="watch every port that looks like a tile"
+    )
+    parser.add_argument(
+        "--record", metavar="FILE", help="also write every line to FILE as JSON Lines"
+    )
+    parser.add_argument(
+        "--mirror",
+        action="store_true",
+        help="open a window showing the tiles' states as the simulator draws them",
+    )
+    parser.add_argument(
+        "--duration", type=float, metavar="S", help="stop after S seconds (default: until Ctrl-C)"
+    )
+    parser.add_argument(
+        "--events-only", action="store_true", help="show only structured lines (LG ..., BLINKS ...)"
+    )
 
 
 def format_record(rec, label, wall0):

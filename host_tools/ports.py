@@ -43,8 +43,9 @@ def find_ports(extra=()):
     found = {}
     for p in sorted(list_ports.comports(), key=lambda p: p.device):
         if p.vid in MICROPYTHON_VIDS:
-            found[p.device] = PortInfo(p.device, p.description or MICROPYTHON_VIDS[p.vid],
-                                       p.vid, p.pid, p.serial_number)
+            found[p.device] = PortInfo(
+                p.device, p.description or MICROPYTHON_VIDS[p.vid], p.vid, p.pid, p.serial_number
+            )
     for device in list(extra) + env_ports():
         if device not in found:
             found[device] = PortInfo(device, "named port")

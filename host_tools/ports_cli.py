@@ -6,16 +6,30 @@ from host_tools.ports import find_ports, probe
 
 
 def add_arguments(parser):
-    parser.add_argument("--port", action="append", default=[], metavar="P",
-                        help="also list this port (repeatable); BLINKS_PORTS adds more")
-    parser.add_argument("--no-probe", action="store_true",
-                        help="do not talk to the tiles (listing only; the games keep running)")
+    parser.add_argument(
+        "--port",
+        action="append",
+        default=[],
+        metavar="P",
+        help="also list this port (repeatable); BLINKS_PORTS adds more",
+    )
+    parser.add_argument(
+        "--no-probe",
+        action="store_true",
+        help="do not talk to the tiles (listing only; the games keep running)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON list")
 
 
 def describe(port, do_probe):
-    row = {"port": port.device, "usb": port.usb_id(), "description": port.description,
-           "serial": port.usb_serial, "firmware": None, "error": None}
+    row = {
+        "port": port.device,
+        "usb": port.usb_id(),
+        "description": port.description,
+        "serial": port.usb_serial,
+        "firmware": None,
+        "error": None,
+    }
     if do_probe:
         try:
             info = probe(port.device)

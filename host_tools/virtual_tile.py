@@ -30,19 +30,14 @@ import threading
 import time
 import tty
 
+from host_tools.vt_repl import BANNER, RAW_BANNER, BoardRepl
+
 AGENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vt_agent.py")
 DONE = b"\x00\x17VT-DONE\x17\x00"
 MARKERS = (DONE,)
 BYTE_RATE = 100_000
 FLASH_RATE = 48_000
 EXEC_LATENCY = 0.002
-PASTE_WINDOW = 128
-BANNER = (
-    b"MicroPython v1.29.0 on virtual tile; unix port behind a pty\r\n"
-    b'Type "help()" for more information.\r\n'
-)
-RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
-KBD_TRACE = b'Traceback (most recent call last):\r\n  File "<stdin>"\r\nKeyboardInterrupt: \r\n'
 
 
 def micropython_command():
@@ -77,11 +72,18 @@ class _Pacer:
             time.sleep(self.free_at - now)
 
 
-class VirtualTile:
+class VirtualTile(BoardRepl):
     """One tile: `start()`, then open `port`; `unplug()`/`plug()` make the port vanish/return."""
 
-    def __init__(self, flash_dir, byte_rate=BYTE_RATE, flash_rate=FLASH_RATE,
-                 exec_latency=EXEC_LATENCY, port_dir=None, name="tile"):
+    def __init__(
+        self,
+        flash_dir,
+        byte_rate=BYTE_RATE,
+        flash_rate=FLASH_RATE,
+        exec_latency=EXEC_LATENCY,
+        port_dir=None,
+        name="tile",
+    ):
         self.flash_dir = os.path.abspath(flash_dir)
         os.makedirs(self.flash_dir, exist_ok=True)
         self.byte_rate = byte_rate
@@ -176,8 +178,13 @@ class VirtualTile:
         self._kill_child()
         env = dict(os.environ, MICROPYPATH="")
         self._child = subprocess.Popen(
-            [micropython_command(), AGENT, str(self.flash_rate)], cwd=self.flash_dir,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+            [micropython_command(), AGENT, str(self.flash_rate)],
+            cwd=self.flash_dir,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
         threading.Thread(target=self._read_child, args=(self._child,), daemon=True).start()
 
     def _kill_child(self):
@@ -216,7 +223,7 @@ class VirtualTile:
                     break
                 i, marker = min(hits)
                 self._emit_cooked(buf[:i])
-                buf = buf[i + len(marker):]
+                buf = buf[i + len(marker) :]
                 self._job_done(child)
         self._emit_cooked(buf)
         with self._lock:
@@ -248,7 +255,7 @@ class VirtualTile:
         self.trace.append(("out", data[:200]))
         with self._out_lock:
             for i in range(0, len(data), 64):
-                chunk = data[i:i + 64]
+                chunk = data[i : i + 64]
                 self._out_pace.wait(len(chunk))
                 self._write_master(chunk)
 
@@ -294,132 +301,6 @@ class VirtualTile:
                 self._in_pace.wait(len(data))
                 self._feed(data)
 
-    def _feed(self, data):
-        self.trace.append(("in", data[:200], self._busy))
-        with self._lock:
-            skip_to = 0
-            for i in range(len(data)):
-                if i < skip_to:
-                    continue
-                c = data[i:i + 1]
-                if self._busy:
-                    # Ctrl-C reaches the running code at once; other input waits for the prompt.
-                    rest = data[i:]
-                    if b"\x03" in rest:
-                        self._interrupt()
-                        self._feed(rest[rest.rindex(b"\x03") + 1:])
-                    else:
-                        self._pending += rest
-                    return
-                if self._paste is not None:
-                    # raw-paste data comes in bulk: take everything up to the next control byte
-                    j = i
-                    while j < len(data) and data[j] not in (3, 4):
-                        j += 1
-                    if j > i:
-                        self._paste_bytes(data[i:j])
-                        skip_to = j
-                        continue
-                    self._paste_byte(c)
-                elif self._mode == "raw":
-                    self._raw_byte(c)
-                else:
-                    self._friendly_byte(c)
-
-    def _interrupt(self):
-        """Ctrl-C while code runs: the code stops with KeyboardInterrupt, back at the prompt.
-
-        The unix port raises KeyboardInterrupt straight from its SIGINT handler (async), which
-        can leave its qstr lock held and deadlock the next compile; so instead of a signal the
-        virtual tile starts a fresh interpreter. Unlike a board, REPL globals are lost.
-        """
-        mode = self._job_mode
-        self._spawn()
-        self._busy = False
-        if mode == "R" and self._mode == "raw":
-            self._emit(b"\x04" + KBD_TRACE + b"\x04>")
-        else:
-            self._emit(KBD_TRACE + (BANNER if mode == "M" else b"") + b">>> ")
-
-    def _raw_byte(self, c):
-        if c == b"\x01":
-            if self._line == b"\x05A":
-                self._line = b""
-                self._paste = b""
-                self._paste_count = 0
-                self._emit(b"R\x01" + PASTE_WINDOW.to_bytes(2, "little"))
-            else:
-                self._line = b""
-                self._emit(b"\r\n" + RAW_BANNER + b">")
-        elif c == b"\x02":
-            self._line = b""
-            self._mode = "friendly"
-            self._emit(b"\r\n" + BANNER + b">>> ")
-        elif c == b"\x03":
-            self._line = b""
-        elif c == b"\x04":
-            line, self._line = self._line, b""
-            self._emit(b"OK")
-            if not line:
-                self._emit(b"\r\n")
-                self._boot(run_main=False)
-            else:
-                self._job("R", line)
-        else:
-            self._line += c
-
-    def _paste_bytes(self, chunk):
-        """Data bytes of a raw paste; the window is re-opened every PASTE_WINDOW bytes."""
-        before = self._paste_count
-        self._paste += chunk
-        self._paste_count += len(chunk)
-        for _ in range(self._paste_count // PASTE_WINDOW - before // PASTE_WINDOW):
-            self._emit(b"\x01")
-
-    def _paste_byte(self, c):
-        if c == b"\x03":  # the host gave up mid-paste: drop it, back at the raw prompt
-            self._paste = None
-            return
-        if c == b"\x04":
-            code, self._paste = self._paste, None
-            self._emit(b"\x04")
-            self._job("R", code)
-            return
-        self._paste += c
-        self._paste_count += 1
-        if self._paste_count % PASTE_WINDOW == 0:
-            self._emit(b"\x01")
-
-    def _friendly_byte(self, c):
-        if c == b"\x01":
-            self._line = b""
-            self._mode = "raw"
-            self._emit(b"\r\n" + RAW_BANNER + b">")
-        elif c == b"\x02":
-            self._line = b""
-            self._emit(b"\r\n" + BANNER + b">>> ")
-        elif c == b"\x03":
-            self._line = b""
-            self._emit(b"\r\n>>> ")
-        elif c == b"\x04":
-            if not self._line:
-                self._emit(b"\r\n")
-                self._boot(run_main=True)
-        elif c in (b"\r", b"\n"):
-            line, self._line = self._line, b""
-            self._emit(b"\r\n")
-            if line.strip():
-                self._job("F", line)
-            else:
-                self._emit(b">>> ")
-        elif c in (b"\x7f", b"\x08"):
-            if self._line:
-                self._line = self._line[:-1]
-                self._emit(b"\x08 \x08")
-        elif c >= b" ":
-            self._line += c
-            self._emit(c)
-
 
 def main(argv=None):
     """Run virtual tiles until interrupted, printing one port path per tile (for bench and demos)."""
@@ -431,8 +312,9 @@ def main(argv=None):
     args = ap.parse_args(argv)
     tiles = []
     for i, d in enumerate(args.flash_dirs):
-        t = VirtualTile(d, args.byte_rate, args.flash_rate, args.exec_latency_ms / 1000,
-                        name=f"VT{i}")
+        t = VirtualTile(
+            d, args.byte_rate, args.flash_rate, args.exec_latency_ms / 1000, name=f"VT{i}"
+        )
         tiles.append(t.start())
         print(t.port, flush=True)
     try:

@@ -39,16 +39,16 @@ class Rp2Hal(Hal):
         self._pixels = neopixel.NeoPixel(machine.Pin(board.PIXEL_PIN), board.PIXEL_COUNT)
         self._edges = []  # type: list
         self._button = machine.Pin(board.BUTTON_PIN, machine.Pin.IN, machine.Pin.PULL_UP)
-        self._button.irq(handler=self._on_edge,
-                         trigger=machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING)
+        self._button.irq(
+            handler=self._on_edge, trigger=machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
+        )
         freq = board.IR_BAUD * CLOCKS_PER_BIT
         self._tx = []  # type: list[rp2.StateMachine]
         self._rx = []  # type: list[rp2.StateMachine]
         for face in range(FACE_COUNT):
             tx_pin = machine.Pin(board.IR_TX_PINS[face], machine.Pin.OUT, value=0)
             rx_pin = machine.Pin(board.IR_RX_PINS[face], machine.Pin.IN)
-            tx = rp2.StateMachine(face * 2, ir_tx, freq=freq, out_base=tx_pin,
-                                  set_base=tx_pin)
+            tx = rp2.StateMachine(face * 2, ir_tx, freq=freq, out_base=tx_pin, set_base=tx_pin)
             rx = rp2.StateMachine(face * 2 + 1, ir_rx, freq=freq, in_base=rx_pin)
             tx.active(1)
             rx.active(1)
@@ -100,8 +100,11 @@ class Rp2Hal(Hal):
         cap = board.PIXEL_MAX
         for face in range(FACE_COUNT):
             c = colors[face]
-            self._pixels[face] = (((c >> 10) & 31) * cap // 31, ((c >> 5) & 31) * cap // 31,
-                                  (c & 31) * cap // 31)
+            self._pixels[face] = (
+                ((c >> 10) & 31) * cap // 31,
+                ((c >> 5) & 31) * cap // 31,
+                (c & 31) * cap // 31,
+            )
         self._pixels.write()
 
     def entropy(self) -> int:

@@ -30,8 +30,9 @@ def firmware_copy(tmp_path):
 
     def copy(tag):
         dest = tmp_path / f"firmware-{tag}"
-        shutil.copytree(os.path.join(ROOT, "firmware"), dest,
-                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(
+            os.path.join(ROOT, "firmware"), dest, ignore=shutil.ignore_patterns("__pycache__")
+        )
         (dest / "hal" / "build_tag.py").write_text(f'"""Test build marker."""\nTAG = "{tag}"\n')
         return str(dest)
 

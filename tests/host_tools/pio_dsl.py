@@ -18,10 +18,26 @@ class Operand(str):
     """A DSL name such as pins, x or x_dec, standing for its pioasm spelling."""
 
 
-OPERANDS = {"pins": "pins", "pin": "pin", "x": "x", "y": "y", "x_dec": "x--", "y_dec": "y--",
-            "not_x": "!x", "not_y": "!y", "block": "block", "noblock": "noblock", "null": "null",
-            "isr": "isr", "osr": "osr", "pc": "pc", "exec": "exec", "gpio": "gpio",
-            "not_osre": "!osre", "x_not_y": "x!=y"}
+OPERANDS = {
+    "pins": "pins",
+    "pin": "pin",
+    "x": "x",
+    "y": "y",
+    "x_dec": "x--",
+    "y_dec": "y--",
+    "not_x": "!x",
+    "not_y": "!y",
+    "block": "block",
+    "noblock": "noblock",
+    "null": "null",
+    "isr": "isr",
+    "osr": "osr",
+    "pc": "pc",
+    "exec": "exec",
+    "gpio": "gpio",
+    "not_osre": "!osre",
+    "x_not_y": "x!=y",
+}
 
 
 class Instr:
@@ -73,7 +89,8 @@ class Recorder:
             in_=lambda src, n: self._add(f"in {src}, {n}"),
             mov=lambda dest, src: self._add(f"mov {dest}, {src}"),
             jmp=lambda cond, target=None: self._add(
-                f"jmp {cond}" if target is None else f"jmp {cond} {target}"),
+                f"jmp {cond}" if target is None else f"jmp {cond} {target}"
+            ),
             wait=lambda polarity, src, index: self._add(f"wait {polarity} {src} {index}"),
             irq=lambda *a: self._add("irq " + " ".join(str(x) for x in a)),
         )
@@ -99,8 +116,17 @@ class Program:
 
 def fake_rp2():
     mod = types.ModuleType("rp2")
-    mod.PIO = types.SimpleNamespace(OUT_LOW=2, OUT_HIGH=3, IN_LOW=0, IN_HIGH=1, SHIFT_LEFT=0,
-                                    SHIFT_RIGHT=1, JOIN_NONE=0, JOIN_TX=1, JOIN_RX=2)
+    mod.PIO = types.SimpleNamespace(
+        OUT_LOW=2,
+        OUT_HIGH=3,
+        IN_LOW=0,
+        IN_HIGH=1,
+        SHIFT_LEFT=0,
+        SHIFT_RIGHT=1,
+        JOIN_NONE=0,
+        JOIN_TX=1,
+        JOIN_RX=2,
+    )
 
     def asm_pio(**settings):
         def assemble(fn):
@@ -130,5 +156,9 @@ def load_pio_module(path):
             sys.modules["rp2"] = saved
 
 
-FIRMWARE_PIO = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "firmware", "hal", "ir_pio.py")
+FIRMWARE_PIO = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+    "firmware",
+    "hal",
+    "ir_pio.py",
+)

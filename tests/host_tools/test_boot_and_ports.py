@@ -51,8 +51,11 @@ def test_ports_lists_named_tiles_with_serial_and_firmware(make_tile, monkeypatch
     assert proc.returncode == 0, proc.stderr
     rows = {r["port"]: r for r in json.loads(proc.stdout)}
     image = build()
-    assert rows[flashed.port]["firmware"] == {"build": image.build, "game": image.game,
-                                              "version": image.version}
+    assert rows[flashed.port]["firmware"] == {
+        "build": image.build,
+        "game": image.game,
+        "version": image.version,
+    }
     with open(serial_file, "rb") as f:
         assert rows[flashed.port]["serial"] == f.read().hex()
     assert rows[blank.port]["firmware"] is None and rows[blank.port]["error"] is None

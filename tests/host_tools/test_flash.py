@@ -23,8 +23,10 @@ def tile_files(flash_dir):
         for n in names:
             p = os.path.join(dirpath, n)
             with open(p, "rb") as f:
-                out[os.path.relpath(p, flash_dir)] = (hashlib.sha256(f.read()).hexdigest(),
-                                                      os.stat(p).st_mtime_ns)
+                out[os.path.relpath(p, flash_dir)] = (
+                    hashlib.sha256(f.read()).hexdigest(),
+                    os.stat(p).st_mtime_ns,
+                )
     return out
 
 
@@ -33,8 +35,10 @@ def installed_build(flash_dir, images):
     files = tile_files(flash_dir)
     for image in images:
         main_ok = files.get("main.py", ("",))[0] == hashlib.sha256(image.main_py).hexdigest()
-        body_ok = all(files.get(image.fw_dir + "/" + p, ("",))[0]
-                      == hashlib.sha256(d).hexdigest() for p, d in image.files.items())
+        body_ok = all(
+            files.get(image.fw_dir + "/" + p, ("",))[0] == hashlib.sha256(d).hexdigest()
+            for p, d in image.files.items()
+        )
         if main_ok and body_ok:
             return image
     return None
@@ -93,9 +97,22 @@ def test_flash_killed_at_random_moments_leaves_a_tile_that_boots(make_tile, firm
     interrupted = 0
     for trial in range(20):
         target = images[(trial + 1) % 2]
-        proc = subprocess.Popen([sys.executable, "-m", "host_tools.cli", "flash", "--quiet",
-                                 "--firmware", dirs[(trial + 1) % 2], "--port", tile.port],
-                                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "host_tools.cli",
+                "flash",
+                "--quiet",
+                "--firmware",
+                dirs[(trial + 1) % 2],
+                "--port",
+                tile.port,
+            ],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         # kill it at a random moment once it has started writing the new build
         started = os.path.join(tile.flash_dir, "fw", target.build)
         while proc.poll() is None and not os.path.isdir(started):

@@ -25,9 +25,16 @@ def transmit(data, idle_clocks=40):
     wave = []
     state = State(transmit_fifo=fifo, pin_directions=1)
     budget = len(data) * 12 * BIT + idle_clocks
-    for before, after in emulate(prog.opcodes, stop_when=lambda op, s: s.clock >= budget,
-                                 initial_state=state, shift_osr_right=True, out_base=0,
-                                 out_count=1, set_base=0, set_count=1):
+    for before, after in emulate(
+        prog.opcodes,
+        stop_when=lambda op, s: s.clock >= budget,
+        initial_state=state,
+        shift_osr_right=True,
+        out_base=0,
+        out_count=1,
+        set_base=0,
+        set_count=1,
+    ):
         # one step is one instruction; its delay makes it last several clocks
         wave.extend([after.pin_values & 1] * (after.clock - before.clock))
     return wave
@@ -43,9 +50,13 @@ def receive(wave, ratio=1.0, offset=0):
         return wave[i] if i < len(wave) else 0
 
     received = []
-    for before, after in emulate(prog.opcodes, stop_when=lambda op, s: s.clock >= n,
-                                 initial_state=State(), input_source=level,
-                                 shift_isr_right=True):
+    for before, after in emulate(
+        prog.opcodes,
+        stop_when=lambda op, s: s.clock >= n,
+        initial_state=State(),
+        input_source=level,
+        shift_isr_right=True,
+    ):
         if len(after.receive_fifo) > len(before.receive_fifo):
             received.append(after.receive_fifo[-1] >> 24)
             after.receive_fifo.clear()  # the CPU reads the FIFO as it fills
@@ -60,13 +71,13 @@ def reference_decode(wave):
             i += 1
             continue
         start = i
-        assert wave[start:start + BIT] == [1] * BIT, "start bit is one bit time of light"
+        assert wave[start : start + BIT] == [1] * BIT, "start bit is one bit time of light"
         byte = 0
         for b in range(8):
-            cell = wave[start + BIT * (b + 1):start + BIT * (b + 2)]
+            cell = wave[start + BIT * (b + 1) : start + BIT * (b + 2)]
             assert len(set(cell)) == 1, "each data bit holds for a whole bit time"
             byte |= cell[0] << b
-        stop = wave[start + 9 * BIT:start + 10 * BIT]
+        stop = wave[start + 9 * BIT : start + 10 * BIT]
         assert stop == [0] * len(stop) and len(stop) == BIT, "stop bit is one bit time of dark"
         out.append(byte)
         i = start + 10 * BIT

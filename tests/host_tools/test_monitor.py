@@ -38,8 +38,13 @@ def wait_for(monitor, seen, predicate, timeout=10.0):
 
 def test_parse_lost_gems_and_boot_lines():
     assert parse_line("LG state tile=ab12 t=5120 face down -> revealed shard=R1") == {
-        "kind": "state", "tile": "ab12", "t": 5120, "old": "face down", "new": "revealed",
-        "shard": "R1"}
+        "kind": "state",
+        "tile": "ab12",
+        "t": 5120,
+        "old": "face down",
+        "new": "revealed",
+        "shard": "R1",
+    }
     assert parse_line("LG state tile=ab12 t=7 undealt -> dealing shard=-")["shard"] is None
     deal = parse_line("LG deal tile=ab12 t=9 dealt size=18 id=77")
     assert deal["kind"] == "deal" and deal["size"] == "18" and deal["t"] == 9
@@ -61,10 +66,14 @@ def test_monitor_interleaves_two_tiles_records_and_reconnects(make_tile, tmp_pat
         wait_for(monitor, seen, lambda r: r.get("event", {}).get("tile") == "a001")
         wait_for(monitor, seen, lambda r: r.get("event", {}).get("tile") == "b002")
         two.unplug()  # tile restarted: cable out, then back in
-        wait_for(monitor, seen, lambda r: r["port"] == two.port and r.get("status") == "disconnected")
+        wait_for(
+            monitor, seen, lambda r: r["port"] == two.port and r.get("status") == "disconnected"
+        )
         time.sleep(0.3)
         two.plug()
-        wait_for(monitor, seen, lambda r: r["port"] == two.port and r.get("status") == "reconnected")
+        wait_for(
+            monitor, seen, lambda r: r["port"] == two.port and r.get("status") == "reconnected"
+        )
         wait_for(monitor, seen, lambda r: r.get("event", {}).get("tile") == "b002")
     finally:
         monitor.stop()
@@ -83,8 +92,18 @@ def test_monitor_cli_prefixes_each_tile(make_tile, tmp_path):
     one = chatty_tile(make_tile, tmp_path, "one", "a001")
     two = chatty_tile(make_tile, tmp_path, "two", "b002")
     record = tmp_path / "cli.jsonl"
-    proc = run_blinks("monitor", "--port", one.port, "--port", two.port, "--duration", "2",
-                      "--record", str(record), timeout=30)
+    proc = run_blinks(
+        "monitor",
+        "--port",
+        one.port,
+        "--port",
+        two.port,
+        "--duration",
+        "2",
+        "--record",
+        str(record),
+        timeout=30,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "[ttyone a001] LG state tile=a001" in proc.stdout
     assert "[ttytwo b002] LG state tile=b002" in proc.stdout

@@ -30,16 +30,28 @@ def story_tile(make_tile, tmp_path, name, lines):
 
 def test_a_recorded_session_replays(make_tile, tmp_path, monkeypatch):
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    one = story_tile(make_tile, tmp_path, "one", [
-        "BLINKS boot tile=a001 fw=- game=games.lostgems:LostGems",
-        "LG state tile=a001 t=10 undealt -> dealing shard=-",
-        "LG state tile=a001 t=900 dealing -> face down shard=B2",
-        "LG state tile=a001 t=2000 face down -> revealed shard=B2",
-        "LG state tile=a001 t=2500 revealed -> face down shard=B2"])
-    two = story_tile(make_tile, tmp_path, "two", [
-        "LG state tile=b002 t=5 undealt -> dealing shard=-",
-        "LG state tile=b002 t=800 dealing -> face down shard=R1",
-        "LG state tile=b002 t=3000 face down -> revealed shard=R1"])
+    one = story_tile(
+        make_tile,
+        tmp_path,
+        "one",
+        [
+            "BLINKS boot tile=a001 fw=- game=games.lostgems:LostGems",
+            "LG state tile=a001 t=10 undealt -> dealing shard=-",
+            "LG state tile=a001 t=900 dealing -> face down shard=B2",
+            "LG state tile=a001 t=2000 face down -> revealed shard=B2",
+            "LG state tile=a001 t=2500 revealed -> face down shard=B2",
+        ],
+    )
+    two = story_tile(
+        make_tile,
+        tmp_path,
+        "two",
+        [
+            "LG state tile=b002 t=5 undealt -> dealing shard=-",
+            "LG state tile=b002 t=800 dealing -> face down shard=R1",
+            "LG state tile=b002 t=3000 face down -> revealed shard=R1",
+        ],
+    )
     log = tmp_path / "physical.jsonl"
     monitor = Monitor([one.port, two.port], str(log)).start()
     try:

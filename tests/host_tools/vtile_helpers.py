@@ -36,13 +36,25 @@ print('BOOTS', main.FIRMWARE_DIR, cls.__name__, len(names))
 
 def boot_check(flash_dir):
     """Run micropython in a tile's flash directory: (ok, output) for 'main.py and modules import'."""
-    proc = subprocess.run([micropython_command(), "-c", BOOT_CHECK], cwd=flash_dir,
-                          capture_output=True, text=True, timeout=30, check=False,
-                          env=dict(os.environ, MICROPYPATH=""))
+    proc = subprocess.run(
+        [micropython_command(), "-c", BOOT_CHECK],
+        cwd=flash_dir,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+        env=dict(os.environ, MICROPYPATH=""),
+    )
     out = proc.stdout + proc.stderr
     return proc.returncode == 0 and "BOOTS" in out, out
 
 
 def run_blinks(*args, timeout=120):
-    return subprocess.run([sys.executable, "-m", "host_tools.cli", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "host_tools.cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

@@ -73,8 +73,11 @@ def write_config(workdir, firmware_dir, quiet_packages=()):
     patterns = ",".join(f"{m},{m}.*" for m in modules)
     lines += [f"[mypy-{patterns}]", "ignore_errors = True", ""]
     if quiet_packages:  # followed for their types, their errors reported by another check
-        lines += ["[mypy-" + ",".join(f"{p},{p}.*" for p in quiet_packages) + "]",
-                  "follow_imports = silent", ""]
+        lines += [
+            "[mypy-" + ",".join(f"{p},{p}.*" for p in quiet_packages) + "]",
+            "follow_imports = silent",
+            "",
+        ]
     text = "\n".join(lines)
     path = os.path.join(workdir, "mypy-firmware.ini")
     with open(path, "w") as f:

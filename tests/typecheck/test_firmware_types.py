@@ -13,8 +13,11 @@ from mpy_mypy import FIRMWARE, check
 
 
 def test_board_code_typechecks_against_rp2_stubs(tmp_path):
-    status, report = check([os.path.join(FIRMWARE, "hal"), os.path.join(FIRMWARE, "main.py")],
-                           str(tmp_path), quiet_packages=("runtime", "games"))
+    status, report = check(
+        [os.path.join(FIRMWARE, "hal"), os.path.join(FIRMWARE, "main.py")],
+        str(tmp_path),
+        quiet_packages=("runtime", "games"),
+    )
     assert status == 0, report
 
 
@@ -23,10 +26,14 @@ def test_runtime_typechecks_against_micropython_stubs(tmp_path):
     assert status == 0, report
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "games/lostgems (not ours): a CPython fallback `def const(value)` differs from the stub's "
-    "const signature (display.py, deal.py, game.py) and deal.py puts None into a list of ints; "
-    "remove this mark once mypy passes"))
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "games/lostgems (not ours): a CPython fallback `def const(value)` differs from the stub's "
+        "const signature (display.py, deal.py, game.py) and deal.py puts None into a list of ints; "
+        "remove this mark once mypy passes"
+    ),
+)
 def test_games_typecheck_against_micropython_stubs(tmp_path):
     status, report = check([os.path.join(FIRMWARE, "games")], str(tmp_path))
     assert status == 0, report
@@ -40,10 +47,14 @@ def test_a_call_the_board_does_not_have_is_caught(tmp_path):
     assert "self._pixels.write()" in source
     # NeoPixel has write(), not show(): CPython would only find out on the tile
     hal.write_text(source.replace("self._pixels.write()", "self._pixels.show()"))
-    status, report = check([str(firmware / "hal")], str(tmp_path / "work"), str(firmware),
-                           quiet_packages=("runtime", "games"))
+    status, report = check(
+        [str(firmware / "hal")],
+        str(tmp_path / "work"),
+        str(firmware),
+        quiet_packages=("runtime", "games"),
+    )
     assert status == 1
-    assert 'rp2_hal.py' in report and '"NeoPixel" has no attribute "show"' in report
+    assert "rp2_hal.py" in report and '"NeoPixel" has no attribute "show"' in report
 
 
 def test_a_wrong_pio_call_is_caught(tmp_path):
@@ -53,7 +64,11 @@ def test_a_wrong_pio_call_is_caught(tmp_path):
     source = hal.read_text()
     assert "tx.tx_fifo()" in source
     hal.write_text(source.replace("tx.tx_fifo()", "tx.tx_fifo_level()"))
-    status, report = check([str(firmware / "hal")], str(tmp_path / "work"), str(firmware),
-                           quiet_packages=("runtime", "games"))
+    status, report = check(
+        [str(firmware / "hal")],
+        str(tmp_path / "work"),
+        str(firmware),
+        quiet_packages=("runtime", "games"),
+    )
     assert status == 1
     assert '"StateMachine" has no attribute "tx_fifo_level"' in report
