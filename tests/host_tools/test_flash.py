@@ -185,3 +185,13 @@ def test_game_names_resolve_to_the_game_class():
         resolve_game("games.lostgems:Nope")
     with pytest.raises(BuildError, match="no game module 'games.nope'"):
         resolve_game("nope")
+
+
+def test_no_compile_flashes_sources_that_boot(make_tile):
+    tile = make_tile(**FAST)
+    image = build(compile=False)
+    assert "runtime/tile.py" in image.files and not any(p.endswith(".mpy") for p in image.files)
+    result = flash_all([tile.port], image, quiet=True)[0]
+    assert result.ok, result.error
+    ok, out = boot_check(tile.flash_dir)
+    assert ok, out
