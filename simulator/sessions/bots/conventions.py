@@ -221,6 +221,16 @@ class ConventionBot(Bot):
                 and (not h or match[h[0]] == p0) and (len(h) < 2 or match[h[1]] == p1)
             )
             return
+        gems, discards = obs.gems, obs.discards
+        if event.played:
+            gems[event.shard // 3] -= 1
+        else:
+            discards = discards[:-1]
+        hints_before = event.hints - (1 if event.move.kind == "discard" or event.regained else 0)
+        if hints_before > 0:
+            self.no_warning(1 - actor, gems, discards)
+            if event.move.kind == "discard":
+                self.no_unknown_play(1 - actor, gems, discards)
         i = event.move.slot - 1
         shown = event.shard
         kept = {h[:i] + h[i + 1:] for h in self.sets[actor] if h[i] == shown}
@@ -228,6 +238,39 @@ class ConventionBot(Bot):
         if kept and size_after > len(next(iter(kept))):
             kept = {h + (t,) for h in kept for t in EXPANSIONS}
         self.sets[actor] = tuple(sorted(kept))
+
+    def no_warning(self, target, gems, discards):
+        """The partner of `target` played or discarded with a token available, so by this
+        policy they did not see target in danger: rule out the hands they would have warned."""
+        tuples = self.sets[target]
+        if not tuples or not tuples[0]:
+            return
+        n = len(tuples[0])
+        playable = playable_table(gems)
+        trash = trash_table(gems, discards)
+        critical = critical_table(gems, discards, trash)
+        rows, total = slot_weights(tuples, unseen_counts(gems, discards), n)
+        if any(mean(row, total, playable) == 1.0 for row in rows):
+            return
+        loss = self.loss_table(discards, (), trash, critical)
+        losses = [mean(rows[k], total, loss) for k in range(n)]
+        s = min(range(n), key=lambda k: (losses[k], k))
+        self.sets[target] = tuple(
+            h for h in tuples
+            if not (critical[h[s]] and any(not critical[t] or playable[t] for t in h)))
+
+    def no_unknown_play(self, target, gems, discards):
+        """The partner of `target` discarded while a token was available, so by this policy
+        they saw no play in target's hand that target could not know of: unless target already
+        knew a play, target holds no playable shard. (Common knowledge: both bots infer it.)"""
+        tuples = self.sets[target]
+        if not tuples or not tuples[0]:
+            return
+        playable = playable_table(gems)
+        rows, total = slot_weights(tuples, unseen_counts(gems, discards), len(tuples[0]))
+        if any(mean(row, total, playable) == 1.0 for row in rows):
+            return
+        self.sets[target] = tuple(h for h in tuples if not any(playable[t] for t in h))
 
     def partition_for(self, target, gems, discards):
         return shared_partition(self.sets[target], tuple(gems), tuple(sorted(discards)))
