@@ -117,26 +117,30 @@ def micropython_command():
 
 
 def deployed_firmware(into):
-    """Write the image `blinks flash` puts on a tile (every module compiled to .mpy) under `into`."""
+    """Write the image `blinks flash` puts on a tile (every module compiled to .mpy) under `into`,
+    at the same relative path as on the tile's flash; returns that path ("fw/<build>")."""
     sys.path.insert(0, ROOT)
     from host_tools import build
 
     image = build.build(game="games.lostgems:LostGems")
     for rel, data in image.files.items():
-        path = os.path.join(into, *rel.split("/"))
+        path = os.path.join(into, *image.fw_dir.split("/"), *rel.split("/"))
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "wb") as f:
             f.write(data)
-    return into
+    return image.fw_dir
 
 
-def run_tile_script(exe, firmware_dir, passes):
-    """(loop_us, step_us, heap, code, total) of one tile, importing the firmware from firmware_dir."""
+def run_tile_script(exe, cwd, firmware_dir, passes):
+    """(loop_us, step_us, heap, code, total) of one tile, importing the firmware from firmware_dir.
+
+    firmware_dir is relative to cwd, as on a tile (every module's __file__ is kept in the heap,
+    so an absolute path would make the figure depend on where the checkout lives)."""
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(MPY_SCRIPT.replace("PASSES", str(passes)))
         path = f.name
     try:
-        out = subprocess.run([exe, path], env=dict(os.environ, MICROPYPATH=firmware_dir),
+        out = subprocess.run([exe, path], env=dict(os.environ, MICROPYPATH=firmware_dir), cwd=cwd,
                              capture_output=True, text=True, timeout=120, check=False)
     finally:
         os.unlink(path)
@@ -156,8 +160,9 @@ def mpy_figures(quick):
         return {"mpy_loop_us": None, "mpy_step_us": None, "mpy_heap_kb": None}
     passes = 500 if quick else 5000
     with tempfile.TemporaryDirectory() as tmp:
-        loop_us, step_us, heap, code, total = run_tile_script(exe, deployed_firmware(tmp), passes)
-    source = run_tile_script(exe, FIRMWARE, 1)
+        loop_us, step_us, heap, code, total = run_tile_script(exe, tmp, deployed_firmware(tmp),
+                                                              passes)
+    source = run_tile_script(exe, ROOT, "firmware", 1)
     return {
         "mpy_loop_us": loop_us,
         "mpy_step_us": step_us,
