@@ -15,6 +15,11 @@ def encode(data) -> bytes:
     return bytes((len(data),)) + bytes(data)
 
 
+def complement(data) -> bytes:
+    """An inverted UART inverts the data bits too; PIO links send a 1 as light: flip them back."""
+    return bytes(b ^ 0xFF for b in data)
+
+
 class FrameAssembler:
     def __init__(self, gap_ms: int):
         self.gap_ms = gap_ms

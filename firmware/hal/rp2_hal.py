@@ -3,9 +3,10 @@
 - Pixels: `neopixel` on one WS2812 chain; 15-bit colours scaled to 8 bits, capped by PIXEL_MAX.
 - Button: a pulled-up pin with an IRQ on both edges; the handler only timestamps the level, the
   runtime debounces from the timestamps (so a slow loop pass loses no edge).
-- Faces: per face a transmit and a receive PIO state machine (hal/ir_pio.py). A frame goes on the
-  air as a length byte then the data (hal/ir_frames.py); a gap longer than FRAME_GAP_MS between
-  bytes drops a partial frame (the runtime checks the rest).
+- Faces: per face a transmit and a receive PIO state machine (hal/ir_pio.py), or on an RP2040
+  a hardware UART for two of the faces (hal/ir_links.py). A frame goes on the air as a length
+  byte then the data (hal/ir_frames.py); a gap longer than FRAME_GAP_MS between bytes drops a
+  partial frame (the runtime checks the rest).
 - Storage: one file written as a temporary file then renamed over (littlefs renames atomically).
 - Identity and entropy: machine.unique_id() and os.urandom (the ROSC-fed TRNG on rp2).
 """
@@ -15,12 +16,11 @@ import time
 
 import machine
 import neopixel
-import rp2
 from runtime.hal import Hal
 
 from hal import board
-from hal.ir_frames import FrameAssembler, encode
-from hal.ir_pio import CLOCKS_PER_BIT, ir_rx, ir_tx
+from hal.ir_frames import FrameAssembler
+from hal.ir_links import make_links
 
 FACE_COUNT = 6
 STATE_FILE = "tile_state.bin"
@@ -42,18 +42,7 @@ class Rp2Hal(Hal):
         self._button.irq(
             handler=self._on_edge, trigger=machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
         )
-        freq = board.IR_BAUD * CLOCKS_PER_BIT
-        self._tx = []  # type: list[rp2.StateMachine]
-        self._rx = []  # type: list[rp2.StateMachine]
-        for face in range(FACE_COUNT):
-            tx_pin = machine.Pin(board.IR_TX_PINS[face], machine.Pin.OUT, value=0)
-            rx_pin = machine.Pin(board.IR_RX_PINS[face], machine.Pin.IN)
-            tx = rp2.StateMachine(face * 2, ir_tx, freq=freq, out_base=tx_pin, set_base=tx_pin)
-            rx = rp2.StateMachine(face * 2 + 1, ir_rx, freq=freq, in_base=rx_pin)
-            tx.active(1)
-            rx.active(1)
-            self._tx.append(tx)
-            self._rx.append(rx)
+        self._links = make_links(board)
         self._assemblers = [FrameAssembler(FRAME_GAP_MS) for _ in range(FACE_COUNT)]
         self._frames = [[] for _ in range(FACE_COUNT)]  # type: list
 
@@ -78,19 +67,13 @@ class Rp2Hal(Hal):
         return [(now_ms - time.ticks_diff(now_ticks, t), down) for t, down in edges]
 
     def send_frame(self, face: int, data) -> bool:
-        tx = self._tx[face]
-        if tx.tx_fifo():
-            return False  # still sending the previous frame
-        for b in encode(data):
-            tx.put(b)  # put blocks while the 4-word FIFO is full: ~0.5 ms a byte
-        return True
+        return self._links[face].send(data)
 
     def receive_frames(self, face: int) -> list:
-        rx = self._rx[face]
         assembler = self._assemblers[face]
         now = self.millis()
-        while rx.rx_fifo():
-            frame = assembler.feed(rx.get() >> 24, now)
+        for b in self._links[face].received():
+            frame = assembler.feed(b, now)
             if frame is not None:
                 self._frames[face].append((now, frame))
         frames, self._frames[face] = self._frames[face], []

@@ -9,7 +9,7 @@ of the rp2 HAL turns them back into frames.
 from collections import deque
 
 import pytest
-from hal.ir_frames import FrameAssembler, encode
+from hal.ir_frames import FrameAssembler, complement, encode
 from pio_dsl import FIRMWARE_PIO, load_pio_module
 from pioemu import State, emulate
 
@@ -125,3 +125,15 @@ def test_a_frame_cut_short_is_dropped_after_a_gap():
     assert assembler.feed(0x33, 11) == b"\x33"
     with pytest.raises(ValueError):
         encode(b"")
+
+
+def inverted_uart_bits(byte):
+    """What an RP2040 UART with INV_TX puts on the pin for `byte`, one level per bit time."""
+    line = [0] + [(byte >> i) & 1 for i in range(8)] + [1]  # start, data LSB first, stop
+    return [1 - level for level in line]
+
+
+def test_the_rp2040_uart_faces_put_the_same_light_on_the_air():
+    for byte in (0x00, 0xFF, 0xA5, 0x3C, 0x81):
+        pio_bits = transmit(bytes([byte]))[1 : 1 + 10 * BIT : BIT]  # one sample per bit
+        assert inverted_uart_bits(complement(bytes([byte]))[0]) == pio_bits

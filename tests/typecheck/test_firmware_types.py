@@ -60,10 +60,10 @@ def test_a_call_the_board_does_not_have_is_caught(tmp_path):
 def test_a_wrong_pio_call_is_caught(tmp_path):
     firmware = tmp_path / "firmware"
     shutil.copytree(FIRMWARE, firmware, ignore=shutil.ignore_patterns("__pycache__"))
-    hal = firmware / "hal" / "rp2_hal.py"
-    source = hal.read_text()
-    assert "tx.tx_fifo()" in source
-    hal.write_text(source.replace("tx.tx_fifo()", "tx.tx_fifo_level()"))
+    links = firmware / "hal" / "ir_links.py"
+    source = links.read_text()
+    assert "self._tx.tx_fifo()" in source
+    links.write_text(source.replace("self._tx.tx_fifo()", "self._tx.tx_fifo_level()"))
     status, report = check(
         [str(firmware / "hal")],
         str(tmp_path / "work"),
