@@ -23,7 +23,7 @@ def mods(d, pre):
         elif n.endswith('.mpy') or n.endswith('.py'):
             out.append(pre + n.rsplit('.', 1)[0])
     return out
-skip = ('main', 'hal.rp2_hal', 'hal.ir_pio')
+skip = ('main', 'hal.rp2_hal', 'hal.ir_pio', 'hal.ir_links')  # need the rp2 port
 names = sorted(m.replace('.__init__', '') for m in mods(main.FIRMWARE_DIR or '.', ''))
 for name in names:
     if name not in skip:
