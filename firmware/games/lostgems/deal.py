@@ -176,20 +176,30 @@ class Deal:
                 first += n
                 self.decks[f] = deck
                 self.courier.send(f, deck)
-        self._check_ready(now)
+        self._check_answers(now)
 
-    def _check_ready(self, now):
-        if self.phase != _DISTRIBUTING:
+    def _check_answers(self, now):
+        """Move on once every child answered this phase: READY while distributing, DONE while
+        committing (the root commits, then finishes; any other tile answers its parent)."""
+        if self.phase != _DISTRIBUTING and self.phase != _COMMITTING:
             return
         for f in range(6):
             if self.child[f] and not self.answered[f]:
                 return
         self.progress = now
+        if self.phase == _DISTRIBUTING:
+            if self.root:
+                self._commit(now)
+            else:
+                self.phase = _PREPARED
+                self.courier.send(self.parent, message(_READY, self.id))
+            return
+        self.phase = _FINISHED
         if self.root:
-            self._commit(now)
+            self.result = f"dealt {self.size}"
+            self.host.deal_finished(self.size, now)
         else:
-            self.phase = _PREPARED
-            self.courier.send(self.parent, message(_READY, self.id))
+            self.courier.send(self.parent, message(_DONE, self.id))
 
     def _commit(self, now):
         self.phase = _COMMITTING
@@ -199,21 +209,7 @@ class Deal:
         for f in range(6):
             if self.child[f]:
                 self.courier.send(f, message(_COMMIT, self.id))
-        self._check_done(now)
-
-    def _check_done(self, now):
-        if self.phase != _COMMITTING:
-            return
-        for f in range(6):
-            if self.child[f] and not self.answered[f]:
-                return
-        self.phase = _FINISHED
-        self.progress = now
-        if self.root:
-            self.result = f"dealt {self.size}"
-            self.host.deal_finished(self.size, now)
-        else:
-            self.courier.send(self.parent, message(_DONE, self.id))
+        self._check_answers(now)
 
     def fail(self, reason, now):
         """Root: give up before the commit; everyone goes back to what they showed."""
@@ -256,7 +252,7 @@ class Deal:
         elif kind == _READY and len(data) == 3:
             if self.phase == _DISTRIBUTING and self.child[face]:
                 self.answered[face] = True
-                self._check_ready(now)
+                self._check_answers(now)
         elif kind == _COMMIT and len(data) == 3 and face == self.parent:
             if self.phase == _PREPARED:
                 self._commit(now)
@@ -265,7 +261,7 @@ class Deal:
         elif kind == _DONE and len(data) == 3:
             if self.phase == _COMMITTING and self.child[face]:
                 self.answered[face] = True
-                self._check_done(now)
+                self._check_answers(now)
         elif kind == _ABORT and len(data) == 3 and face == self.parent and self.active():
             self.result = "aborted by parent"
             self._abort(now)

@@ -245,8 +245,12 @@ class LostGems:
                     self._enter(ERROR, now)
             elif hold and lone:
                 self._enter(DISCARDED, now)
-        elif self.state == PLAYED and triple:
-            self._start_count(now)
+        elif self.state == PLAYED and triple:  # score count: start one under a new id
+            new_id = self.count_id
+            while new_id == self.count_id:
+                new_id = t.random(254) + 1
+            self._log("count", now, f"score={gem_board.score(self.board)}")
+            self._join_count(new_id, now, now, -1)
 
     # -- plays ------------------------------------------------------------------------------
     def _listen(self, now):
@@ -289,13 +293,6 @@ class LostGems:
                 self.courier.send(f, bytes((_BOARD_NEWS, self.board)))
 
     # -- score count ------------------------------------------------------------------------
-    def _start_count(self, now):
-        new_id = self.count_id
-        while new_id == self.count_id:
-            new_id = self.tile.random(254) + 1
-        self._log("count", now, f"score={gem_board.score(self.board)}")
-        self._join_count(new_id, now, now, -1)
-
     def _join_count(self, count_id, start, now, came_from):
         self.count_id = count_id
         self.count_start = start
