@@ -50,10 +50,25 @@ def run_replay_log(path, speed=1.0):
     """Entry point for `blinks sim --replay-log FILE`: 0 done, 2 unreadable file."""
     try:
         session = replay(path, speed)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, KeyError, TypeError) as exc:
         print(f"blinks sim --replay-log: {exc}")
         return 2
     for tile in session.order:
         v = session.views[tile]
         print(f"{tile}: {v.state} {v.shard or '-'}")
     return 0
+
+
+def main(argv=None):
+    """`python -m host_tools.replay_log FILE [--speed S]` (what `blinks sim --replay-log` runs)."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Replay a `blinks monitor --record` file in a window.")
+    ap.add_argument("file")
+    ap.add_argument("--speed", type=float, default=1.0, help="playback speed (2 = twice as fast)")
+    args = ap.parse_args(argv)
+    return run_replay_log(args.file, args.speed)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
