@@ -29,9 +29,9 @@ def test_runtime_typechecks_against_micropython_stubs(tmp_path):
 @pytest.mark.xfail(
     strict=True,
     reason=(
-        "games/lostgems (not ours): a CPython fallback `def const(value)` differs from the stub's "
-        "const signature (display.py, deal.py, game.py) and deal.py puts None into a list of ints; "
-        "remove this mark once mypy passes"
+        "games/lostgems (not ours) does not type-check yet: its CPython fallback for const() "
+        "differs from the stub's, and deal.py stores None in lists mypy infers as int lists and "
+        "indexes Optional values; remove this mark once mypy passes"
     ),
 )
 def test_games_typecheck_against_micropython_stubs(tmp_path):
