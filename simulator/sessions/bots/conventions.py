@@ -316,7 +316,9 @@ class ConventionBot(Bot):
                 return Move.play(s + 1)
         if n and obs.errors == 0:
             s = max(range(n), key=lambda k: play_odds[k])
-            last = obs.final_turns is not None and (obs.final_turns == 1 or hints == 0)
+            last = obs.final_turns is not None and (
+                obs.final_turns == 1 or theirs is None
+                or not self.partner_needs_hint(theirs, partner_hand, playable))
             if (last and play_odds[s] > 0) or play_odds[s] >= self.gamble:
                 return Move.play(s + 1)
         if theirs is not None and self.partner_needs_hint(theirs, partner_hand, playable):
