@@ -60,11 +60,12 @@ class Courier:
                     continue
                 if t.is_datagram_pending_on_face(f):
                     continue
-                self.head[f] = _NOT_SENT  # expired in flight: maybe dropped, send it again
+                self.head[f] = _NOT_SENT
                 if head == _IN_FLIGHT:
                     q = self.queues[f] = q[1:]  # acknowledged
                     if not q:
                         continue
+                # else the face expired in flight, the runtime may have dropped it: send it again
             if expired or t.is_datagram_pending_on_face(f):
                 continue
             if t.send_datagram_on_face(q[0], f):

@@ -55,13 +55,17 @@ State names may contain a space ('face down'): split `<old> -> <new>` on ' -> ' 
 remainder on ' shard='.
 """
 
-
 from runtime import colors
 
 from games.lostgems import board as gem_board
 from games.lostgems import display, shards, store
 from games.lostgems.courier import Courier
 from games.lostgems.deal import PHASES, Deal, is_deal_message
+
+try:
+    from micropython import const
+except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
+    const = int
 
 UNDEALT = store.UNDEALT
 DEALING = store.DEALING
@@ -70,11 +74,6 @@ REVEALED = store.REVEALED
 PLAYED = store.PLAYED
 ERROR = store.ERROR
 DISCARDED = store.DISCARDED
-
-try:
-    from micropython import const
-except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
-    const = int
 
 # Private const() names cost no RAM on a tile: the compiler inlines them.
 _COUNT = const(0x50)  # datagram kinds (the deal's are 0x41-0x49)
@@ -129,8 +128,8 @@ class LostGems:
         state, shard, board, rank = saved
         self.state, self.shard, self.board, self.rank = state, shard, board, rank
         self.since = now
-        digits = f"{gem_board.highest(board, 0)}{gem_board.highest(board, 1)}{gem_board.highest(board, 2)}"
-        self._log("restore", now, f"{state} shard={shards.name(shard) or '-'} board={digits}")
+        r, y, b = gem_board.highest(board, 0), gem_board.highest(board, 1), gem_board.highest(board, 2)
+        self._log("restore", now, f"{state} shard={shards.name(shard) or '-'} board={r}{y}{b}")
 
     def loop(self):
         t = self.tile
@@ -316,8 +315,8 @@ class LostGems:
                 self.deal.receive(f, data, now)
             elif len(data) == 2 and data[0] == _BOARD_NEWS and self.state == PLAYED:
                 self._learn(data[1] & 63, now, f)
-            elif len(data) == 4 and data[0] == _COUNT and self.state == PLAYED \
-                    and data[1] != self.count_id:  # a score count this tile has not joined yet
+            elif (len(data) == 4 and data[0] == _COUNT and self.state == PLAYED
+                  and data[1] != self.count_id):  # a score count this tile has not joined yet
                 self._join_count(data[1], now - (data[2] << 8 | data[3]), now, f)
 
     # -- the picture ------------------------------------------------------------------------
