@@ -20,6 +20,7 @@ def add_arguments(parser):
     parser.add_argument("--window", default="1280x800", metavar="WxH", help="window size (default 1280x800, at least 1100x700)")
     parser.add_argument("--mpy", type=int, default=0, metavar="N", help="run the first N tiles as real MicroPython processes (co-simulation)")
     parser.add_argument("--bot", metavar="NAME", help="play Lost Gems as A against this bot playing B (e.g. conventions, cautious)")
+    parser.add_argument("--replay-log", metavar="FILE", help="replay a physical session recorded by `blinks monitor --record` (played at --speed)")
 
 
 def _check(args):
@@ -112,6 +113,12 @@ def _close_runners(world, runners):
 
 
 def run(args) -> int:
+    if args.replay_log:
+        # A physical session has no world to rebuild: the tiles' recorded states are drawn as
+        # the monitor's mirror draws live tiles.
+        from host_tools.replay_log import run_replay_log
+
+        return run_replay_log(args.replay_log, args.speed)
     problem = _check(args)
     if problem:
         print("blinks sim: " + problem, file=sys.stderr)
