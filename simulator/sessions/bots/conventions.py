@@ -24,6 +24,12 @@ Policy, in order: warn a partner who is about to discard the last copy of a need
 a hint lets them do something else); play a shard known to be playable; in the last round,
 gamble a play while no error token is lost; hint a partner who holds a play they cannot know;
 discard the slot whose loss is smallest in expectation; otherwise hint (it still informs).
+
+Silence informs too, since both follow this policy: a partner who played or discarded while a
+token was available did not warn, so one's likely discard is not a lone last copy beside a
+safe shard; a partner who discarded while a token was available saw no play one cannot know.
+
+Measured (bench/bench_sessions.py, 10,000 deals): mean 8.47, 60% perfect, 0% zero.
 """
 
 from functools import lru_cache
