@@ -68,3 +68,20 @@ def test_playtest_cli_refuses_bad_input(capsys):
     assert main(["playtest", "--bot", "nobody", "--games", "5"]) == 2
     assert "known bots" in capsys.readouterr().err
     assert main(["playtest", "--games", "0"]) == 2
+
+
+def test_convention_bot_survives_a_partner_who_ignores_the_conventions():
+    # A person (here: random legal moves) breaks the common knowledge; the bot falls back to
+    # reading hints literally and keeps making legal moves with non-empty beliefs.
+    import random
+
+    for seed in range(25):
+        rng = random.Random(seed)
+        g = GameState(seed=seed)
+        bot = ConventionBot(0)
+        obs = g.observation(0)
+        while not g.over:
+            move = bot.act(obs) if g.current == 0 else rng.choice(g.legal_moves())
+            g.apply(move)
+            bot.observe(obs, obs.last_event)
+            assert all(bot.sets[h] for h in (0, 1))

@@ -36,6 +36,7 @@ from functools import lru_cache
 
 from simulator.sessions.bots.base import Bot
 from simulator.sessions.bots.knowledge import (
+    consistent,
     critical_table,
     playable_table,
     trash_table,
@@ -221,11 +222,13 @@ class ConventionBot(Bot):
             match = [event.move.matches(t) for t in range(9)]
             pointed = [slot + 1 in event.touched for slot in range(2)]
             p0, p1 = pointed
+            warned = self.warned_hands(actor, target, obs.gems, obs.discards)
             self.sets[target] = tuple(
                 h for h in self.sets[target]
                 if groups.get(h) == message
                 and (not h or match[h[0]] == p0) and (len(h) < 2 or match[h[1]] == p1)
-            )
+                and (warned is None or h in warned)
+            ) or self.literal_hands(obs, target)
             return
         gems, discards = obs.gems, obs.discards
         if event.played:
@@ -243,7 +246,34 @@ class ConventionBot(Bot):
         size_after = obs.hand_size if actor == self.player else len(obs.partner_hand)
         if kept and size_after > len(next(iter(kept))):
             kept = {h + (t,) for h in kept for t in EXPANSIONS}
-        self.sets[actor] = tuple(sorted(kept))
+        self.sets[actor] = tuple(sorted(kept)) or self.literal_hands(obs, actor)
+
+    @staticmethod
+    def literal_hands(obs, player):
+        """Hands the hints allow read literally: the fallback when a partner who does not follow
+        these conventions (a person) has led the common knowledge astray."""
+        options = [[t for t in range(9) if consistent(t, k)] for k in obs.knowledge(player)]
+        if len(options) == 2:
+            return tuple((a, b) for a in options[0] for b in options[1])
+        return tuple((a,) for a in options[0]) if options else ((),)
+
+    def warned_hands(self, actor, target, gems, discards):
+        """A player who surely knew a play (common knowledge) hinted instead: by this policy
+        only a warning comes before one's own play, so the target's hand is one that would be
+        warned. Returns that set of hands, or None when nothing follows."""
+        mine = self.sets[actor]
+        if not mine or not mine[0]:
+            return None
+        counts = unseen_counts(gems, discards)
+        playable = playable_table(gems)
+        rows, total = slot_weights(mine, counts, len(mine[0]))
+        if not any(mean(row, total, playable) == 1.0 for row in rows):
+            return None
+        before = self.sets[target]
+        self.no_warning(target, gems, discards)
+        safe_hands = set(self.sets[target])
+        self.sets[target] = before
+        return {h for h in before if h not in safe_hands}
 
     def no_warning(self, target, gems, discards):
         """The partner of `target` played or discarded with a token available, so by this
@@ -263,7 +293,7 @@ class ConventionBot(Bot):
         s = min(range(n), key=lambda k: (losses[k], k))
         self.sets[target] = tuple(
             h for h in tuples
-            if not (critical[h[s]] and any(not critical[t] or playable[t] for t in h)))
+            if not (critical[h[s]] and any(not critical[t] or playable[t] for t in h))) or tuples
 
     def no_unknown_play(self, target, gems, discards):
         """The partner of `target` discarded while a token was available, so by this policy
@@ -276,7 +306,8 @@ class ConventionBot(Bot):
         rows, total = slot_weights(tuples, unseen_counts(gems, discards), len(tuples[0]))
         if any(mean(row, total, playable) == 1.0 for row in rows):
             return
-        self.sets[target] = tuple(h for h in tuples if not any(playable[t] for t in h))
+        self.sets[target] = tuple(
+            h for h in tuples if not any(playable[t] for t in h)) or tuples
 
     def partition_for(self, target, gems, discards):
         return shared_partition(self.sets[target], tuple(gems), tuple(sorted(discards)))
