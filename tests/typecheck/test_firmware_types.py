@@ -8,7 +8,6 @@ with the same stubs. Every function body is checked (check_untyped_defs).
 import os
 import shutil
 
-import pytest
 from mpy_mypy import FIRMWARE, check
 
 
@@ -26,14 +25,6 @@ def test_runtime_typechecks_against_micropython_stubs(tmp_path):
     assert status == 0, report
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "games/lostgems (not ours) does not type-check yet: its CPython fallback for const() "
-        "differs from the stub's, and deal.py stores None in lists mypy infers as int lists and "
-        "indexes Optional values; remove this mark once mypy passes"
-    ),
-)
 def test_games_typecheck_against_micropython_stubs(tmp_path):
     status, report = check([os.path.join(FIRMWARE, "games")], str(tmp_path))
     assert status == 0, report

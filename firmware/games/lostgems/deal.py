@@ -28,7 +28,8 @@ from games.lostgems import shards
 try:
     from micropython import const
 except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
-    const = int
+    def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
+        return value
 
 # Message kinds (first byte). Private const() names cost no RAM on a tile: the compiler inlines them.
 _JOIN = const(0x41)
@@ -80,8 +81,8 @@ class Deal:
         self.root = False
         self.parent = -1
         self.depth = 0
-        self.child = [0] * 6  # None: asked, no answer yet; 0: not a child; n: subtree size
-        self.answered = None  # per face, while distributing and committing: the child answered
+        self.child: list = [0] * 6  # None: asked, no answer yet; 0: not a child; n: subtree size
+        self.answered = [False] * 6  # per face, while distributing and committing: the child answered
         self.size = 0
         self.conflict = False
         self.shard = shards.NO_SHARD
@@ -89,7 +90,7 @@ class Deal:
         self.progress = 0
         self.last_seen = [_NEVER] * 6
         self.result = ""
-        self.decks = None  # per face, while distributing: the DECK message sent to that child
+        self.decks: list = [None] * 6  # per face, while distributing: the DECK message sent to that child
 
     def active(self):
         """True between joining and committing (the tile is showing `dealing`)."""

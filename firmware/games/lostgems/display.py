@@ -11,7 +11,8 @@ from games.lostgems import shards
 try:
     from micropython import const
 except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
-    const = int
+    def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
+        return value
 
 GOLD = colors.rgb(255, 190, 0)
 COPPER = colors.rgb(200, 90, 30)

@@ -65,7 +65,8 @@ from games.lostgems.deal import PHASES, Deal, is_deal_message
 try:
     from micropython import const
 except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
-    const = int
+    def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
+        return value
 
 UNDEALT = store.UNDEALT
 DEALING = store.DEALING
