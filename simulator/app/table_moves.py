@@ -24,7 +24,7 @@ from simulator.sessions.physical import (
     SETTLE_MS,
     Mismatch,
 )
-from simulator.sessions.shards import parse_shard
+from simulator.sessions.shards import full_deck, parse_shard
 
 EXACT_MS = 400   # waits up to this long run at once (gesture timing), longer ones over frames
 CLICK_DOWN_MS = 60
@@ -190,7 +190,7 @@ class AppTable(physical.Table):
         yield Until(lambda: all(self.state_of(t) == "face down" for t in w.tiles), DEAL_TIMEOUT_MS,
                     "the deal did not finish")
         self.shards = {t: parse_shard(w.inspect(t)["shard"]) for t in w.tiles}
-        if sorted(self.shards.values()) != sorted(parse_shard(s) for s in physical._deck_names()):
+        if sorted(self.shards.values()) != full_deck():
             raise Mismatch("the tiles do not hold the 18 shards exactly once")
 
     def draw(self, player):
