@@ -1,36 +1,36 @@
 """The cautious bot: no conventions, plays only shards it knows are playable.
 
-It reads hints literally (positive and negative), counts the shards it can see, and plays a
-slot only when every shard it could be is playable. It hints a partner's playable shard so that
-the partner can know it, discards known trash first, and otherwise the slot least likely to be
-the last copy of a shard still needed.
+Hints are read literally, negative information included, and nothing more: a hint means what
+it says and never "play this" or "save that". Knowledge comes from those hints plus card
+counting over the shards this seat can see (gems, discards, the partner's hand, and its own
+slots whose shard it already knows), done jointly for the two slots of a hand.
+
+Each turn, in order:
+1. play a slot whose every possible shard is playable (in the final round, when an error
+   cannot cost the game, also a slot that is probably playable);
+2. hint so that the partner will know one of their playable shards is playable;
+3. hint to keep the partner from discarding the last copy of a shard still needed, when
+   that is the shard they would discard next;
+4. discard the slot whose loss costs least (known trash first, a known last copy never
+   while the other slot is not one);
+5. with every hint token available (no discard allowed): the hint that tells the most.
+
+The partner is predicted from what both seats know in common (hints and the public shards),
+so the prediction is cautious: when it says "they know", they do.
 """
 
 from simulator.sessions.bots.base import Bot
-from simulator.sessions.bots.knowledge import (
-    consistent,
-    critical_table,
-    playable_table,
-    trash_table,
-    unseen_counts,
-)
+from simulator.sessions.bots.knowledge import critical_table, playable_table, trash_table
 from simulator.sessions.moves import ALL_HINTS, Move
-from simulator.sessions.shards import MAX_HINTS
+from simulator.sessions.shards import MAX_ERRORS, MAX_HINTS, TYPE_COUNTS
 
-
-def slot_odds(knowledge, counts, table):
-    """Probability that a slot with this knowledge holds a shard for which table[t] is True."""
-    total = hit = 0
-    for t in range(9):
-        if counts[t] > 0 and consistent(t, knowledge):
-            total += counts[t]
-            if table[t]:
-                hit += counts[t]
-    return hit / total if total else 0.0
+UNKNOWN = (7, 7)
+# A final-round gamble needs at least this chance of being playable.
+GAMBLE_ODDS = 0.0
 
 
 def hinted(knowledge, move, s):
-    """The knowledge a slot holding shard s has after hint `move`."""
+    """The knowledge a slot holding shard s has after hint `move` (literal reading)."""
     cm, vm = knowledge
     if move.hint_kind == "colour":
         bit = 1 << move.hint
@@ -39,65 +39,193 @@ def hinted(knowledge, move, s):
     return (cm, bit) if s % 3 + 1 == move.hint else (cm, vm & ~bit)
 
 
+def allows(knowledge, t):
+    """Shard t agrees with a slot's (colour mask, value mask)."""
+    return (knowledge[0] >> (t // 3)) & 1 and (knowledge[1] >> (t % 3)) & 1
+
+
+def unseen(gems, discards, visible):
+    """Copies of each shard not played, discarded or in `visible`."""
+    left = list(TYPE_COUNTS)
+    for c in range(3):
+        for v in range(gems[c]):
+            left[c * 3 + v] -= 1
+    for s in list(discards) + list(visible):
+        left[s] -= 1
+    return left
+
+
+def slot_weights(knowledges, counts):
+    """Per slot, how many of the possible hands put each shard there (joint card counting:
+    two slots cannot both hold the only copy left)."""
+    n = len(knowledges)
+    weights = [[0] * 9 for _ in range(n)]
+    if n == 1:
+        for t in range(9):
+            if counts[t] > 0 and allows(knowledges[0], t):
+                weights[0][t] = counts[t]
+        return weights
+    k0, k1 = knowledges[0], knowledges[1]
+    for a in range(9):
+        if counts[a] <= 0 or not allows(k0, a):
+            continue
+        for b in range(9):
+            if not allows(k1, b):
+                continue
+            w = counts[a] * (counts[b] - (a == b))
+            if w > 0:
+                weights[0][a] += w
+                weights[1][b] += w
+    return weights
+
+
+def odds(weight, table):
+    """Chance that a slot with these weights holds a shard for which table[t] holds."""
+    total = sum(weight)
+    return sum(w for t, w in enumerate(weight) if table[t]) / total if total else 0.0
+
+
+def known(weight, table):
+    """Every shard the slot could hold satisfies table (and it could hold one)."""
+    return any(weight) and all(table[t] for t in range(9) if weight[t])
+
+
+def exact(weight):
+    """The shard a slot must hold, or None."""
+    ts = [t for t in range(9) if weight[t]]
+    return ts[0] if len(ts) == 1 else None
+
+
+class Table:
+    """The public tables of the moment: playable, trash, critical, and what a loss costs."""
+
+    def __init__(self, gems, discards):
+        self.playable = playable_table(gems)
+        self.trash = trash_table(gems, discards)
+        self.critical = critical_table(gems, discards, self.trash)
+        # Discarding a last copy loses that value and every one above it in its colour.
+        self.cost = [0.0 if self.trash[t] else
+                     (3 - t % 3 if self.critical[t] else 0.15 + 0.1 * self.playable[t])
+                     for t in range(9)]
+
+    def loss(self, weight):
+        total = sum(weight)
+        return sum(w * self.cost[t] for t, w in enumerate(weight)) / total if total else 0.0
+
+    def discard_slot(self, weights):
+        """The 1-based slot whose discard costs least; a known last copy only if both are."""
+        best, best_key = 1, None
+        for i, w in enumerate(weights):
+            key = (known(w, self.critical), self.loss(w), i)
+            if best_key is None or key < best_key:
+                best, best_key = i + 1, key
+        return best
+
+    def plays(self, weights):
+        """1-based slots known playable, the most useful first (a 3 gives a token back)."""
+        slots = [i for i, w in enumerate(weights) if known(w, self.playable)]
+        slots.sort(key=lambda i: (-odds(weights[i], [t % 3 == 2 for t in range(9)]), i))
+        return [i + 1 for i in slots]
+
+
 class CautiousBot(Bot):
     name = "cautious"
 
     def act(self, obs):
         gems, discards = obs.gems, obs.discards
-        playable = playable_table(gems)
-        trash = trash_table(gems, discards)
-        critical = critical_table(gems, discards, trash)
+        table = Table(gems, discards)
         partner_hand = obs.partner_hand
         mine = obs.knowledge(self.player)
-        counts = unseen_counts(gems, discards, partner_hand)
-        for i, k in enumerate(mine):
-            if slot_odds(k, counts, playable) == 1.0:
-                return Move.play(i + 1)
+        weights = slot_weights(mine, unseen(gems, discards, partner_hand))
+        plays = table.plays(weights)
+        if plays:
+            return Move.play(plays[0])
+        theirs = obs.knowledge(1 - self.player)
+        # What the partner can count: the public shards and my slots both of us know exactly.
+        my_known = [exact(w) for w in weights]
+        their_counts = unseen(gems, discards, [t for t in my_known if t is not None])
+        if obs.final_turns is not None:
+            gamble = self.final_gamble(obs, weights, table, partner_hand, theirs, their_counts)
+            if gamble is not None:
+                return gamble
         if obs.hints > 0:
-            hint = self.useful_hint(obs, partner_hand, playable)
+            hint = self.play_hint(partner_hand, theirs, their_counts, table)
+            if hint is None and obs.final_turns is None:
+                hint = self.save_hint(partner_hand, theirs, their_counts, table)
             if hint is not None:
                 return hint
         if obs.hints < MAX_HINTS:
-            return Move.discard(self.discard_slot(mine, counts, trash, critical))
-        return self.any_hint(obs, partner_hand)
+            return Move.discard(table.discard_slot(weights))
+        return self.best_hint(partner_hand, theirs, their_counts, table)
 
-    def useful_hint(self, obs, hand, playable):
-        """A hint after which the partner knows a playable shard is playable."""
-        theirs = obs.knowledge(1 - self.player)
-        ck = unseen_counts(obs.gems, obs.discards)
-        for i, k in enumerate(theirs):
-            if slot_odds(k, ck, playable) == 1.0:
-                return None  # they already know a play: let them make it
-        best, best_gain = None, 0
+    def final_gamble(self, obs, weights, table, hand, theirs, counts):
+        """In the final round, a probable play when an error cannot cost the game: no error
+        token would be the last, and the partner's last turn cannot be spoiled by it."""
+        if obs.errors + 1 >= MAX_ERRORS or not weights:
+            return None
+        partner_after = obs.final_turns >= 2
+        if partner_after and obs.hints > 0 and self.play_hint(hand, theirs, counts, table):
+            return None  # telling the partner a sure play is worth more
+        best = max(range(len(weights)), key=lambda i: (odds(weights[i], table.playable), -i))
+        p = odds(weights[best], table.playable)
+        return Move.play(best + 1) if p > GAMBLE_ODDS else None
+
+    def play_hint(self, hand, theirs, counts, table):
+        """The hint after which the partner knows the most new playable shards, or None.
+
+        Ties go to the hint that also says most (negative information included)."""
+        before = slot_weights(theirs, counts)
+        already = {hand[i] for i, w in enumerate(before) if known(w, table.playable)}
+        if already:
+            return None  # they know a play already: let them make it, keep the token
+        best, best_key = None, None
         for move in ALL_HINTS:
-            gain = 0
-            for i, s in enumerate(hand):
-                after = hinted(theirs[i], move, s)
-                if after == theirs[i] or not playable[s]:
-                    continue
-                if slot_odds(after, ck, playable) == 1.0:
-                    gain += 10  # they will know to play it
-                else:
-                    gain += 2  # a step towards knowing it
-            if gain > best_gain:
-                best, best_gain = move, gain
+            after = [hinted(theirs[i], move, s) for i, s in enumerate(hand)]
+            weights = slot_weights(after, counts)
+            new = {hand[i] for i, w in enumerate(weights) if known(w, table.playable)}
+            if not new:
+                continue
+            key = (len(new), self.info(theirs, after, counts), -ALL_HINTS.index(move))
+            if best_key is None or key > best_key:
+                best, best_key = move, key
         return best
 
-    def discard_slot(self, mine, counts, trash, critical):
-        best, best_key = 1, None
-        for i, k in enumerate(mine):
-            hinted_slot = k != (7, 7)
-            key = (-slot_odds(k, counts, trash), slot_odds(k, counts, critical), hinted_slot, i)
-            if best_key is None or key < best_key:
-                best, best_key = i + 1, key
-        return best
+    def save_hint(self, hand, theirs, counts, table):
+        """A hint that stops the partner discarding a last copy, if that is their next discard.
 
-    def any_hint(self, obs, hand):
-        """With all tokens available and nothing to play: the hint that tells the most."""
-        theirs = obs.knowledge(1 - self.player)
-        best, best_gain = ALL_HINTS[0], -1
+        The partner, with nothing to play, discards the slot `discard_slot` picks from their
+        knowledge; when that slot holds a critical shard, find a hint after which it does not."""
+        weights = slot_weights(theirs, counts)
+        slot = table.discard_slot(weights)
+        if not table.critical[hand[slot - 1]]:
+            return None
+        best, best_key = None, None
         for move in ALL_HINTS:
-            gain = sum(hinted(theirs[i], move, s) != theirs[i] for i, s in enumerate(hand))
-            if gain > best_gain:
-                best, best_gain = move, gain
+            after = [hinted(theirs[i], move, s) for i, s in enumerate(hand)]
+            w_after = slot_weights(after, counts)
+            new_slot = table.discard_slot(w_after)
+            if table.critical[hand[new_slot - 1]]:
+                continue
+            key = (self.info(theirs, after, counts), -ALL_HINTS.index(move))
+            if best_key is None or key > best_key:
+                best, best_key = move, key
         return best
+
+    def best_hint(self, hand, theirs, counts, table):
+        """With nothing better to do and no discard allowed: the hint that says the most,
+        preferring news about shards that matter."""
+        best, best_key = ALL_HINTS[0], None
+        for move in ALL_HINTS:
+            after = [hinted(theirs[i], move, s) for i, s in enumerate(hand)]
+            key = (self.info(theirs, after, counts), -ALL_HINTS.index(move))
+            if best_key is None or key > best_key:
+                best, best_key = move, key
+        return best
+
+    @staticmethod
+    def info(before, after, counts):
+        """How many possible shards a hint rules out across the partner's slots."""
+        wb = slot_weights(before, counts)
+        wa = slot_weights(after, counts)
+        return sum(sum(1 for t in range(9) if b[t]) - sum(1 for t in range(9) if a[t])
+                   for b, a in zip(wb, wa))
