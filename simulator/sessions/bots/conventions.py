@@ -32,9 +32,8 @@ safe shard; a partner who discarded while a token was available saw no play one 
 Measured (bench/bench_sessions.py, 10,000 deals): mean 8.47, 60% perfect, 0% zero.
 """
 
-from functools import lru_cache
-
 from simulator.sessions.bots.base import Bot
+from simulator.sessions.bots.handsets import ALL_PAIRS_MASK, hands_of, mask_of, remember
 from simulator.sessions.bots.knowledge import (
     consistent,
     critical_table,
@@ -45,10 +44,14 @@ from simulator.sessions.bots.knowledge import (
 from simulator.sessions.moves import ALL_HINTS, Move
 from simulator.sessions.shards import MAX_HINTS, TYPE_COUNTS
 
-ALL_PAIRS = tuple((a, b) for a in range(9) for b in range(9))
 HINT_INDEX = {m: i for i, m in enumerate(ALL_HINTS)}
 MATCHES = tuple(tuple(m.matches(t) for t in range(9)) for m in ALL_HINTS)
 EXPANSIONS = tuple(range(9))
+
+# Memoised pure functions of common knowledge, shared by every bot and game in the process.
+_PARTITIONS = {}  # (set mask, gems, sorted discards) -> {hand: message}
+_DECISIONS = {}   # act(): everything the choice depends on -> Move
+_UPDATES = {}     # observe(): the sets before and the public event -> the sets after
 
 
 def hand_class(hand, playable, safe):
@@ -141,14 +144,17 @@ def assign_hints(groups):
     return out
 
 
-@lru_cache(maxsize=64)
-def shared_partition(tuples, gems, discards):
-    """The partition of a common-knowledge set: a pure function of public facts, cached so
-    that the hinter and the receiver, who both compute it, pay for it once."""
-    weighted = weighed(tuples, unseen_counts(gems, discards))
-    trash = trash_table(gems, discards)
-    safe = [not c for c in critical_table(gems, discards, trash)]
-    return partition(weighted, playable_table(gems), safe)
+def shared_partition(mask, gems, discards):
+    """The partition of a common-knowledge set: a pure function of public facts, memoised so
+    that the hinter and the receiver, who both compute it, and later games pay for it once."""
+    key = (mask, gems, discards)
+    got = _PARTITIONS.get(key)
+    if got is None:
+        weighted = weighed(hands_of(mask), unseen_counts(gems, discards))
+        trash = trash_table(gems, discards)
+        safe = [not c for c in critical_table(gems, discards, trash)]
+        got = remember(_PARTITIONS, key, partition(weighted, playable_table(gems), safe))
+    return got
 
 
 def weighed(tuples, counts):
@@ -206,47 +212,70 @@ class ConventionBot(Bot):
 
     def __init__(self, player, seed=0):
         Bot.__init__(self, player, seed)
-        self.sets = [ALL_PAIRS, ALL_PAIRS]  # per hand: possible shard tuples (sorted tuples)
-        self._given = None  # (turn, partition) of the hint this bot just gave
+        # Per hand: the possible shard tuples, as a bitmask (handsets.py). Both bots hold the
+        # same two masks: they are common knowledge.
+        self.masks = [ALL_PAIRS_MASK, ALL_PAIRS_MASK]
+
+    @property
+    def sets(self):
+        """Per hand: the possible shard tuples, sorted."""
+        return [hands_of(self.masks[0]), hands_of(self.masks[1])]
 
     # --- keeping the common knowledge -----------------------------------------------------
     def observe(self, obs, event):
         actor = event.player
-        if event.move.kind == "hint":
-            target = 1 - actor
-            if self._given is not None and self._given[0] == event.turn:
-                groups = self._given[1]
-            else:
-                groups = self.partition_for(target, obs.gems, obs.discards)
-            message = HINT_INDEX[event.move]
-            match = [event.move.matches(t) for t in range(9)]
-            pointed = [slot + 1 in event.touched for slot in range(2)]
-            p0, p1 = pointed
-            warned = self.warned_hands(actor, target, obs.gems, obs.discards)
-            self.sets[target] = tuple(
-                h for h in self.sets[target]
-                if groups.get(h) == message
-                and (not h or match[h[0]] == p0) and (len(h) < 2 or match[h[1]] == p1)
-                and (warned is None or h in warned)
-            ) or self.literal_hands(obs, target)
+        other = 1 - actor
+        move = event.move
+        cls = self.__class__
+        if move.kind == "hint":
+            key = (cls, 0, self.masks[actor], self.masks[other], tuple(obs.gems),
+                   tuple(sorted(obs.discards)), HINT_INDEX[move], event.touched)
+            got = _UPDATES.get(key)
+            if got is None:
+                got = remember(_UPDATES, key, self.read_hint(*key[2:]))
+            self.masks[other] = got or mask_of(self.literal_hands(obs, other))
             return
         gems, discards = obs.gems, obs.discards
         if event.played:
             gems[event.shard // 3] -= 1
         else:
             discards = discards[:-1]
-        hints_before = event.hints - (1 if event.move.kind == "discard" or event.regained else 0)
-        if hints_before > 0:
-            self.no_warning(1 - actor, gems, discards)
-            if event.move.kind == "discard":
-                self.no_unknown_play(1 - actor, gems, discards)
-        i = event.move.slot - 1
-        shown = event.shard
-        kept = {h[:i] + h[i + 1:] for h in self.sets[actor] if h[i] == shown}
+        hints_before = event.hints - (1 if move.kind == "discard" or event.regained else 0)
         size_after = obs.hand_size if actor == self.player else len(obs.partner_hand)
+        key = (cls, 1, self.masks[actor], self.masks[other], tuple(gems), tuple(sorted(discards)),
+               hints_before > 0, move.kind, move.slot, event.shard, size_after)
+        got = _UPDATES.get(key)
+        if got is None:
+            got = remember(_UPDATES, key, self.read_action(*key[2:]))
+        self.masks[other] = got[1]
+        self.masks[actor] = got[0] or mask_of(self.literal_hands(obs, actor))
+
+    def read_hint(self, actor_mask, target_mask, gems, discards, message, touched):
+        """The target's hands after a hint: those of the code word's group, agreeing with what
+        the hint pointed at, and warned ones if the hinter knew a play. 0 if none is left."""
+        groups = shared_partition(target_mask, gems, discards)
+        match = MATCHES[message]
+        p0, p1 = 1 in touched, 2 in touched
+        warned = self.warned_hands(actor_mask, target_mask, gems, discards)
+        return mask_of(
+            h for h in hands_of(target_mask)
+            if groups.get(h) == message
+            and (not h or match[h[0]] == p0) and (len(h) < 2 or match[h[1]] == p1)
+            and (warned is None or h in warned))
+
+    def read_action(self, actor_mask, other_mask, gems, discards, token_left, kind, slot, shown,
+                    size_after):
+        """(actor's mask, other's mask) after a play or discard of `shown` from `slot`; the
+        actor's is 0 if no hand is left (the conventions were not followed)."""
+        if token_left:
+            other_mask = self.no_warning(other_mask, gems, discards)
+            if kind == "discard":
+                other_mask = self.no_unknown_play(other_mask, gems, discards)
+        i = slot - 1
+        kept = {h[:i] + h[i + 1:] for h in hands_of(actor_mask) if h[i] == shown}
         if kept and size_after > len(next(iter(kept))):
             kept = {h + (t,) for h in kept for t in EXPANSIONS}
-        self.sets[actor] = tuple(sorted(kept)) or self.literal_hands(obs, actor)
+        return mask_of(kept), other_mask
 
     @staticmethod
     def literal_hands(obs, player):
@@ -257,11 +286,11 @@ class ConventionBot(Bot):
             return tuple((a, b) for a in options[0] for b in options[1])
         return tuple((a,) for a in options[0]) if options else ((),)
 
-    def warned_hands(self, actor, target, gems, discards):
+    def warned_hands(self, actor_mask, target_mask, gems, discards):
         """A player who surely knew a play (common knowledge) hinted instead: by this policy
         only a warning comes before one's own play, so the target's hand is one that would be
         warned. Returns that set of hands, or None when nothing follows."""
-        mine = self.sets[actor]
+        mine = hands_of(actor_mask)
         if not mine or not mine[0]:
             return None
         counts = unseen_counts(gems, discards)
@@ -269,48 +298,40 @@ class ConventionBot(Bot):
         rows, total = slot_weights(mine, counts, len(mine[0]))
         if not any(mean(row, total, playable) == 1.0 for row in rows):
             return None
-        before = self.sets[target]
-        self.no_warning(target, gems, discards)
-        safe_hands = set(self.sets[target])
-        self.sets[target] = before
-        return {h for h in before if h not in safe_hands}
+        return set(hands_of(target_mask & ~self.no_warning(target_mask, gems, discards)))
 
-    def no_warning(self, target, gems, discards):
-        """The partner of `target` played or discarded with a token available, so by this
-        policy they did not see target in danger: rule out the hands they would have warned."""
-        tuples = self.sets[target]
+    def no_warning(self, mask, gems, discards):
+        """The partner of the hand played or discarded with a token available, so by this
+        policy they did not see it in danger: rule out the hands they would have warned."""
+        tuples = hands_of(mask)
         if not tuples or not tuples[0]:
-            return
+            return mask
         n = len(tuples[0])
         playable = playable_table(gems)
         trash = trash_table(gems, discards)
         critical = critical_table(gems, discards, trash)
         rows, total = slot_weights(tuples, unseen_counts(gems, discards), n)
         if any(mean(row, total, playable) == 1.0 for row in rows):
-            return
+            return mask
         loss = self.loss_table(discards, (), trash, critical)
         losses = [mean(rows[k], total, loss) for k in range(n)]
         s = min(range(n), key=lambda k: (losses[k], k))
-        self.sets[target] = tuple(
+        return mask_of(
             h for h in tuples
-            if not (critical[h[s]] and any(not critical[t] or playable[t] for t in h))) or tuples
+            if not (critical[h[s]] and any(not critical[t] or playable[t] for t in h))) or mask
 
-    def no_unknown_play(self, target, gems, discards):
-        """The partner of `target` discarded while a token was available, so by this policy
-        they saw no play in target's hand that target could not know of: unless target already
-        knew a play, target holds no playable shard. (Common knowledge: both bots infer it.)"""
-        tuples = self.sets[target]
+    def no_unknown_play(self, mask, gems, discards):
+        """The partner of the hand discarded while a token was available, so by this policy
+        they saw no play in it that its holder could not know of: unless the holder already
+        knew a play, the hand holds no playable shard. (Common knowledge: both bots infer it.)"""
+        tuples = hands_of(mask)
         if not tuples or not tuples[0]:
-            return
+            return mask
         playable = playable_table(gems)
         rows, total = slot_weights(tuples, unseen_counts(gems, discards), len(tuples[0]))
         if any(mean(row, total, playable) == 1.0 for row in rows):
-            return
-        self.sets[target] = tuple(
-            h for h in tuples if not any(playable[t] for t in h)) or tuples
-
-    def partition_for(self, target, gems, discards):
-        return shared_partition(self.sets[target], tuple(gems), tuple(sorted(discards)))
+            return mask
+        return mask_of(h for h in tuples if not any(playable[t] for t in h)) or mask
 
     # --- choosing a move --------------------------------------------------------------------
     @staticmethod
@@ -333,50 +354,59 @@ class ConventionBot(Bot):
         return loss
 
     def act(self, obs):
-        gems, discards, hints = obs.gems, obs.discards, obs.hints
+        final = obs.final_turns
+        key = (self.__class__, self.masks[self.player], self.masks[1 - self.player],
+               tuple(obs.gems), tuple(sorted(obs.discards)), obs.hints, obs.errors == 0,
+               tuple(obs.partner_hand), obs.hand_size, final,
+               obs.jungle <= self.stall_jungle)
+        got = _DECISIONS.get(key)
+        if got is None:
+            got = remember(_DECISIONS, key, self.decide(*key[1:]))
+        return got
+
+    def decide(self, my_mask, their_mask, gems, discards, hints, no_error, partner_hand, n,
+               final_turns, jungle_low):
+        """The move, from common knowledge, the partner's hand and the public state only."""
         playable = playable_table(gems)
         trash = trash_table(gems, discards)
         critical = critical_table(gems, discards, trash)
-        partner_hand = tuple(obs.partner_hand)
-        n = obs.hand_size
         rows, total = slot_weights(
-            self.sets[self.player], unseen_counts(gems, discards, partner_hand), n)
+            hands_of(my_mask), unseen_counts(gems, discards, partner_hand), n)
         theirs = None
         if hints > 0 and partner_hand:
-            theirs = slot_weights(self.sets[1 - self.player], unseen_counts(gems, discards),
+            theirs = slot_weights(hands_of(their_mask), unseen_counts(gems, discards),
                                   len(partner_hand))
             if self.partner_in_danger(theirs, partner_hand, discards, playable, trash, critical):
-                return self.hint(obs, partner_hand)
+                return self.hint(their_mask, gems, discards, partner_hand)
         play_odds = [mean(rows[s], total, playable) for s in range(n)]
         for s in range(n):
             if play_odds[s] == 1.0:
                 return Move.play(s + 1)
-        if n and obs.errors == 0:
+        if n and no_error:
             s = max(range(n), key=lambda k: play_odds[k])
-            last = obs.final_turns is not None and (
-                obs.final_turns == 1 or theirs is None
+            last = final_turns is not None and (
+                final_turns == 1 or theirs is None
                 or not self.partner_needs_hint(theirs, partner_hand, playable))
             if (last and play_odds[s] > 0) or play_odds[s] >= self.gamble:
                 return Move.play(s + 1)
         if theirs is not None and self.partner_needs_hint(theirs, partner_hand, playable):
-            return self.hint(obs, partner_hand)
+            return self.hint(their_mask, gems, discards, partner_hand)
         can_discard = hints < MAX_HINTS and n > 0
         if can_discard:
             loss = self.loss_table(discards, partner_hand, trash, critical)
             losses = [mean(rows[s], total, loss) for s in range(n)]
             s = min(range(n), key=lambda k: (losses[k], k))
-            stall = hints > 0 and obs.jungle <= self.stall_jungle
+            stall = hints > 0 and jungle_low
             if not stall and losses[s] <= self.discard_ok:
                 return Move.discard(s + 1)
         if hints > 0:
-            return self.hint(obs, partner_hand)
+            return self.hint(their_mask, gems, discards, partner_hand)
         return Move.discard(s + 1)
 
-    def hint(self, obs, hand):
+    @staticmethod
+    def hint(their_mask, gems, discards, hand):
         """The hint whose code word names the group of the partner's actual hand."""
-        groups = self.partition_for(1 - self.player, obs.gems, obs.discards)
-        self._given = (obs.turns + 1, groups)
-        return ALL_HINTS[groups[hand]]
+        return ALL_HINTS[shared_partition(their_mask, gems, discards)[hand]]
 
     def partner_in_danger(self, theirs, hand, discards, playable, trash, critical):
         """The partner, knowing no play, would likely discard the last copy of a needed shard,

@@ -1,0 +1,52 @@
+"""Sets of possible hands as int bitmasks, so the convention bot can memoise on them.
+
+A hand of 2 shards (a, b) is bit a*9+b, a hand of 1 shard (t,) bit 81+t, the empty hand bit 90.
+Ints hash in constant time and compare exactly, which makes them cheap keys for caches of
+pure functions of common knowledge; ascending bits decode to the hands in sorted order.
+"""
+
+EMPTY_HAND_BIT = 1 << 90
+ALL_PAIRS_MASK = (1 << 81) - 1
+CACHE_LIMIT = 400_000  # entries per cache before it starts afresh (bounds memory on long runs)
+
+HAND_OF_BIT = tuple([(a, b) for a in range(9) for b in range(9)] + [(t,) for t in range(9)] + [()])
+
+_DECODED = {}
+
+
+def remember(cache, key, value):
+    """Store a cache entry, emptying the cache first when it is full; returns `value`."""
+    if len(cache) >= CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
+def hand_bit(hand):
+    if len(hand) == 2:
+        return 1 << (hand[0] * 9 + hand[1])
+    if len(hand) == 1:
+        return 1 << (81 + hand[0])
+    return EMPTY_HAND_BIT
+
+
+def mask_of(hands):
+    """The bitmask of an iterable of hands (0 when there is none)."""
+    m = 0
+    for h in hands:
+        m |= hand_bit(h)
+    return m
+
+
+def hands_of(mask):
+    """The hands of a bitmask, as a sorted tuple of shard tuples."""
+    got = _DECODED.get(mask)
+    if got is None:
+        out = []
+        m = mask
+        while m:
+            low = m & -m
+            out.append(HAND_OF_BIT[low.bit_length() - 1])
+            m ^= low
+        got = remember(_DECODED, mask, tuple(out))
+    return got
