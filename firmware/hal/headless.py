@@ -11,8 +11,9 @@ import time
 
 from runtime.hal import Hal
 
+from hal.storage import STATE_FILE, read_file, write_atomic
+
 FACE_COUNT = 6
-STATE_FILE = "tile_state.bin"
 SERIAL_FILE = "tile_serial.bin"
 
 
@@ -22,13 +23,6 @@ def _ticks_ms():
     return int(getattr(time, "monotonic")() * 1000)  # noqa: B009  CPython only: not in the stubs
 
 
-def _write_atomic(path, data):
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.rename(tmp, path)
-
-
 class HeadlessHal(Hal):
     loop_pause_ms = 20  # nothing to react to quickly; leave the CPU to others
 
@@ -36,12 +30,10 @@ class HeadlessHal(Hal):
         self._last_ticks = _ticks_ms()
         self._ms = 0
         self._colors = [0] * FACE_COUNT
-        try:
-            with open(SERIAL_FILE, "rb") as f:
-                self._serial = f.read()
-        except OSError:
+        self._serial = read_file(SERIAL_FILE)
+        if self._serial is None:
             self._serial = os.urandom(8)
-            _write_atomic(SERIAL_FILE, self._serial)
+            write_atomic(SERIAL_FILE, self._serial)
 
     def millis(self) -> int:
         # the unix port's ticks_ms wraps after 2**30 ms too: count up from it without wrapping
@@ -72,14 +64,10 @@ class HeadlessHal(Hal):
         return self._serial
 
     def load(self):
-        try:
-            with open(STATE_FILE, "rb") as f:
-                return f.read()
-        except OSError:
-            return None
+        return read_file(STATE_FILE)
 
     def save(self, data) -> None:
-        _write_atomic(STATE_FILE, data)
+        write_atomic(STATE_FILE, data)
 
     def log(self, text: str) -> None:
         print(text)

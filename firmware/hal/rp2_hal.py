@@ -21,9 +21,9 @@ from runtime.hal import Hal
 from hal import board
 from hal.ir_frames import FrameAssembler
 from hal.ir_links import make_links
+from hal.storage import STATE_FILE, read_file, write_atomic
 
 FACE_COUNT = 6
-STATE_FILE = "tile_state.bin"
 FRAME_GAP_MS = 3  # 5 byte times at 19200 baud
 EDGE_QUEUE = 32  # edges kept between loop passes; older ones are dropped first
 
@@ -98,17 +98,10 @@ class Rp2Hal(Hal):
         return bytes(uid[:8]) + bytes(8 - len(uid[:8]))
 
     def load(self):
-        try:
-            with open(STATE_FILE, "rb") as f:
-                return f.read()
-        except OSError:
-            return None
+        return read_file(STATE_FILE)
 
     def save(self, data) -> None:
-        tmp = STATE_FILE + ".tmp"
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.rename(tmp, STATE_FILE)
+        write_atomic(STATE_FILE, data)
 
     def log(self, text: str) -> None:
         print(text)
