@@ -47,11 +47,16 @@ from simulator.sessions.shards import MAX_HINTS, TYPE_COUNTS
 HINT_INDEX = {m: i for i, m in enumerate(ALL_HINTS)}
 MATCHES = tuple(tuple(m.matches(t) for t in range(9)) for m in ALL_HINTS)
 EXPANSIONS = tuple(range(9))
+# POINTING[hand][hint]: which of the hand's slots the hint points at, as a code 0..3.
+POINTING = {h: tuple(sum(2 ** k for k, t in enumerate(h) if MATCHES[i][t]) for i in range(6))
+            for h in [(a, b) for a in range(9) for b in range(9)] + [(t,) for t in range(9)] + [()]}
 
 # Memoised pure functions of common knowledge, shared by every bot and game in the process.
 _PARTITIONS = {}  # (set mask, gems, sorted discards) -> {hand: message}
 _DECISIONS = {}   # act(): everything the choice depends on -> Move
 _UPDATES = {}     # observe(): the sets before and the public event -> the sets after
+_TABLES = {}      # (gems, sorted discards) -> public_tables()
+_WEIGHTS = {}     # (set mask, unseen counts, hand size) -> slot_weights()
 
 
 def hand_class(hand, playable, safe):
@@ -128,15 +133,18 @@ def assign_hints(groups):
     free = list(range(6))
     out = []
     for g in order:
+        # Weight of each pointing pattern (slot 1 pointed, slot 2 pointed) per hint.
+        spread = [[0, 0, 0, 0] for _ in range(6)]
+        total = 0
+        for h, w, _ in g:
+            total += w
+            codes = POINTING[h]
+            for i in free:
+                spread[i][codes[i]] += w
         best, best_score = free[0], -1.0
         for i in free:
-            match = MATCHES[i]
-            patterns = {}
-            for h, w, _ in g:
-                key = tuple(match[t] for t in h)
-                patterns[key] = patterns.get(key, 0) + w
-            total = sum(patterns.values())
-            score = total * total - sum(v * v for v in patterns.values())  # Gini spread
+            a, b, c, d = spread[i]
+            score = total * total - (a * a + b * b + c * c + d * d)  # Gini spread
             if score > best_score + 1e-9:
                 best, best_score = i, score
         free.remove(best)
@@ -150,11 +158,52 @@ def shared_partition(mask, gems, discards):
     key = (mask, gems, discards)
     got = _PARTITIONS.get(key)
     if got is None:
-        weighted = weighed(hands_of(mask), unseen_counts(gems, discards))
-        trash = trash_table(gems, discards)
-        safe = [not c for c in critical_table(gems, discards, trash)]
-        got = remember(_PARTITIONS, key, partition(weighted, playable_table(gems), safe))
+        playable, _, critical, counts, _ = public_tables(gems, discards)
+        weighted = weighed(hands_of(mask), counts)
+        got = remember(_PARTITIONS, key, partition(weighted, playable, [not c for c in critical]))
     return got
+
+
+def public_tables(gems, discards):
+    """(playable, trash, critical, unseen counts, loss) tables of a public state (gems, sorted
+    discards); `loss` is loss_table with no partner hand to spare a copy."""
+    key = (gems, discards)
+    got = _TABLES.get(key)
+    if got is None:
+        trash = trash_table(gems, discards)
+        critical = critical_table(gems, discards, trash)
+        got = remember(_TABLES, key, (
+            playable_table(gems), trash, critical, tuple(unseen_counts(gems, discards)),
+            loss_table(discards, (), trash, critical)))
+    return got
+
+
+def beliefs(mask, counts, n):
+    """slot_weights of the hands in `mask` (n shards each), memoised."""
+    key = (mask, counts, n)
+    got = _WEIGHTS.get(key)
+    if got is None:
+        got = remember(_WEIGHTS, key, slot_weights(hands_of(mask), counts, n))
+    return got
+
+
+def loss_table(discards, partner_hand, trash, critical):
+    """What discarding each shard costs: nothing for trash, a little for a copy the partner
+    also holds, much for the last copy of a needed shard, some for an early copy."""
+    left = list(TYPE_COUNTS)
+    for d in discards:
+        left[d] -= 1
+    loss = [0.0] * 9
+    for t in range(9):
+        if trash[t]:
+            loss[t] = 0.0
+        elif t in partner_hand:
+            loss[t] = 0.05
+        elif critical[t]:
+            loss[t] = 10.0
+        else:
+            loss[t] = 0.3 if left[t] > 2 else 1.0
+    return loss
 
 
 def weighed(tuples, counts):
@@ -293,9 +342,8 @@ class ConventionBot(Bot):
         mine = hands_of(actor_mask)
         if not mine or not mine[0]:
             return None
-        counts = unseen_counts(gems, discards)
-        playable = playable_table(gems)
-        rows, total = slot_weights(mine, counts, len(mine[0]))
+        playable, _, _, counts, _ = public_tables(gems, discards)
+        rows, total = beliefs(actor_mask, counts, len(mine[0]))
         if not any(mean(row, total, playable) == 1.0 for row in rows):
             return None
         return set(hands_of(target_mask & ~self.no_warning(target_mask, gems, discards)))
@@ -307,13 +355,10 @@ class ConventionBot(Bot):
         if not tuples or not tuples[0]:
             return mask
         n = len(tuples[0])
-        playable = playable_table(gems)
-        trash = trash_table(gems, discards)
-        critical = critical_table(gems, discards, trash)
-        rows, total = slot_weights(tuples, unseen_counts(gems, discards), n)
+        playable, _, critical, counts, loss = public_tables(gems, discards)
+        rows, total = beliefs(mask, counts, n)
         if any(mean(row, total, playable) == 1.0 for row in rows):
             return mask
-        loss = self.loss_table(discards, (), trash, critical)
         losses = [mean(rows[k], total, loss) for k in range(n)]
         s = min(range(n), key=lambda k: (losses[k], k))
         return mask_of(
@@ -327,32 +372,13 @@ class ConventionBot(Bot):
         tuples = hands_of(mask)
         if not tuples or not tuples[0]:
             return mask
-        playable = playable_table(gems)
-        rows, total = slot_weights(tuples, unseen_counts(gems, discards), len(tuples[0]))
+        playable, _, _, counts, _ = public_tables(gems, discards)
+        rows, total = beliefs(mask, counts, len(tuples[0]))
         if any(mean(row, total, playable) == 1.0 for row in rows):
             return mask
         return mask_of(h for h in tuples if not any(playable[t] for t in h)) or mask
 
     # --- choosing a move --------------------------------------------------------------------
-    @staticmethod
-    def loss_table(discards, partner_hand, trash, critical):
-        """What discarding each shard costs: nothing for trash, a little for a copy the partner
-        also holds, much for the last copy of a needed shard, some for an early copy."""
-        left = list(TYPE_COUNTS)
-        for d in discards:
-            left[d] -= 1
-        loss = [0.0] * 9
-        for t in range(9):
-            if trash[t]:
-                loss[t] = 0.0
-            elif t in partner_hand:
-                loss[t] = 0.05
-            elif critical[t]:
-                loss[t] = 10.0
-            else:
-                loss[t] = 0.3 if left[t] > 2 else 1.0
-        return loss
-
     def act(self, obs):
         final = obs.final_turns
         key = (self.__class__, self.masks[self.player], self.masks[1 - self.player],
@@ -367,16 +393,15 @@ class ConventionBot(Bot):
     def decide(self, my_mask, their_mask, gems, discards, hints, no_error, partner_hand, n,
                final_turns, jungle_low):
         """The move, from common knowledge, the partner's hand and the public state only."""
-        playable = playable_table(gems)
-        trash = trash_table(gems, discards)
-        critical = critical_table(gems, discards, trash)
-        rows, total = slot_weights(
-            hands_of(my_mask), unseen_counts(gems, discards, partner_hand), n)
+        playable, trash, critical, counts, loss0 = public_tables(gems, discards)
+        mine = list(counts)
+        for t in partner_hand:
+            mine[t] -= 1
+        rows, total = beliefs(my_mask, tuple(mine), n)
         theirs = None
         if hints > 0 and partner_hand:
-            theirs = slot_weights(hands_of(their_mask), unseen_counts(gems, discards),
-                                  len(partner_hand))
-            if self.partner_in_danger(theirs, partner_hand, discards, playable, trash, critical):
+            theirs = beliefs(their_mask, counts, len(partner_hand))
+            if self.partner_in_danger(theirs, partner_hand, loss0, playable, critical):
                 return self.hint(their_mask, gems, discards, partner_hand)
         play_odds = [mean(rows[s], total, playable) for s in range(n)]
         for s in range(n):
@@ -393,7 +418,7 @@ class ConventionBot(Bot):
             return self.hint(their_mask, gems, discards, partner_hand)
         can_discard = hints < MAX_HINTS and n > 0
         if can_discard:
-            loss = self.loss_table(discards, partner_hand, trash, critical)
+            loss = loss_table(discards, partner_hand, trash, critical)
             losses = [mean(rows[s], total, loss) for s in range(n)]
             s = min(range(n), key=lambda k: (losses[k], k))
             stall = hints > 0 and jungle_low
@@ -408,14 +433,14 @@ class ConventionBot(Bot):
         """The hint whose code word names the group of the partner's actual hand."""
         return ALL_HINTS[shared_partition(their_mask, gems, discards)[hand]]
 
-    def partner_in_danger(self, theirs, hand, discards, playable, trash, critical):
+    @staticmethod
+    def partner_in_danger(theirs, hand, loss, playable, critical):
         """The partner, knowing no play, would likely discard the last copy of a needed shard,
         and a hint can show them a better move (a play, or a safe shard)."""
         rows, total = theirs
         n = len(hand)
         if any(mean(rows[s], total, playable) == 1.0 for s in range(n)):
             return False
-        loss = self.loss_table(discards, (), trash, critical)
         losses = [mean(rows[s], total, loss) for s in range(n)]
         s = min(range(n), key=lambda k: (losses[k], k))
         if not critical[hand[s]]:

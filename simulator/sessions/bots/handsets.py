@@ -11,6 +11,8 @@ CACHE_LIMIT = 400_000  # entries per cache before it starts afresh (bounds memor
 
 HAND_OF_BIT = tuple([(a, b) for a in range(9) for b in range(9)] + [(t,) for t in range(9)] + [()])
 
+BIT_OF_HAND = {h: 1 << i for i, h in enumerate(HAND_OF_BIT)}
+
 _DECODED = {}
 
 
@@ -33,8 +35,9 @@ def hand_bit(hand):
 def mask_of(hands):
     """The bitmask of an iterable of hands (0 when there is none)."""
     m = 0
+    bits = BIT_OF_HAND
     for h in hands:
-        m |= hand_bit(h)
+        m |= bits[h]
     return m
 
 
