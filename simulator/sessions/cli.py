@@ -1,4 +1,4 @@
-"""`blinks session run SCRIPT [--rules-only] [--seed N] [--ir-loss P] [--json]`.
+"""`blinks session run SCRIPT [--rules-only] [--seed N] [--ir-loss P] [--json] [--mpy N]`.
 
 Exit codes: 0 every expect held; 1 an expect failed (each printed as `SCRIPT:LINE: ...`, the
 session runs on); 2 the script is malformed, asks for an illegal or out-of-turn move, or cannot
@@ -8,6 +8,7 @@ be run. The transcript goes to stdout, or to stderr with --json so stdout holds 
 import json
 import sys
 
+from simulator.cosim import CosimError
 from simulator.sessions.runner import EXIT_BAD_SCRIPT, RulesRunner
 from simulator.sessions.script import ScriptError, parse_script
 
@@ -23,6 +24,8 @@ def add_arguments(parser):
                        help="drop each infrared frame with probability P (simulator only)")
     run_p.add_argument("--json", action="store_true",
                        help="print one JSON object at the end (transcript on stderr)")
+    run_p.add_argument("--mpy", type=int, default=0, metavar="N",
+                       help="run the first N of the 18 tiles as real MicroPython processes (simulator only)")
 
 
 def physical_runner_class():
@@ -40,10 +43,11 @@ def run(args):
               file=sys.stderr)
         return EXIT_BAD_SCRIPT
     return run_session(args.script, rules_only=args.rules_only, seed=args.seed,
-                       ir_loss=args.ir_loss, as_json=args.json)
+                       ir_loss=args.ir_loss, as_json=args.json, mpy=args.mpy)
 
 
-def run_session(path, rules_only=False, seed=None, ir_loss=0.0, as_json=False, out=None, err=None):
+def run_session(path, rules_only=False, seed=None, ir_loss=0.0, as_json=False, out=None, err=None,
+                mpy=0):
     out = out or sys.stdout
     err = err or sys.stderr
     transcript = err if as_json else out
@@ -55,6 +59,10 @@ def run_session(path, rules_only=False, seed=None, ir_loss=0.0, as_json=False, o
 
     if not 0.0 <= ir_loss <= 1.0:
         return fail(0, f"--ir-loss must be a probability between 0 and 1, got {ir_loss}")
+    if not 0 <= mpy <= 18:
+        return fail(0, f"--mpy takes a number of tiles from 0 to 18, got {mpy}")
+    if mpy and rules_only:
+        return fail(0, "--mpy runs tiles on MicroPython: it needs the simulator, not --rules-only")
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -63,7 +71,7 @@ def run_session(path, rules_only=False, seed=None, ir_loss=0.0, as_json=False, o
     if rules_only:
         runner_class, options = RulesRunner, {}
     else:
-        runner_class, options = physical_runner_class(), {"ir_loss": ir_loss}
+        runner_class, options = physical_runner_class(), {"ir_loss": ir_loss, "mpy": mpy}
         if runner_class is None:
             return fail(0, "the simulator runner is not available (it needs simulator.world and "
                            "the Lost Gems firmware); use --rules-only")
@@ -73,6 +81,8 @@ def run_session(path, rules_only=False, seed=None, ir_loss=0.0, as_json=False, o
         result = runner.run()
     except ScriptError as exc:
         return fail(exc.line, exc.message)
+    except CosimError as exc:
+        return fail(0, f"a tile on MicroPython failed: {exc}")
     for line, message in result.failures:
         print(f"{path}:{line}: {message}", file=err)
     if as_json:

@@ -49,10 +49,17 @@ def cluster_cells(shape, n, seed):
 class Table:
     """18 Lost Gems tiles on a simulated table, and where each shard is in the game."""
 
-    def __init__(self, seed=0, ir_loss=0.0, shape="blob"):
+    def __init__(self, seed=0, ir_loss=0.0, shape="blob", mpy=0):
+        """`mpy`: how many tiles (the first ones) run on real MicroPython (co-simulation)."""
         self.world = World(seed=seed, ir_loss=ir_loss)
-        for q, r in cluster_cells(shape, DECK_SIZE, seed):
-            self.world.add_tile(LostGems, q=q, r=r)
+        runners = {}
+        if mpy:
+            from simulator.cosim import mpy_runners
+
+            runners = mpy_runners(mpy, DECK_SIZE)  # ValueError for a count that does not fit
+        for i, (q, r) in enumerate(cluster_cells(shape, DECK_SIZE, seed)):
+            self.world.add_tile(LostGems, q=q, r=r, runner=runners.get(i))
+        self.mpy = mpy
         self.world.advance(300)  # faces find each other
         self.shards = {}      # tile -> shard, read after the deal
         self.order = []       # tiles in draw order
@@ -61,6 +68,13 @@ class Table:
         self.board = []
         self.discards = []
         self.hand_cells = [0, 0]
+
+    def close(self):
+        """End the MicroPython processes of co-simulated tiles (nothing to do in-process)."""
+        if self.mpy:
+            from simulator.cosim import close_runners
+
+            close_runners(self.world)
 
     # --- the deal ---------------------------------------------------------------------------
     def deal(self, held=0):
@@ -216,10 +230,15 @@ class Table:
         return w.inspect(t)["state"]
 
 
-def physical_game(seed=0, deck=None, start=0, ir_loss=0.0, shape="blob"):
-    """Deal on the tiles and return (table, GameState, deal_ms) with the opening hands drawn."""
-    table = Table(seed=seed, ir_loss=ir_loss, shape=shape)
-    deal_ms = table.deal()
+def physical_game(seed=0, deck=None, start=0, ir_loss=0.0, shape="blob", mpy=0):
+    """Deal on the tiles and return (table, GameState, deal_ms) with the opening hands drawn.
+    The caller closes the table (it may hold MicroPython processes)."""
+    table = Table(seed=seed, ir_loss=ir_loss, shape=shape, mpy=mpy)
+    try:
+        deal_ms = table.deal()
+    except BaseException:
+        table.close()
+        raise
     order = table.choose_order(deck, seed)
     state = GameState(deck=order, start=start)
     for p in (0, 1):
@@ -235,10 +254,12 @@ class PhysicalRunner(RulesRunner):
 
     mode = "simulator"
 
-    def __init__(self, statements, seed=None, say=None, ir_loss=0.0):
+    def __init__(self, statements, seed=None, say=None, ir_loss=0.0, mpy=0):
         RulesRunner.__init__(self, statements, seed=seed, say=say)
         self.ir_loss = ir_loss
+        self.mpy = mpy
         self.table = None
+        self.tiles = []
 
     def validate(self):
         pass
@@ -247,7 +268,7 @@ class PhysicalRunner(RulesRunner):
         self.line = line
         try:
             self.table, self.state, self.deal_ms = physical_game(
-                seed, deck, start, self.ir_loss, shape)
+                seed, deck, start, self.ir_loss, shape, self.mpy)
         except Mismatch as exc:
             raise _Stop(line, f"the deal: {exc}")
         self.say(f"dealt on {DECK_SIZE} tiles in {self.deal_ms} simulated ms")
@@ -272,17 +293,23 @@ class PhysicalRunner(RulesRunner):
         self.say(f"line {st.line}: {message}")
 
     def tiles_json(self):
-        return self.table.tiles_json() if self.table else []
+        return self.tiles
 
     def run(self):
         try:
-            return RulesRunner.run(self)
+            result = RulesRunner.run(self)
         except _Stop as stop:
             self.failures.append((stop.line, stop.message))
             self.say(f"line {stop.line}: {stop.message}")
             if self.state is None:
                 self.state = GameState(seed=0)
-            return SessionResult(EXIT_EXPECT_FAILED, self.state, self.failures, self)
+            result = SessionResult(EXIT_EXPECT_FAILED, self.state, self.failures, self)
+        finally:
+            # read the tiles while they still run (co-simulated ones live in processes), then stop them
+            self.tiles = self.table.tiles_json() if self.table else []
+            if self.table is not None:
+                self.table.close()
+        return result
 
 
 class _Stop(Exception):
