@@ -24,6 +24,12 @@ from simulator.sessions.bots.knowledge import critical_table, playable_table, tr
 from simulator.sessions.moves import ALL_HINTS, Move
 from simulator.sessions.shards import MAX_ERRORS, MAX_HINTS, TYPE_COUNTS
 
+import json, os
+K = json.loads(os.environ.get("K", "{}"))
+K.setdefault("save_first", 0)
+K.setdefault("stall_min", 2)
+K.setdefault("stall_loss", 0.55)
+K.setdefault("bh", 1)
 UNKNOWN = (7, 7)
 # A final-round gamble needs at least this chance of being playable.
 GAMBLE_ODDS = 0.0
@@ -137,13 +143,17 @@ class CautiousBot(Bot):
         partner_hand = obs.partner_hand
         mine = obs.knowledge(self.player)
         weights = slot_weights(mine, unseen(gems, discards, partner_hand))
-        plays = table.plays(weights)
-        if plays:
-            return Move.play(plays[0])
         theirs = obs.knowledge(1 - self.player)
         # What the partner can count: the public shards and my slots both of us know exactly.
         my_known = [exact(w) for w in weights]
         their_counts = unseen(gems, discards, [t for t in my_known if t is not None])
+        plays = table.plays(weights)
+        if K["save_first"] and obs.hints > 0 and obs.final_turns is None:
+            hint = self.save_hint(partner_hand, theirs, their_counts, table)
+            if hint is not None:
+                return hint
+        if plays:
+            return Move.play(plays[0])
         if obs.final_turns is not None:
             gamble = self.final_gamble(obs, weights, table, partner_hand, theirs, their_counts)
             if gamble is not None:
@@ -155,7 +165,9 @@ class CautiousBot(Bot):
             if hint is not None:
                 return hint
         if obs.hints < MAX_HINTS:
-            return Move.discard(table.discard_slot(weights))
+            slot = table.discard_slot(weights)
+            if obs.hints < K["stall_min"] or table.loss(weights[slot - 1]) < K["stall_loss"]:
+                return Move.discard(slot)
         return self.best_hint(partner_hand, theirs, their_counts, table)
 
     def final_gamble(self, obs, weights, table, hand, theirs, counts):
@@ -176,13 +188,11 @@ class CautiousBot(Bot):
         Ties go to the hint that also says most (negative information included)."""
         before = slot_weights(theirs, counts)
         already = {hand[i] for i, w in enumerate(before) if known(w, table.playable)}
-        if already:
-            return None  # they know a play already: let them make it, keep the token
         best, best_key = None, None
         for move in ALL_HINTS:
             after = [hinted(theirs[i], move, s) for i, s in enumerate(hand)]
             weights = slot_weights(after, counts)
-            new = {hand[i] for i, w in enumerate(weights) if known(w, table.playable)}
+            new = {hand[i] for i, w in enumerate(weights) if known(w, table.playable)} - already
             if not new:
                 continue
             key = (len(new), self.info(theirs, after, counts), -ALL_HINTS.index(move))
@@ -212,12 +222,21 @@ class CautiousBot(Bot):
         return best
 
     def best_hint(self, hand, theirs, counts, table):
-        """With nothing better to do and no discard allowed: the hint that says the most,
+        """With nothing better to do and no discard wanted: the hint that says the most,
         preferring news about shards that matter."""
         best, best_key = ALL_HINTS[0], None
         for move in ALL_HINTS:
             after = [hinted(theirs[i], move, s) for i, s in enumerate(hand)]
-            key = (self.info(theirs, after, counts), -ALL_HINTS.index(move))
+            if K["bh"]:
+                w = slot_weights(after, counts)
+                plays = len({hand[i] for i, x in enumerate(w) if known(x, table.playable)})
+                risk = table.cost[hand[table.discard_slot(w) - 1]]
+                if K["bh"] == 1:
+                    key = (plays, -risk, self.info(theirs, after, counts), -ALL_HINTS.index(move))
+                else:
+                    key = (-risk, plays, self.info(theirs, after, counts), -ALL_HINTS.index(move))
+            else:
+                key = (self.info(theirs, after, counts), -ALL_HINTS.index(move))
             if best_key is None or key > best_key:
                 best, best_key = move, key
         return best
