@@ -258,6 +258,8 @@ class ConventionBot(Bot):
     gamble = 1.1        # smallest chance of success for a blind play before the last round
     stall_jungle = 2    # with this few shards left, hint rather than draw towards the end
     discard_ok = 5.0    # largest expected loss a voluntary discard may risk (see loss_table)
+    spare_loss = 1.0    # above this expected loss, hint a partner who can discard safely instead
+    spare_ok = 0.0      # the partner "can discard safely" at or below this loss (their view)
 
     def __init__(self, player, seed=0):
         Bot.__init__(self, player, seed)
@@ -422,6 +424,9 @@ class ConventionBot(Bot):
             losses = [mean(rows[s], total, loss) for s in range(n)]
             s = min(range(n), key=lambda k: (losses[k], k))
             stall = hints > 0 and jungle_low
+            if (theirs is not None and losses[s] > self.spare_loss
+                    and self.partner_can_spare(theirs, partner_hand, loss0)):
+                stall = True
             if not stall and losses[s] <= self.discard_ok:
                 return Move.discard(s + 1)
         if hints > 0:
@@ -446,6 +451,11 @@ class ConventionBot(Bot):
         if not critical[hand[s]]:
             return False
         return any(not critical[t] or playable[t] for t in hand)
+
+    def partner_can_spare(self, theirs, hand, loss):
+        """The partner knows a slot whose discard costs (next to) nothing."""
+        rows, total = theirs
+        return any(mean(rows[s], total, loss) <= self.spare_ok for s in range(len(hand)))
 
     @staticmethod
     def partner_needs_hint(theirs, hand, playable):
