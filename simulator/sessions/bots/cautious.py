@@ -24,15 +24,12 @@ from simulator.sessions.bots.knowledge import critical_table, playable_table, tr
 from simulator.sessions.moves import ALL_HINTS, Move
 from simulator.sessions.shards import MAX_ERRORS, MAX_HINTS, TYPE_COUNTS
 
-import json, os
-K = json.loads(os.environ.get("K", "{}"))
-K.setdefault("save_first", 0)
-K.setdefault("stall_min", 2)
-K.setdefault("stall_loss", 0.55)
-K.setdefault("bh", 1)
-UNKNOWN = (7, 7)
-# A final-round gamble needs at least this chance of being playable.
-GAMBLE_ODDS = 0.0
+# Discard rather than hint while two tokens remain only when the slot is this cheap to lose
+# (expected points lost, see Table.cost); measured best on seeds 0..1999.
+RISKY_DISCARD = 0.55
+# With this few shards left to draw, hint (if a token is left) rather than discard: drawing the
+# last shard starts the final round, and every turn before it can still be a sure play.
+ENDGAME_JUNGLE = 2
 
 
 def hinted(knowledge, move, s):
@@ -127,6 +124,13 @@ class Table:
                 best, best_key = i + 1, key
         return best
 
+    def next_discard(self, weights):
+        """The slot a player with these weights discards when it comes to that, or None when
+        they know a play."""
+        if any(known(w, self.playable) for w in weights):
+            return None
+        return self.discard_slot(weights)
+
     def plays(self, weights):
         """1-based slots known playable, the most useful first (a 3 gives a token back)."""
         slots = [i for i, w in enumerate(weights) if known(w, self.playable)]
@@ -148,10 +152,7 @@ class CautiousBot(Bot):
         my_known = [exact(w) for w in weights]
         their_counts = unseen(gems, discards, [t for t in my_known if t is not None])
         plays = table.plays(weights)
-        if K["save_first"] and obs.hints > 0 and obs.final_turns is None:
-            hint = self.save_hint(partner_hand, theirs, their_counts, table)
-            if hint is not None:
-                return hint
+        slot = table.discard_slot(weights)
         if plays:
             return Move.play(plays[0])
         if obs.final_turns is not None:
@@ -164,11 +165,20 @@ class CautiousBot(Bot):
                 hint = self.save_hint(partner_hand, theirs, their_counts, table)
             if hint is not None:
                 return hint
-        if obs.hints < MAX_HINTS:
-            slot = table.discard_slot(weights)
-            if obs.hints < K["stall_min"] or table.loss(weights[slot - 1]) < K["stall_loss"]:
-                return Move.discard(slot)
+        if obs.hints < MAX_HINTS and not self.stall(obs, table.loss(weights[slot - 1])):
+            return Move.discard(slot)
         return self.best_hint(partner_hand, theirs, their_counts, table)
+
+    @staticmethod
+    def stall(obs, loss):
+        """Hint instead of discarding: with no token left a discard is forced; near the end
+        every draw brings the final round closer; otherwise only a risky discard is worth a
+        token while at least two remain."""
+        if obs.hints == 0:
+            return False
+        if obs.jungle <= ENDGAME_JUNGLE:
+            return True
+        return obs.hints >= 2 and loss >= RISKY_DISCARD
 
     def final_gamble(self, obs, weights, table, hand, theirs, counts):
         """In the final round, a probable play when an error cannot cost the game: no error
@@ -180,7 +190,7 @@ class CautiousBot(Bot):
             return None  # telling the partner a sure play is worth more
         best = max(range(len(weights)), key=lambda i: (odds(weights[i], table.playable), -i))
         p = odds(weights[best], table.playable)
-        return Move.play(best + 1) if p > GAMBLE_ODDS else None
+        return Move.play(best + 1) if p > 0 else None
 
     def play_hint(self, hand, theirs, counts, table):
         """The hint after which the partner knows the most new playable shards, or None.
@@ -205,16 +215,14 @@ class CautiousBot(Bot):
 
         The partner, with nothing to play, discards the slot `discard_slot` picks from their
         knowledge; when that slot holds a critical shard, find a hint after which it does not."""
-        weights = slot_weights(theirs, counts)
-        slot = table.discard_slot(weights)
-        if not table.critical[hand[slot - 1]]:
+        slot = table.next_discard(slot_weights(theirs, counts))
+        if slot is None or not table.critical[hand[slot - 1]]:
             return None
         best, best_key = None, None
         for move in ALL_HINTS:
             after = [hinted(theirs[i], move, s) for i, s in enumerate(hand)]
-            w_after = slot_weights(after, counts)
-            new_slot = table.discard_slot(w_after)
-            if table.critical[hand[new_slot - 1]]:
+            new_slot = table.next_discard(slot_weights(after, counts))
+            if new_slot is not None and table.critical[hand[new_slot - 1]]:
                 continue
             key = (self.info(theirs, after, counts), -ALL_HINTS.index(move))
             if best_key is None or key > best_key:
@@ -227,16 +235,10 @@ class CautiousBot(Bot):
         best, best_key = ALL_HINTS[0], None
         for move in ALL_HINTS:
             after = [hinted(theirs[i], move, s) for i, s in enumerate(hand)]
-            if K["bh"]:
-                w = slot_weights(after, counts)
-                plays = len({hand[i] for i, x in enumerate(w) if known(x, table.playable)})
-                risk = table.cost[hand[table.discard_slot(w) - 1]]
-                if K["bh"] == 1:
-                    key = (plays, -risk, self.info(theirs, after, counts), -ALL_HINTS.index(move))
-                else:
-                    key = (-risk, plays, self.info(theirs, after, counts), -ALL_HINTS.index(move))
-            else:
-                key = (self.info(theirs, after, counts), -ALL_HINTS.index(move))
+            w = slot_weights(after, counts)
+            plays = len({hand[i] for i, x in enumerate(w) if known(x, table.playable)})
+            risk = table.cost[hand[table.discard_slot(w) - 1]]
+            key = (plays, -risk, self.info(theirs, after, counts), -ALL_HINTS.index(move))
             if best_key is None or key > best_key:
                 best, best_key = move, key
         return best
