@@ -1,0 +1,50 @@
+"""Convention bot internals: the hand-set bitmasks, memoisation that changes no move, and the
+policy rule that spares a risky discard when the partner knows a free one."""
+
+from simulator.sessions import play_game
+from simulator.sessions.bots import conventions
+from simulator.sessions.bots.conventions import ConventionBot
+from simulator.sessions.bots.handsets import ALL_PAIRS_MASK, hands_of, mask_of
+from simulator.sessions.moves import HINT, Move
+from simulator.sessions.shards import parse_shard
+
+
+def test_hand_masks_round_trip_in_sorted_order():
+    hands = [(4, 1), (0, 8), (2,), (0, 0), (8, 8)]
+    mask = mask_of(hands)
+    pairs = sorted(h for h in hands if len(h) == 2)
+    singles = sorted(h for h in hands if len(h) == 1)
+    assert hands_of(mask) == tuple(pairs + singles)
+    assert hands_of(ALL_PAIRS_MASK) == tuple((a, b) for a in range(9) for b in range(9))
+    assert hands_of(mask_of([()])) == ((),)
+    assert mask_of([]) == 0 and hands_of(0) == ()
+
+
+def test_memoised_bot_makes_the_moves_it_would_compute_afresh(monkeypatch):
+    # Warm the caches on other deals, then replay with caching turned off: a cache key that
+    # missed something the choice depends on would show up as a different game.
+    warm = {seed: [str(e.move) for e in play_game(ConventionBot, seed=seed).history]
+            for seed in range(100, 112)}
+    for _ in range(2):
+        for seed in range(60):
+            play_game(ConventionBot, seed=seed)
+    for name in ("_PARTITIONS", "_DECISIONS", "_UPDATES", "_TABLES", "_WEIGHTS"):
+        monkeypatch.setattr(conventions, name, {})
+    monkeypatch.setattr(conventions, "remember", lambda cache, key, value: value)
+    for seed, moves in warm.items():
+        assert [str(e.move) for e in play_game(ConventionBot, seed=seed).history] == moves
+
+
+def test_hints_a_partner_who_knows_a_free_discard_instead_of_risking_one():
+    # Red 1 is played; the partner knows (common knowledge) that their slot 1 is another red 1,
+    # which costs nothing to discard. With one token spent, my own unknown hand is a risky
+    # discard, so I hint: the partner's discard brings the token back without the risk.
+    r1, y2 = parse_shard("R1"), parse_shard("Y2")
+    theirs = mask_of((r1, t) for t in range(9))
+    args = (ALL_PAIRS_MASK, theirs, (1, 0, 0), (), 2, True, (r1, y2), 2, None, False)
+    assert ConventionBot(0).decide(*args).kind == HINT
+
+    class NoSparing(ConventionBot):
+        spare_loss = 99.0
+
+    assert NoSparing(0).decide(*args) == Move.discard(1)
