@@ -165,12 +165,13 @@ class CautiousBot(Bot):
                 hint = self.save_hint(partner_hand, theirs, their_counts, table)
             if hint is not None:
                 return hint
-        if obs.hints < MAX_HINTS and not self.stall(obs, table.loss(weights[slot - 1])):
+        if obs.hints < MAX_HINTS and not self.stall(obs, table.loss(weights[slot - 1]),
+                                                    known(weights[slot - 1], table.critical)):
             return Move.discard(slot)
         return self.best_hint(partner_hand, theirs, their_counts, table)
 
     @staticmethod
-    def stall(obs, loss):
+    def stall(obs, loss, last_copy):
         """Hint instead of discarding: with no token left a discard is forced; near the end
         every draw brings the final round closer; otherwise only a risky discard is worth a
         token while at least two remain."""
@@ -178,7 +179,7 @@ class CautiousBot(Bot):
             return False
         if obs.jungle <= ENDGAME_JUNGLE:
             return True
-        return obs.hints >= 2 and loss >= RISKY_DISCARD
+        return last_copy or (obs.hints >= 2 and loss >= RISKY_DISCARD)
 
     def final_gamble(self, obs, weights, table, hand, theirs, counts):
         """In the final round, a probable play when an error cannot cost the game: no error
