@@ -59,6 +59,8 @@ _DECISIONS = {}   # act(): everything the choice depends on -> Move
 _UPDATES = {}     # observe(): the sets before and the public event -> the sets after
 _TABLES = {}      # (gems, sorted discards) -> public_tables()
 _WEIGHTS = {}     # (set mask, unseen counts, hand size) -> slot_weights()
+_SILENCE = {}     # (class, which, set mask, gems, sorted discards) -> no_warning/no_unknown_play
+_LEAVES = {}      # (set mask, slot, shard, hand size after) -> leave_hand()
 
 
 def hand_class(hand, playable, safe):
@@ -251,6 +253,20 @@ def slot_weights(tuples, counts, n):
     return tuple(tuple(r) for r in rows), total
 
 
+def leave_hand(mask, slot, shown, size_after):
+    """The hands left when `shown` leaves `slot` (1-based) and, if the hand is back to
+    `size_after` shards, an unknown shard is drawn into the last slot; memoised."""
+    key = (mask, slot, shown, size_after)
+    got = _LEAVES.get(key)
+    if got is None:
+        i = slot - 1
+        kept = {h[:i] + h[i + 1:] for h in hands_of(mask) if h[i] == shown}
+        if kept and size_after > len(next(iter(kept))):
+            kept = {h + (t,) for h in kept for t in EXPANSIONS}
+        got = remember(_LEAVES, key, mask_of(kept))
+    return got
+
+
 def mean(row, total, table):
     """Expected value of table[shard] for a slot whose shard weights are `row`."""
     if not total:
@@ -328,11 +344,7 @@ class ConventionBot(Bot):
             other_mask = self.no_warning(other_mask, gems, discards)
             if kind == "discard":
                 other_mask = self.no_unknown_play(other_mask, gems, discards)
-        i = slot - 1
-        kept = {h[:i] + h[i + 1:] for h in hands_of(actor_mask) if h[i] == shown}
-        if kept and size_after > len(next(iter(kept))):
-            kept = {h + (t,) for h in kept for t in EXPANSIONS}
-        return mask_of(kept), other_mask
+        return leave_hand(actor_mask, slot, shown, size_after), other_mask
 
     @staticmethod
     def literal_hands(obs, player):
@@ -359,6 +371,13 @@ class ConventionBot(Bot):
     def no_warning(self, mask, gems, discards):
         """The partner of the hand played or discarded with a token available, so by this
         policy they did not see it in danger: rule out the hands they would have warned."""
+        key = (self.__class__, 0, mask, gems, discards)
+        got = _SILENCE.get(key)
+        if got is None:
+            got = remember(_SILENCE, key, self._no_warning(mask, gems, discards))
+        return got
+
+    def _no_warning(self, mask, gems, discards):
         tuples = hands_of(mask)
         if not tuples or not tuples[0]:
             return mask
@@ -377,6 +396,13 @@ class ConventionBot(Bot):
         """The partner of the hand discarded while a token was available, so by this policy
         they saw no play in it that its holder could not know of: unless the holder already
         knew a play, the hand holds no playable shard. (Common knowledge: both bots infer it.)"""
+        key = (self.__class__, 1, mask, gems, discards)
+        got = _SILENCE.get(key)
+        if got is None:
+            got = remember(_SILENCE, key, self._no_unknown_play(mask, gems, discards))
+        return got
+
+    def _no_unknown_play(self, mask, gems, discards):
         tuples = hands_of(mask)
         if not tuples or not tuples[0]:
             return mask
