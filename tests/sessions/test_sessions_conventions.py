@@ -29,7 +29,7 @@ def test_memoised_bot_makes_the_moves_it_would_compute_afresh(monkeypatch):
         for seed in range(60):
             play_game(ConventionBot, seed=seed)
     for name in ("_PARTITIONS", "_DECISIONS", "_UPDATES", "_TABLES", "_WEIGHTS", "_SILENCE",
-                 "_LEAVES"):
+                 "_LEAVES", "_CLASSES", "_VIEWS"):
         monkeypatch.setattr(conventions, name, {})
     monkeypatch.setattr(conventions, "remember", lambda cache, key, value: value)
     for seed, moves in warm.items():

@@ -61,6 +61,8 @@ _TABLES = {}      # (gems, sorted discards) -> public_tables()
 _WEIGHTS = {}     # (set mask, unseen counts, hand size) -> slot_weights()
 _SILENCE = {}     # (class, which, set mask, gems, sorted discards) -> no_warning/no_unknown_play
 _LEAVES = {}      # (set mask, slot, shard, hand size after) -> leave_hand()
+_CLASSES = {}     # (playable, safe) -> class_table()
+_VIEWS = {}       # (set mask, gems, sorted discards, hand size) -> partner_view()
 
 
 def hand_class(hand, playable, safe):
@@ -94,6 +96,10 @@ def refine_key(hand, label):
     return hand if label != 0 else ()
 
 
+# REFINE[label][hand]: refine_key, precomputed.
+REFINE = tuple({h: refine_key(h, label) for h in POINTING} for label in range(6))
+
+
 def partition(weighted, playable, safe):
     """Split the hands both players think possible into at most six groups, one per hint.
 
@@ -102,9 +108,10 @@ def partition(weighted, playable, safe):
     players compute this from common knowledge only. Returns {hand: message}.
     """
     by_label = {}
+    labels = class_table(playable, safe)
     for h, w in weighted:
-        label = hand_class(h, playable, safe)
-        by_label.setdefault(label, []).append((h, w, refine_key(h, label)))
+        label = labels[h]
+        by_label.setdefault(label, []).append((h, w, REFINE[label][h]))
     groups = [by_label[k] for k in sorted(by_label)]
     splittable = [_weight_if_splittable(g) for g in groups]
     while len(groups) < 6:
@@ -133,8 +140,20 @@ def partition(weighted, playable, safe):
 
 def _weight_if_splittable(group):
     """A group's weight if it holds two or more keys to split on, else 0."""
-    keys = {k for _, _, k in group}
-    return sum(w for _, w, _ in group) if len(keys) >= 2 else 0
+    first = group[0][2]
+    for _, _, k in group:
+        if k != first:
+            return sum(w for _, w, _ in group)
+    return 0
+
+
+def class_table(playable, safe):
+    """{hand: hand_class} for every hand, memoised on the (few) playable/safe tables."""
+    key = (tuple(playable), tuple(safe))
+    got = _CLASSES.get(key)
+    if got is None:
+        got = remember(_CLASSES, key, {h: hand_class(h, playable, safe) for h in POINTING})
+    return got
 
 
 def assign_hints(groups):
@@ -267,6 +286,21 @@ def leave_hand(mask, slot, shown, size_after):
     return got
 
 
+def partner_view(mask, gems, discards, n):
+    """What the partner, whose hands are `mask` (n shards), makes of their own hand: whether
+    they know a play, the slot they would discard (least expected loss) and that loss."""
+    key = (mask, gems, discards, n)
+    got = _VIEWS.get(key)
+    if got is None:
+        playable, _, _, counts, loss = public_tables(gems, discards)
+        rows, total = beliefs(mask, counts, n)
+        knows_play = any(mean(rows[s], total, playable) == 1.0 for s in range(n))
+        losses = [mean(rows[s], total, loss) for s in range(n)]
+        chop = min(range(n), key=lambda k: (losses[k], k))
+        got = remember(_VIEWS, key, (knows_play, chop, min(losses)))
+    return got
+
+
 def mean(row, total, table):
     """Expected value of table[shard] for a slot whose shard weights are `row`."""
     if not total:
@@ -362,9 +396,7 @@ class ConventionBot(Bot):
         mine = hands_of(actor_mask)
         if not mine or not mine[0]:
             return None
-        playable, _, _, counts, _ = public_tables(gems, discards)
-        rows, total = beliefs(actor_mask, counts, len(mine[0]))
-        if not any(mean(row, total, playable) == 1.0 for row in rows):
+        if not partner_view(actor_mask, gems, discards, len(mine[0]))[0]:
             return None
         return set(hands_of(target_mask & ~self.no_warning(target_mask, gems, discards)))
 
@@ -377,17 +409,15 @@ class ConventionBot(Bot):
             got = remember(_SILENCE, key, self._no_warning(mask, gems, discards))
         return got
 
-    def _no_warning(self, mask, gems, discards):
+    @staticmethod
+    def _no_warning(mask, gems, discards):
         tuples = hands_of(mask)
         if not tuples or not tuples[0]:
             return mask
-        n = len(tuples[0])
-        playable, _, critical, counts, loss = public_tables(gems, discards)
-        rows, total = beliefs(mask, counts, n)
-        if any(mean(row, total, playable) == 1.0 for row in rows):
+        knows_play, s, _ = partner_view(mask, gems, discards, len(tuples[0]))
+        if knows_play:
             return mask
-        losses = [mean(rows[k], total, loss) for k in range(n)]
-        s = min(range(n), key=lambda k: (losses[k], k))
+        playable, _, critical, _, _ = public_tables(gems, discards)
         return mask_of(
             h for h in tuples
             if not (critical[h[s]] and any(not critical[t] or playable[t] for t in h))) or mask
@@ -402,14 +432,14 @@ class ConventionBot(Bot):
             got = remember(_SILENCE, key, self._no_unknown_play(mask, gems, discards))
         return got
 
-    def _no_unknown_play(self, mask, gems, discards):
+    @staticmethod
+    def _no_unknown_play(mask, gems, discards):
         tuples = hands_of(mask)
         if not tuples or not tuples[0]:
             return mask
-        playable, _, _, counts, _ = public_tables(gems, discards)
-        rows, total = beliefs(mask, counts, len(tuples[0]))
-        if any(mean(row, total, playable) == 1.0 for row in rows):
+        if partner_view(mask, gems, discards, len(tuples[0]))[0]:
             return mask
+        playable = public_tables(gems, discards)[0]
         return mask_of(h for h in tuples if not any(playable[t] for t in h)) or mask
 
     # --- choosing a move --------------------------------------------------------------------
@@ -427,28 +457,29 @@ class ConventionBot(Bot):
     def decide(self, my_mask, their_mask, gems, discards, hints, no_error, partner_hand, n,
                final_turns, jungle_low):
         """The move, from common knowledge, the partner's hand and the public state only."""
-        playable, trash, critical, counts, loss0 = public_tables(gems, discards)
+        playable, trash, critical, counts, _ = public_tables(gems, discards)
         mine = list(counts)
         for t in partner_hand:
             mine[t] -= 1
         rows, total = beliefs(my_mask, tuple(mine), n)
-        theirs = None
+        view = None
         if hints > 0 and partner_hand:
-            theirs = beliefs(their_mask, counts, len(partner_hand))
-            if self.partner_in_danger(theirs, partner_hand, loss0, playable, critical):
-                return self.hint(their_mask, gems, discards, partner_hand)
+            view = partner_view(their_mask, gems, discards, len(partner_hand))
+            knows_play, chop, _ = view
+            if (not knows_play and critical[partner_hand[chop]]
+                    and any(not critical[t] or playable[t] for t in partner_hand)):
+                return self.hint(their_mask, gems, discards, partner_hand)  # a warning
+        needs_hint = view is not None and not view[0] and any(playable[t] for t in partner_hand)
         play_odds = [mean(rows[s], total, playable) for s in range(n)]
         for s in range(n):
             if play_odds[s] == 1.0:
                 return Move.play(s + 1)
         if n and no_error:
             s = max(range(n), key=lambda k: play_odds[k])
-            last = final_turns is not None and (
-                final_turns == 1 or theirs is None
-                or not self.partner_needs_hint(theirs, partner_hand, playable))
+            last = final_turns is not None and (final_turns == 1 or not needs_hint)
             if (last and play_odds[s] > 0) or play_odds[s] >= self.gamble:
                 return Move.play(s + 1)
-        if theirs is not None and self.partner_needs_hint(theirs, partner_hand, playable):
+        if needs_hint:
             return self.hint(their_mask, gems, discards, partner_hand)
         can_discard = hints < MAX_HINTS and n > 0
         if can_discard:
@@ -456,9 +487,8 @@ class ConventionBot(Bot):
             losses = [mean(rows[s], total, loss) for s in range(n)]
             s = min(range(n), key=lambda k: (losses[k], k))
             stall = hints > 0 and jungle_low
-            if (theirs is not None and losses[s] > self.spare_loss
-                    and self.partner_can_spare(theirs, partner_hand, loss0)):
-                stall = True
+            if view is not None and losses[s] > self.spare_loss and view[2] <= self.spare_ok:
+                stall = True  # the partner knows a free discard: let them bring the token back
             if not stall and losses[s] <= self.discard_ok:
                 return Move.discard(s + 1)
         if hints > 0:
@@ -469,30 +499,3 @@ class ConventionBot(Bot):
     def hint(their_mask, gems, discards, hand):
         """The hint whose code word names the group of the partner's actual hand."""
         return ALL_HINTS[shared_partition(their_mask, gems, discards)[hand]]
-
-    @staticmethod
-    def partner_in_danger(theirs, hand, loss, playable, critical):
-        """The partner, knowing no play, would likely discard the last copy of a needed shard,
-        and a hint can show them a better move (a play, or a safe shard)."""
-        rows, total = theirs
-        n = len(hand)
-        if any(mean(rows[s], total, playable) == 1.0 for s in range(n)):
-            return False
-        losses = [mean(rows[s], total, loss) for s in range(n)]
-        s = min(range(n), key=lambda k: (losses[k], k))
-        if not critical[hand[s]]:
-            return False
-        return any(not critical[t] or playable[t] for t in hand)
-
-    def partner_can_spare(self, theirs, hand, loss):
-        """The partner knows a slot whose discard costs (next to) nothing."""
-        rows, total = theirs
-        return any(mean(rows[s], total, loss) <= self.spare_ok for s in range(len(hand)))
-
-    @staticmethod
-    def partner_needs_hint(theirs, hand, playable):
-        """The partner holds a play they cannot know about yet."""
-        if not any(playable[t] for t in hand):
-            return False
-        rows, total = theirs
-        return not any(mean(rows[s], total, playable) == 1.0 for s in range(len(hand)))
