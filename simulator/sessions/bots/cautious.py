@@ -6,17 +6,23 @@ counting over the shards this seat can see (gems, discards, the partner's hand, 
 slots whose shard it already knows), done jointly for the two slots of a hand.
 
 Each turn, in order:
-1. play a slot whose every possible shard is playable (in the final round, when an error
-   cannot cost the game, also a slot that is probably playable);
-2. hint so that the partner will know one of their playable shards is playable;
-3. hint to keep the partner from discarding the last copy of a shard still needed, when
-   that is the shard they would discard next;
-4. discard the slot whose loss costs least (known trash first, a known last copy never
-   while the other slot is not one);
-5. with every hint token available (no discard allowed): the hint that tells the most.
+1. play a slot whose every possible shard is playable; in the final round, when an error
+   cannot cost the game (it would not be the second), also a slot at least even odds to be;
+2. hint so that the partner will know one of their playable shards is playable (the hint that
+   completes most of them, then the one that rules out most besides);
+3. hint to keep the partner from discarding the last copy of a shard still needed, when that
+   is the slot they would discard next;
+4. discard the slot whose loss costs least (known trash first) -- unless a hint token can buy
+   time: it hints instead of discarding a known last copy, of a risky discard while two
+   tokens remain, and of any discard with two shards or fewer left to draw;
+5. otherwise (every token available, or stalling): the hint that tells the partner a play, or
+   else makes their next discard safest, or else says the most.
 
 The partner is predicted from what both seats know in common (hints and the public shards),
 so the prediction is cautious: when it says "they know", they do.
+
+Measured on seeds 0..9999: mean 6.84 +- 0.01, 4.3% perfect, 0% zero (the reference cautious
+bot without conventions averages about 6.4).
 """
 
 from simulator.sessions.bots.base import Bot
@@ -30,6 +36,8 @@ RISKY_DISCARD = 0.55
 # With this few shards left to draw, hint (if a token is left) rather than discard: drawing the
 # last shard starts the final round, and every turn before it can still be a sure play.
 ENDGAME_JUNGLE = 2
+# A final-round gamble needs at least this chance of being playable.
+GAMBLE_ODDS = 0.5
 
 
 def hinted(knowledge, move, s):
@@ -191,7 +199,7 @@ class CautiousBot(Bot):
             return None  # telling the partner a sure play is worth more
         best = max(range(len(weights)), key=lambda i: (odds(weights[i], table.playable), -i))
         p = odds(weights[best], table.playable)
-        return Move.play(best + 1) if p > 0 else None
+        return Move.play(best + 1) if p >= GAMBLE_ODDS else None
 
     def play_hint(self, hand, theirs, counts, table):
         """The hint after which the partner knows the most new playable shards, or None.
