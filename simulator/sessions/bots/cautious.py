@@ -190,8 +190,9 @@ class CautiousBot(Bot):
         return last_copy or (obs.hints >= 2 and loss >= RISKY_DISCARD)
 
     def final_gamble(self, obs, weights, table, hand, theirs, counts):
-        """In the final round, a probable play when an error cannot cost the game: no error
-        token would be the last, and the partner's last turn cannot be spoiled by it."""
+        """In the final round, a probable play (even odds or better) when an error cannot cost
+        the game, i.e. it would not be the second; a hint that tells the partner, who still
+        moves after, a sure play comes first."""
         if obs.errors + 1 >= MAX_ERRORS or not weights:
             return None
         partner_after = obs.final_turns >= 2
