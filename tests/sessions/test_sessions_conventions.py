@@ -2,7 +2,7 @@
 policy rule that spares a risky discard when the partner knows a free one."""
 
 from simulator.sessions import play_game
-from simulator.sessions.bots import conventions
+from simulator.sessions.bots import handsets
 from simulator.sessions.bots.conventions import ConventionBot
 from simulator.sessions.bots.handsets import ALL_PAIRS_MASK, hands_of, mask_of
 from simulator.sessions.moves import HINT, Move
@@ -28,10 +28,9 @@ def test_memoised_bot_makes_the_moves_it_would_compute_afresh(monkeypatch):
     for _ in range(2):
         for seed in range(60):
             play_game(ConventionBot, seed=seed)
-    for name in ("_PARTITIONS", "_DECISIONS", "_UPDATES", "_TABLES", "_WEIGHTS", "_SILENCE",
-                 "_LEAVES", "_CLASSES", "_VIEWS"):
-        monkeypatch.setattr(conventions, name, {})
-    monkeypatch.setattr(conventions, "remember", lambda cache, key, value: value)
+    # A cache that empties before each store holds only what was just computed.
+    monkeypatch.setattr(handsets, "CACHE_LIMIT", 0)
+    handsets.clear_caches()
     for seed, moves in warm.items():
         assert [str(e.move) for e in play_game(ConventionBot, seed=seed).history] == moves
 

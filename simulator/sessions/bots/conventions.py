@@ -32,280 +32,31 @@ safe shard; a partner who discarded while a token was available saw no play one 
 Measured (bench/bench_sessions.py, 10,000 deals): mean 8.47, 60% perfect, 0% zero.
 """
 
-from operator import mul
-
 from simulator.sessions.bots.base import Bot
-from simulator.sessions.bots.handsets import ALL_PAIRS_MASK, hands_of, mask_of, remember
-from simulator.sessions.bots.knowledge import (
-    consistent,
-    critical_table,
-    playable_table,
-    trash_table,
-    unseen_counts,
+from simulator.sessions.bots.beliefs import (
+    beliefs,
+    leave_hand,
+    loss_table,
+    mean,
+    partner_view,
+    public_tables,
 )
+from simulator.sessions.bots.codewords import HINT_INDEX, MATCHES, shared_partition
+from simulator.sessions.bots.handsets import (
+    ALL_PAIRS_MASK,
+    hands_of,
+    mask_of,
+    new_cache,
+    remember,
+)
+from simulator.sessions.bots.knowledge import consistent
 from simulator.sessions.moves import ALL_HINTS, Move
-from simulator.sessions.shards import MAX_HINTS, TYPE_COUNTS
+from simulator.sessions.shards import MAX_HINTS
 
-HINT_INDEX = {m: i for i, m in enumerate(ALL_HINTS)}
-MATCHES = tuple(tuple(m.matches(t) for t in range(9)) for m in ALL_HINTS)
-EXPANSIONS = tuple(range(9))
-# POINTING[hand][hint]: which of the hand's slots the hint points at, as a code 0..3.
-POINTING = {h: tuple(sum(2 ** k for k, t in enumerate(h) if MATCHES[i][t]) for i in range(6))
-            for h in [(a, b) for a in range(9) for b in range(9)] + [(t,) for t in range(9)] + [()]}
-
-# Memoised pure functions of common knowledge, shared by every bot and game in the process.
-_PARTITIONS = {}  # (set mask, gems, sorted discards) -> {hand: message}
-_DECISIONS = {}   # act(): everything the choice depends on -> Move
-_UPDATES = {}     # observe(): the sets before and the public event -> the sets after
-_TABLES = {}      # (gems, sorted discards) -> public_tables()
-_WEIGHTS = {}     # (set mask, unseen counts, hand size) -> slot_weights()
-_SILENCE = {}     # (class, which, set mask, gems, sorted discards) -> no_warning/no_unknown_play
-_LEAVES = {}      # (set mask, slot, shard, hand size after) -> leave_hand()
-_CLASSES = {}     # (playable, safe) -> class_table()
-_VIEWS = {}       # (set mask, gems, sorted discards, hand size) -> partner_view()
-
-
-def hand_class(hand, playable, safe):
-    """The message (0..5) that describes `hand` (a tuple of shards) to its holder."""
-    if len(hand) == 2:
-        a, b = hand
-        if playable[a]:
-            after = (playable[b] and b != a) or (b == a + 1 and b // 3 == a // 3)
-            if after:
-                return 0
-            return 1 if safe[b] else 2
-        if playable[b]:
-            return 3
-        return 4 if safe[a] else 5
-    if len(hand) == 1:
-        a = hand[0]
-        return 0 if playable[a] else (4 if safe[a] else 5)
-    return 5
-
-
-def refine_key(hand, label):
-    """The part of a hand a group may still be split on: the shards its class leaves open."""
-    if len(hand) == 2:
-        if label in (4, 5):
-            return hand
-        if label == 3:
-            return (hand[0],)
-        if label in (1, 2):
-            return (hand[1],)
-        return ()
-    return hand if label != 0 else ()
-
-
-# REFINE[label][hand]: refine_key, precomputed.
-REFINE = tuple({h: refine_key(h, label) for h in POINTING} for label in range(6))
-
-
-def partition(weighted, playable, safe):
-    """Split the hands both players think possible into at most six groups, one per hint.
-
-    Hands are grouped by class; code words the classes leave unused then split the heaviest
-    group on the shards its class leaves open, in two halves of about equal weight. Both
-    players compute this from common knowledge only. Returns {hand: message}.
-    """
-    by_label = {}
-    labels = class_table(playable, safe)
-    for h, w in weighted:
-        label = labels[h]
-        by_label.setdefault(label, []).append((h, w, REFINE[label][h]))
-    groups = [by_label[k] for k in sorted(by_label)]
-    splittable = [_weight_if_splittable(g) for g in groups]
-    while len(groups) < 6:
-        best, best_weight = None, 0
-        for i, weight in enumerate(splittable):
-            if weight > best_weight:
-                best, best_weight = i, weight
-        if best is None:
-            break
-        key_weight = {}
-        for _, w, k in groups[best]:
-            key_weight[k] = key_weight.get(k, 0) + w
-        halves, totals = (set(), set()), [0, 0]
-        for k in sorted(key_weight, key=lambda k: (-key_weight[k], k)):
-            side = 0 if totals[0] <= totals[1] else 1
-            halves[side].add(k)
-            totals[side] += key_weight[k]
-        g = groups.pop(best)
-        splittable.pop(best)
-        for half in (halves[1], halves[0]):
-            part = [x for x in g if x[2] in half]
-            groups.insert(best, part)
-            splittable.insert(best, _weight_if_splittable(part))
-    return {h: hint for g, hint in assign_hints(groups) for h, _, _ in g}
-
-
-def _weight_if_splittable(group):
-    """A group's weight if it holds two or more keys to split on, else 0."""
-    first = group[0][2]
-    for _, _, k in group:
-        if k != first:
-            return sum(w for _, w, _ in group)
-    return 0
-
-
-def class_table(playable, safe):
-    """{hand: hand_class} for every hand, memoised on the (few) playable/safe tables."""
-    key = (tuple(playable), tuple(safe))
-    got = _CLASSES.get(key)
-    if got is None:
-        got = remember(_CLASSES, key, {h: hand_class(h, playable, safe) for h in POINTING})
-    return got
-
-
-def assign_hints(groups):
-    """Pair each group with a hint so that the hint's literal meaning (which slots it points
-    at) splits the group's hands as evenly as possible: information for free. Heavier groups
-    choose first; ties go to the lower hint index. Returns [(group, hint index)]."""
-    order = sorted(groups, key=lambda g: (-sum(w for _, w, _ in g), min(h for h, _, _ in g)))
-    free = list(range(6))
-    out = []
-    for g in order:
-        # Weight of each pointing pattern (slot 1 pointed, slot 2 pointed) per hint.
-        spread = [[0, 0, 0, 0] for _ in range(6)]
-        total = 0
-        for h, w, _ in g:
-            total += w
-            codes = POINTING[h]
-            for i in free:
-                spread[i][codes[i]] += w
-        best, best_score = free[0], -1.0
-        for i in free:
-            a, b, c, d = spread[i]
-            score = total * total - (a * a + b * b + c * c + d * d)  # Gini spread
-            if score > best_score + 1e-9:
-                best, best_score = i, score
-        free.remove(best)
-        out.append((g, best))
-    return out
-
-
-def shared_partition(mask, gems, discards):
-    """The partition of a common-knowledge set: a pure function of public facts, memoised so
-    that the hinter and the receiver, who both compute it, and later games pay for it once."""
-    key = (mask, gems, discards)
-    got = _PARTITIONS.get(key)
-    if got is None:
-        playable, _, critical, counts, _ = public_tables(gems, discards)
-        weighted = weighed(hands_of(mask), counts)
-        got = remember(_PARTITIONS, key, partition(weighted, playable, [not c for c in critical]))
-    return got
-
-
-def public_tables(gems, discards):
-    """(playable, trash, critical, unseen counts, loss) tables of a public state (gems, sorted
-    discards); `loss` is loss_table with no partner hand to spare a copy."""
-    key = (gems, discards)
-    got = _TABLES.get(key)
-    if got is None:
-        trash = trash_table(gems, discards)
-        critical = critical_table(gems, discards, trash)
-        got = remember(_TABLES, key, (
-            playable_table(gems), trash, critical, tuple(unseen_counts(gems, discards)),
-            loss_table(discards, (), trash, critical)))
-    return got
-
-
-def beliefs(mask, counts, n):
-    """slot_weights of the hands in `mask` (n shards each), memoised."""
-    key = (mask, counts, n)
-    got = _WEIGHTS.get(key)
-    if got is None:
-        got = remember(_WEIGHTS, key, slot_weights(hands_of(mask), counts, n))
-    return got
-
-
-def loss_table(discards, partner_hand, trash, critical):
-    """What discarding each shard costs: nothing for trash, a little for a copy the partner
-    also holds, much for the last copy of a needed shard, some for an early copy."""
-    left = list(TYPE_COUNTS)
-    for d in discards:
-        left[d] -= 1
-    loss = [0.0] * 9
-    for t in range(9):
-        if trash[t]:
-            loss[t] = 0.0
-        elif t in partner_hand:
-            loss[t] = 0.05
-        elif critical[t]:
-            loss[t] = 10.0
-        else:
-            loss[t] = 0.3 if left[t] > 2 else 1.0
-    return loss
-
-
-def weighed(tuples, counts):
-    """(tuple, weight) for each tuple the counts allow; weight = ways to hold it."""
-    if tuples and len(tuples[0]) == 2:
-        out = []
-        for h in tuples:
-            a, b = h
-            w = counts[a] * (counts[b] - (a == b))
-            if w > 0:
-                out.append((h, w))
-        return out
-    return [(h, counts[h[0]] if h else 1) for h in tuples if not h or counts[h[0]] > 0]
-
-
-def slot_weights(tuples, counts, n):
-    """Per slot, the weight of each shard (beliefs about single slots), and the total."""
-    rows = [[0] * 9 for _ in range(n)]
-    total = 0
-    if n == 2:
-        first, second = rows
-        for a, b in tuples:
-            w = counts[a] * (counts[b] - (a == b))
-            if w > 0:
-                total += w
-                first[a] += w
-                second[b] += w
-    elif n == 1:
-        first = rows[0]
-        for (a,) in tuples:
-            w = counts[a]
-            if w > 0:
-                total += w
-                first[a] += w
-    return tuple(tuple(r) for r in rows), total
-
-
-def leave_hand(mask, slot, shown, size_after):
-    """The hands left when `shown` leaves `slot` (1-based) and, if the hand is back to
-    `size_after` shards, an unknown shard is drawn into the last slot; memoised."""
-    key = (mask, slot, shown, size_after)
-    got = _LEAVES.get(key)
-    if got is None:
-        i = slot - 1
-        kept = {h[:i] + h[i + 1:] for h in hands_of(mask) if h[i] == shown}
-        if kept and size_after > len(next(iter(kept))):
-            kept = {h + (t,) for h in kept for t in EXPANSIONS}
-        got = remember(_LEAVES, key, mask_of(kept))
-    return got
-
-
-def partner_view(mask, gems, discards, n):
-    """What the partner, whose hands are `mask` (n shards), makes of their own hand: whether
-    they know a play, the slot they would discard (least expected loss) and that loss."""
-    key = (mask, gems, discards, n)
-    got = _VIEWS.get(key)
-    if got is None:
-        playable, _, _, counts, loss = public_tables(gems, discards)
-        rows, total = beliefs(mask, counts, n)
-        knows_play = any(mean(rows[s], total, playable) == 1.0 for s in range(n))
-        losses = [mean(rows[s], total, loss) for s in range(n)]
-        chop = min(range(n), key=lambda k: (losses[k], k))
-        got = remember(_VIEWS, key, (knows_play, chop, min(losses)))
-    return got
-
-
-def mean(row, total, table):
-    """Expected value of table[shard] for a slot whose shard weights are `row`."""
-    if not total:
-        return 0.0
-    return sum(map(mul, row, table)) / total
+# Memoised decisions and belief updates, shared by every bot and game in the process.
+_DECISIONS = new_cache()  # act(): everything the choice depends on -> Move
+_UPDATES = new_cache()    # observe(): the sets before and the public event -> the sets after
+_SILENCE = new_cache()    # (class, which, set mask, gems, discards) -> silence inferences
 
 
 class ConventionBot(Bot):

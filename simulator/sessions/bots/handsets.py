@@ -13,7 +13,23 @@ HAND_OF_BIT = tuple([(a, b) for a in range(9) for b in range(9)] + [(t,) for t i
 
 BIT_OF_HAND = {h: 1 << i for i, h in enumerate(HAND_OF_BIT)}
 
-_DECODED = {}
+CACHES = []
+
+
+def new_cache():
+    """A dict for memoised results, registered so that clear_caches() can empty it."""
+    cache = {}
+    CACHES.append(cache)
+    return cache
+
+
+def clear_caches():
+    """Forget every memoised result (tests use it to compare against fresh computation)."""
+    for cache in CACHES:
+        cache.clear()
+
+
+_DECODED = new_cache()
 
 
 def remember(cache, key, value):

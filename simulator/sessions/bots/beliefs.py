@@ -1,0 +1,137 @@
+"""Beliefs about hands from common knowledge and card counting, for the convention bot.
+
+Pure functions of public facts (gems, sorted discards) and hand-set bitmasks, memoised because
+the same positions recur across turns and games: the public tables, the per-slot weights of a
+hand set, what a partner makes of their own hand, and the hands left after a play or discard.
+"""
+
+from operator import mul
+
+from simulator.sessions.bots.handsets import hands_of, mask_of, new_cache, remember
+from simulator.sessions.bots.knowledge import (
+    critical_table,
+    playable_table,
+    trash_table,
+    unseen_counts,
+)
+from simulator.sessions.shards import TYPE_COUNTS
+
+EXPANSIONS = tuple(range(9))
+
+_TABLES = new_cache()   # (gems, sorted discards) -> public_tables()
+_WEIGHTS = new_cache()  # (set mask, unseen counts, hand size) -> slot_weights()
+_LEAVES = new_cache()   # (set mask, slot, shard, hand size after) -> leave_hand()
+_VIEWS = new_cache()    # (set mask, gems, sorted discards, hand size) -> partner_view()
+
+
+def public_tables(gems, discards):
+    """(playable, trash, critical, unseen counts, loss) tables of a public state (gems, sorted
+    discards); `loss` is loss_table with no partner hand to spare a copy."""
+    key = (gems, discards)
+    got = _TABLES.get(key)
+    if got is None:
+        trash = trash_table(gems, discards)
+        critical = critical_table(gems, discards, trash)
+        got = remember(_TABLES, key, (
+            playable_table(gems), trash, critical, tuple(unseen_counts(gems, discards)),
+            loss_table(discards, (), trash, critical)))
+    return got
+
+
+def beliefs(mask, counts, n):
+    """slot_weights of the hands in `mask` (n shards each), memoised."""
+    key = (mask, counts, n)
+    got = _WEIGHTS.get(key)
+    if got is None:
+        got = remember(_WEIGHTS, key, slot_weights(hands_of(mask), counts, n))
+    return got
+
+
+def loss_table(discards, partner_hand, trash, critical):
+    """What discarding each shard costs: nothing for trash, a little for a copy the partner
+    also holds, much for the last copy of a needed shard, some for an early copy."""
+    left = list(TYPE_COUNTS)
+    for d in discards:
+        left[d] -= 1
+    loss = [0.0] * 9
+    for t in range(9):
+        if trash[t]:
+            loss[t] = 0.0
+        elif t in partner_hand:
+            loss[t] = 0.05
+        elif critical[t]:
+            loss[t] = 10.0
+        else:
+            loss[t] = 0.3 if left[t] > 2 else 1.0
+    return loss
+
+
+def weighed(tuples, counts):
+    """(tuple, weight) for each tuple the counts allow; weight = ways to hold it."""
+    if tuples and len(tuples[0]) == 2:
+        out = []
+        for h in tuples:
+            a, b = h
+            w = counts[a] * (counts[b] - (a == b))
+            if w > 0:
+                out.append((h, w))
+        return out
+    return [(h, counts[h[0]] if h else 1) for h in tuples if not h or counts[h[0]] > 0]
+
+
+def slot_weights(tuples, counts, n):
+    """Per slot, the weight of each shard (beliefs about single slots), and the total."""
+    rows = [[0] * 9 for _ in range(n)]
+    total = 0
+    if n == 2:
+        first, second = rows
+        for a, b in tuples:
+            w = counts[a] * (counts[b] - (a == b))
+            if w > 0:
+                total += w
+                first[a] += w
+                second[b] += w
+    elif n == 1:
+        first = rows[0]
+        for (a,) in tuples:
+            w = counts[a]
+            if w > 0:
+                total += w
+                first[a] += w
+    return tuple(tuple(r) for r in rows), total
+
+
+def leave_hand(mask, slot, shown, size_after):
+    """The hands left when `shown` leaves `slot` (1-based) and, if the hand is back to
+    `size_after` shards, an unknown shard is drawn into the last slot; memoised."""
+    key = (mask, slot, shown, size_after)
+    got = _LEAVES.get(key)
+    if got is None:
+        i = slot - 1
+        kept = {h[:i] + h[i + 1:] for h in hands_of(mask) if h[i] == shown}
+        if kept and size_after > len(next(iter(kept))):
+            kept = {h + (t,) for h in kept for t in EXPANSIONS}
+        got = remember(_LEAVES, key, mask_of(kept))
+    return got
+
+
+def partner_view(mask, gems, discards, n):
+    """What the partner, whose hands are `mask` (n shards), makes of their own hand: whether
+    they know a play, the slot they would discard (least expected loss) and that loss."""
+    key = (mask, gems, discards, n)
+    got = _VIEWS.get(key)
+    if got is None:
+        playable, _, _, counts, loss = public_tables(gems, discards)
+        rows, total = beliefs(mask, counts, n)
+        knows_play = any(mean(rows[s], total, playable) == 1.0 for s in range(n))
+        losses = [mean(rows[s], total, loss) for s in range(n)]
+        chop = min(range(n), key=lambda k: (losses[k], k))
+        got = remember(_VIEWS, key, (knows_play, chop, min(losses)))
+    return got
+
+
+def mean(row, total, table):
+    """Expected value of table[shard] for a slot whose shard weights are `row`."""
+    if not total:
+        return 0.0
+    return sum(map(mul, row, table)) / total

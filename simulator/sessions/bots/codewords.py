@@ -1,0 +1,151 @@
+"""The code words of the convention bot: which of the six hints names a partner's hand.
+
+Both players compute the same partition of the hands they think the partner may hold (common
+knowledge), so the hinter can name the partner's group and the partner can read it. See
+conventions.py for the classes; everything here is a pure function, memoised on bitmasks.
+"""
+
+from simulator.sessions.bots.beliefs import public_tables, weighed
+from simulator.sessions.bots.handsets import hands_of, new_cache, remember
+from simulator.sessions.moves import ALL_HINTS
+
+HINT_INDEX = {m: i for i, m in enumerate(ALL_HINTS)}
+MATCHES = tuple(tuple(m.matches(t) for t in range(9)) for m in ALL_HINTS)
+# POINTING[hand][hint]: which of the hand's slots the hint points at, as a code 0..3.
+POINTING = {h: tuple(sum(2 ** k for k, t in enumerate(h) if MATCHES[i][t]) for i in range(6))
+            for h in [(a, b) for a in range(9) for b in range(9)] + [(t,) for t in range(9)] + [()]}
+
+_PARTITIONS = new_cache()  # (set mask, gems, sorted discards) -> {hand: message}
+_CLASSES = new_cache()     # (playable, safe) -> class_table()
+
+
+def hand_class(hand, playable, safe):
+    """The message (0..5) that describes `hand` (a tuple of shards) to its holder."""
+    if len(hand) == 2:
+        a, b = hand
+        if playable[a]:
+            after = (playable[b] and b != a) or (b == a + 1 and b // 3 == a // 3)
+            if after:
+                return 0
+            return 1 if safe[b] else 2
+        if playable[b]:
+            return 3
+        return 4 if safe[a] else 5
+    if len(hand) == 1:
+        a = hand[0]
+        return 0 if playable[a] else (4 if safe[a] else 5)
+    return 5
+
+
+def refine_key(hand, label):
+    """The part of a hand a group may still be split on: the shards its class leaves open."""
+    if len(hand) == 2:
+        if label in (4, 5):
+            return hand
+        if label == 3:
+            return (hand[0],)
+        if label in (1, 2):
+            return (hand[1],)
+        return ()
+    return hand if label != 0 else ()
+
+
+# REFINE[label][hand]: refine_key, precomputed.
+REFINE = tuple({h: refine_key(h, label) for h in POINTING} for label in range(6))
+
+
+def partition(weighted, playable, safe):
+    """Split the hands both players think possible into at most six groups, one per hint.
+
+    Hands are grouped by class; code words the classes leave unused then split the heaviest
+    group on the shards its class leaves open, in two halves of about equal weight. Both
+    players compute this from common knowledge only. Returns {hand: message}.
+    """
+    by_label = {}
+    labels = class_table(playable, safe)
+    for h, w in weighted:
+        label = labels[h]
+        by_label.setdefault(label, []).append((h, w, REFINE[label][h]))
+    groups = [by_label[k] for k in sorted(by_label)]
+    splittable = [_weight_if_splittable(g) for g in groups]
+    while len(groups) < 6:
+        best, best_weight = None, 0
+        for i, weight in enumerate(splittable):
+            if weight > best_weight:
+                best, best_weight = i, weight
+        if best is None:
+            break
+        key_weight = {}
+        for _, w, k in groups[best]:
+            key_weight[k] = key_weight.get(k, 0) + w
+        halves, totals = (set(), set()), [0, 0]
+        for k in sorted(key_weight, key=lambda k: (-key_weight[k], k)):
+            side = 0 if totals[0] <= totals[1] else 1
+            halves[side].add(k)
+            totals[side] += key_weight[k]
+        g = groups.pop(best)
+        splittable.pop(best)
+        for half in (halves[1], halves[0]):
+            part = [x for x in g if x[2] in half]
+            groups.insert(best, part)
+            splittable.insert(best, _weight_if_splittable(part))
+    return {h: hint for g, hint in assign_hints(groups) for h, _, _ in g}
+
+
+def _weight_if_splittable(group):
+    """A group's weight if it holds two or more keys to split on, else 0."""
+    first = group[0][2]
+    for _, _, k in group:
+        if k != first:
+            return sum(w for _, w, _ in group)
+    return 0
+
+
+def class_table(playable, safe):
+    """{hand: hand_class} for every hand, memoised on the (few) playable/safe tables."""
+    key = (tuple(playable), tuple(safe))
+    got = _CLASSES.get(key)
+    if got is None:
+        got = remember(_CLASSES, key, {h: hand_class(h, playable, safe) for h in POINTING})
+    return got
+
+
+def assign_hints(groups):
+    """Pair each group with a hint so that the hint's literal meaning (which slots it points
+    at) splits the group's hands as evenly as possible: information for free. Heavier groups
+    choose first; ties go to the lower hint index. Returns [(group, hint index)]."""
+    order = sorted(groups, key=lambda g: (-sum(w for _, w, _ in g), min(h for h, _, _ in g)))
+    free = list(range(6))
+    out = []
+    for g in order:
+        # Weight of each pointing pattern (slot 1 pointed, slot 2 pointed) per hint.
+        spread = [[0, 0, 0, 0] for _ in range(6)]
+        total = 0
+        for h, w, _ in g:
+            total += w
+            codes = POINTING[h]
+            for i in free:
+                spread[i][codes[i]] += w
+        best, best_score = free[0], -1.0
+        for i in free:
+            a, b, c, d = spread[i]
+            score = total * total - (a * a + b * b + c * c + d * d)  # Gini spread
+            if score > best_score + 1e-9:
+                best, best_score = i, score
+        free.remove(best)
+        out.append((g, best))
+    return out
+
+
+def shared_partition(mask, gems, discards):
+    """The partition of a common-knowledge set: a pure function of public facts, memoised so
+    that the hinter and the receiver, who both compute it, and later games pay for it once."""
+    key = (mask, gems, discards)
+    got = _PARTITIONS.get(key)
+    if got is None:
+        playable, _, critical, counts, _ = public_tables(gems, discards)
+        weighted = weighed(hands_of(mask), counts)
+        got = remember(_PARTITIONS, key, partition(weighted, playable, [not c for c in critical]))
+    return got
+
+
