@@ -48,3 +48,17 @@ def test_hints_a_partner_who_knows_a_free_discard_instead_of_risking_one():
         spare_loss = 99.0
 
     assert NoSparing(0).decide(*args) == Move.discard(1)
+
+
+def test_hints_a_partner_whose_likely_discard_it_sees_is_cheap():
+    # One of each 1 is played; the partner knows nothing of their hand, but I see that the
+    # slot they would discard holds a spare red 1. My own unknown hand is a risky discard, so
+    # I hint and let them discard the shard that costs nothing.
+    r1, y3 = parse_shard("R1"), parse_shard("Y3")
+    args = (ALL_PAIRS_MASK, ALL_PAIRS_MASK, (1, 1, 1), (), 2, True, (r1, y3), 2, None, False)
+    assert ConventionBot(0).decide(*args).kind == HINT
+
+    class Blind(ConventionBot):
+        spare_seen = -1.0
+
+    assert Blind(0).decide(*args) == Move.discard(1)

@@ -67,6 +67,7 @@ class ConventionBot(Bot):
     discard_ok = 5.0    # largest expected loss a voluntary discard may risk (see loss_table)
     spare_loss = 1.0    # above this expected loss, hint a partner who can discard safely instead
     spare_ok = 0.0      # the partner "can discard safely" at or below this loss (their view)
+    spare_seen = 0.3    # ... or whose likely discard is, as I see it, at most this costly
 
     def __init__(self, player, seed=0):
         Bot.__init__(self, player, seed)
@@ -208,7 +209,7 @@ class ConventionBot(Bot):
     def decide(self, my_mask, their_mask, gems, discards, hints, no_error, partner_hand, n,
                final_turns, jungle_low):
         """The move, from common knowledge, the partner's hand and the public state only."""
-        playable, trash, critical, counts, _ = public_tables(gems, discards)
+        playable, trash, critical, counts, loss0 = public_tables(gems, discards)
         mine = list(counts)
         for t in partner_hand:
             mine[t] -= 1
@@ -238,7 +239,10 @@ class ConventionBot(Bot):
             losses = [mean(rows[s], total, loss) for s in range(n)]
             s = min(range(n), key=lambda k: (losses[k], k))
             stall = hints > 0 and jungle_low
-            if view is not None and losses[s] > self.spare_loss and view[2] <= self.spare_ok:
+            if view is not None and losses[s] > self.spare_loss and (
+                    view[2] <= self.spare_ok or (
+                        view[2] <= self.discard_ok
+                        and loss0[partner_hand[view[1]]] <= self.spare_seen)):
                 stall = True  # the partner knows a free discard: let them bring the token back
             if not stall and losses[s] <= self.discard_ok:
                 return Move.discard(s + 1)
