@@ -28,7 +28,8 @@ spent beats a lost 3; hint a partner who holds a play they cannot know;
 discard the slot whose loss is smallest in expectation, unless that risks something and the
 partner can discard for free (they know a trash shard, or the slot they would discard is, as
 this bot sees it, a spare copy): then hint, and their discard brings the token back without
-the risk; otherwise hint (it still informs).
+the risk; otherwise hint (it still informs), except that the last token is not hinted away
+when the partner, knowing no play, would then have to discard a last copy.
 
 Silence informs too, since both follow this policy: a partner who played or discarded while a
 token was available did not warn, so one's likely discard is not a lone last copy beside a
@@ -263,6 +264,11 @@ class ConventionBot(Bot):
             if not stall and losses[s] <= self.discard_ok:
                 return Move.discard(s + 1)
         if hints > 0:
+            if (hints == 1 and can_discard and view is not None
+                    and not view[0] and critical[partner_hand[view[1]]]):
+                # My last token would leave the partner, who knows no play, none to stall with
+                # before discarding a last copy: risk my own discard instead.
+                return Move.discard(s + 1)
             return self.hint(their_mask, gems, discards, partner_hand)
         return Move.discard(s + 1)
 
