@@ -64,13 +64,20 @@ def test_hints_a_partner_whose_likely_discard_it_sees_is_cheap():
     assert Blind(0).decide(*args) == Move.discard(1)
 
 
-def test_with_no_token_gambles_a_play_rather_than_a_risky_discard():
-    # My slot 2 is surely the last red 3; slot 1 is a red 1 (playable) or a yellow or blue 3.
-    # With no hint token to stall with and no error lost, playing slot 1 beats discarding.
-    r1, r3, y3, b3 = (parse_shard(x) for x in ("R1", "R3", "Y3", "B3"))
-    mine = mask_of([(r1, r3), (y3, r3), (b3, r3)])
-    partner = (parse_shard("Y1"), parse_shard("Y2"))
-    args = [mine, ALL_PAIRS_MASK, (0, 0, 0), (), 0, True, partner, 2, None, False]
+def test_gambles_a_play_when_a_failed_play_costs_less_than_any_discard():
+    # Yellow 1 is played and a yellow 2 discarded. My slot 2 is surely the last red 3; slot 1
+    # is the last yellow 2 (playable) or the last blue 3: either discard loses a last copy,
+    # while a play loses one only half the time (plus an error token).
+    y2, r3, b3 = (parse_shard(x) for x in ("Y2", "R3", "B3"))
+    mine = mask_of([(y2, r3), (b3, r3)])
+    partner = (parse_shard("Y1"), parse_shard("R2"))
+    args = [mine, ALL_PAIRS_MASK, (0, 1, 0), (y2,), 0, True, partner, 2, None, False]
     assert ConventionBot(0).decide(*args) == Move.play(1)
     args[5] = False  # one error token already lost: an error now would end the game at 0
     assert ConventionBot(0).decide(*args).kind != "play"
+
+    class Careful(ConventionBot):
+        error_cost = 99.0
+
+    args[5] = True
+    assert Careful(0).decide(*args).kind != "play"

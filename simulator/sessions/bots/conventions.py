@@ -22,9 +22,8 @@ weighs them by card counting from its own seat.
 
 Policy, in order: warn a partner who is about to discard the last copy of a needed shard (when
 a hint lets them do something else); play a shard known to be playable; in the last round,
-gamble a play while no error token is lost, and also before it when every discard is risky
-and the play is likely enough (20% with no hint token left, 50% with one): an error token
-spent beats a lost 3; hint a partner who holds a play they cannot know;
+gamble a play while no error token is lost, and also before it when a failed play (its shard
+lost, and an error token) costs less in expectation than the cheapest discard; hint a partner who holds a play they cannot know;
 discard the slot whose loss is smallest in expectation, unless that risks something and the
 partner can discard for free (they know a trash shard, or the slot they would discard is, as
 this bot sees it, a spare copy): then hint, and their discard brings the token back without
@@ -76,9 +75,7 @@ class ConventionBot(Bot):
     gamble = 1.1        # smallest chance of success for a blind play before the last round
     stall_jungle = 2    # with this few shards left, hint rather than draw towards the end
     discard_ok = 5.0    # largest expected loss a voluntary discard may risk (see loss_table)
-    gamble_forced = 0.2  # with no hint token, play a shard at least this likely to be playable
-    gamble_tokens = 0.5  # ... with a token left, at least this likely,
-    forced_loss = 3.0    # ... when every discard would risk more than this (see loss_table)
+    error_cost = 3.0     # what losing the first error token costs, in loss_table's units
     spare_loss = 1.0    # above this expected loss, hint a partner who can discard safely instead
     spare_ok = 0.0      # the partner "can discard safely" at or below this loss (their view)
     spare_seen = 0.3    # ... or whose likely discard is, as I see it, at most this costly
@@ -243,12 +240,16 @@ class ConventionBot(Bot):
         if n and no_error:
             s = max(range(n), key=lambda k: play_odds[k])
             last = final_turns is not None and (final_turns == 1 or not needs_hint)
-            cornered = False  # every discard risks much: an error token is the lesser loss
-            if play_odds[s] >= (self.gamble_forced if hints == 0 else self.gamble_tokens):
-                loss = loss_table(discards, partner_hand, trash, critical)
-                cornered = min(mean(rows[k], total, loss) for k in range(n)) > self.forced_loss
-            if (last and play_odds[s] > 0) or play_odds[s] >= self.gamble or cornered:
+            if (last and play_odds[s] > 0) or play_odds[s] >= self.gamble:
                 return Move.play(s + 1)
+            # A blind play that fails loses its shard too, and an error token: play when that
+            # costs less, in expectation, than the cheapest discard.
+            loss = loss_table(discards, partner_hand, trash, critical)
+            fail = [0.0 if playable[t] else loss[t] + self.error_cost for t in range(9)]
+            costs = [mean(rows[k], total, fail) for k in range(n)]
+            j = min(range(n), key=lambda k: (costs[k], k))
+            if costs[j] < min(mean(rows[k], total, loss) for k in range(n)):
+                return Move.play(j + 1)
         if needs_hint:
             return self.hint(their_mask, gems, discards, partner_hand)
         can_discard = hints < MAX_HINTS and n > 0
