@@ -38,19 +38,19 @@ def main(argv=None):
         try:
             module = importlib.import_module(name)
             figures.update(module.run(args.quick))
-        except Exception as exc:  # one broken bench must not hide the others' figures
-            failed[name] = "%s: %s" % (type(exc).__name__, exc)
+        except Exception as exc:  # noqa: BLE001  one broken bench must not hide the others' figures
+            failed[name] = f"{type(exc).__name__}: {exc}"
             if not args.json:
                 traceback.print_exc()
         if not args.json:
-            print("%s done in %.1f s" % (name, time.perf_counter() - t0), file=sys.stderr)
+            print(f"{name} done in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     if failed:
         figures["failed"] = failed
     if args.json:
         print(json.dumps(figures, sort_keys=True))
     else:
         for key in sorted(figures):
-            print("%-24s %s" % (key, figures[key]))
+            print(f"{key:<24} {figures[key]}")
     return 1 if failed else 0
 
 

@@ -51,7 +51,7 @@ def offending_imports(folder, forbidden_prefixes, exclude=()):
         for module, line in imported_modules(path):
             top = module.split(".")[0]
             if any(module == p or module.startswith(p + ".") or top == p for p in forbidden_prefixes):
-                bad.append("%s:%d imports %s" % (rel, line, module))
+                bad.append(f"{rel}:{line} imports {module}")
     return bad
 
 
@@ -67,7 +67,7 @@ def test_firmware_has_no_match_statement():
     bad = []
     for path in python_files("firmware"):
         tree = ast.parse(path.read_text())
-        bad += ["%s:%d" % (path.relative_to(ROOT), n.lineno) for n in ast.walk(tree) if type(n).__name__ == "Match"]
+        bad += [f"{path.relative_to(ROOT)}:{n.lineno}" for n in ast.walk(tree) if type(n).__name__ == "Match"]
     assert bad == []
 
 
@@ -84,8 +84,8 @@ def test_rules_engine_never_imports_the_world():
         if path.name in ("cli.py", "playtest_cli.py", "__init__.py"):
             continue
         for module, line in imported_modules(path):
-            if module.startswith("simulator.world") or module.startswith("pygame"):
-                bad.append("%s:%d imports %s" % (path.relative_to(ROOT), line, module))
+            if module.startswith(("simulator.world", "pygame")):
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
     assert bad == []
 
 
