@@ -22,8 +22,9 @@ weighs them by card counting from its own seat.
 
 Policy, in order: warn a partner who is about to discard the last copy of a needed shard (when
 a hint lets them do something else); play a shard known to be playable; in the last round,
-gamble a play while no error token is lost, and also before it when a failed play (its shard
-lost, and an error token) costs less in expectation than the cheapest discard; hint a partner who holds a play they cannot know;
+gamble a play while no error token is lost, and also before it, with at most one hint token
+left, when a failed play (its shard lost, and an error token) costs less in expectation than
+the cheapest discard; hint a partner who holds a play they cannot know;
 discard the slot whose loss is smallest in expectation, unless that risks something and the
 partner can discard for free (they know a trash shard, or the slot they would discard is, as
 this bot sees it, a spare copy): then hint, and their discard brings the token back without
@@ -242,14 +243,16 @@ class ConventionBot(Bot):
             last = final_turns is not None and (final_turns == 1 or not needs_hint)
             if (last and play_odds[s] > 0) or play_odds[s] >= self.gamble:
                 return Move.play(s + 1)
-            # A blind play that fails loses its shard too, and an error token: play when that
-            # costs less, in expectation, than the cheapest discard.
-            loss = loss_table(discards, partner_hand, trash, critical)
-            fail = [0.0 if playable[t] else loss[t] + self.error_cost for t in range(9)]
-            costs = [mean(rows[k], total, fail) for k in range(n)]
-            j = min(range(n), key=lambda k: (costs[k], k))
-            if costs[j] < min(mean(rows[k], total, loss) for k in range(n)):
-                return Move.play(j + 1)
+            if hints <= 1:
+                # Short of tokens to stall with: a blind play that fails loses its shard too,
+                # and an error token; play when that costs less, in expectation, than the
+                # cheapest discard.
+                loss = loss_table(discards, partner_hand, trash, critical)
+                fail = [0.0 if playable[t] else loss[t] + self.error_cost for t in range(9)]
+                costs = [mean(rows[k], total, fail) for k in range(n)]
+                j = min(range(n), key=lambda k: (costs[k], k))
+                if costs[j] < min(mean(rows[k], total, loss) for k in range(n)):
+                    return Move.play(j + 1)
         if needs_hint:
             return self.hint(their_mask, gems, discards, partner_hand)
         can_discard = hints < MAX_HINTS and n > 0
