@@ -39,7 +39,7 @@ Everything the bot computes is a pure function of common knowledge (the hand set
 bitmasks: handsets.py), the public state and the partner's hand, so decisions, belief updates,
 partitions (codewords.py) and beliefs (beliefs.py) are memoised across turns and games.
 
-Measured (bench/bench_sessions.py, 10,000 deals): mean 8.569 ± 0.007, 65.8% perfect, 0% zero
+Measured (bench/bench_sessions.py, 10,000 deals): mean 8.609 ± 0.006, 68.7% perfect, 0% zero
 (a bot seeing its own shards: 8.94); about 600 games per second of CPU.
 """
 
@@ -76,7 +76,7 @@ class ConventionBot(Bot):
     gamble = 1.1        # smallest chance of success for a blind play before the last round
     stall_jungle = 2    # with this few shards left, hint rather than draw towards the end
     discard_ok = 5.0    # largest expected loss a voluntary discard may risk (see loss_table)
-    error_cost = 3.0     # what losing the first error token costs, in loss_table's units
+    error_cost = 2.5     # what losing the first error token costs, in loss_table's units
     spare_loss = 1.0    # above this expected loss, hint a partner who can discard safely instead
     spare_ok = 0.0      # the partner "can discard safely" at or below this loss (their view)
     spare_seen = 0.3    # ... or whose likely discard is, as I see it, at most this costly
