@@ -20,16 +20,19 @@ hint of its group. Each player keeps, for both hands, the set of slot-by-slot sh
 consistent with every message and with the hint's literal meaning (both common knowledge), and
 weighs them by card counting from its own seat.
 
-Policy, in order: warn a partner who is about to discard the last copy of a needed shard (when
-a hint lets them do something else); play a shard known to be playable; in the last round,
-gamble a play while no error token is lost, and also before it, with at most one hint token
-left, when a failed play (its shard lost, and an error token) costs less in expectation than
-the cheapest discard; hint a partner who holds a play they cannot know;
-discard the slot whose loss is smallest in expectation, unless that risks something and the
-partner can discard for free (they know a trash shard, or the slot they would discard is, as
-this bot sees it, a spare copy): then hint, and their discard brings the token back without
-the risk; otherwise hint (it still informs), except that the last token is not hinted away
-when the partner, knowing no play, would then have to discard a last copy.
+Policy, in order:
+- warn a partner who is about to discard the last copy of a needed shard (when a hint lets
+  them do something else);
+- play a shard known to be playable;
+- while no error token is lost: gamble a play in the last round, and before it, with at most
+  one hint token left, when a failed play (its shard lost, and an error token) costs less in
+  expectation than the cheapest discard;
+- hint a partner who holds a play they cannot know;
+- discard the slot whose loss is smallest in expectation, unless that risks something and the
+  partner can discard for free (they know a trash shard, or the slot they would discard is, as
+  this bot sees it, a spare copy): then hint, and their discard brings the token back;
+- otherwise hint (it still informs), except that the last token is not hinted away when the
+  partner, knowing no play, would then have to discard a last copy (discard instead).
 
 Silence informs too, since both follow this policy: a partner who played or discarded while a
 token was available did not warn, so one's likely discard is not a lone last copy beside a
@@ -76,7 +79,7 @@ class ConventionBot(Bot):
     gamble = 1.1        # smallest chance of success for a blind play before the last round
     stall_jungle = 2    # with this few shards left, hint rather than draw towards the end
     discard_ok = 5.0    # largest expected loss a voluntary discard may risk (see loss_table)
-    error_cost = 2.5     # what losing the first error token costs, in loss_table's units
+    error_cost = 2.5    # what losing the first error token costs, in loss_table's units
     spare_loss = 1.0    # above this expected loss, hint a partner who can discard safely instead
     spare_ok = 0.0      # the partner "can discard safely" at or below this loss (their view)
     spare_seen = 0.3    # ... or whose likely discard is, as I see it, at most this costly
