@@ -140,8 +140,15 @@ def run_tile_script(exe, cwd, firmware_dir, passes):
         f.write(MPY_SCRIPT.replace("PASSES", str(passes)))
         path = f.name
     try:
-        out = subprocess.run([exe, path], env=dict(os.environ, MICROPYPATH=firmware_dir), cwd=cwd,
-                             capture_output=True, text=True, timeout=120, check=False)
+        out = subprocess.run(
+            [exe, path],
+            env=dict(os.environ, MICROPYPATH=firmware_dir),
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
     finally:
         os.unlink(path)
     lines = [line for line in out.stdout.splitlines() if line.startswith("RESULT ")]
@@ -160,8 +167,9 @@ def mpy_figures(quick):
         return {"mpy_loop_us": None, "mpy_step_us": None, "mpy_heap_kb": None}
     passes = 500 if quick else 5000
     with tempfile.TemporaryDirectory() as tmp:
-        loop_us, step_us, heap, code, total = run_tile_script(exe, tmp, deployed_firmware(tmp),
-                                                              passes)
+        loop_us, step_us, heap, code, total = run_tile_script(
+            exe, tmp, deployed_firmware(tmp), passes
+        )
     source = run_tile_script(exe, ROOT, "firmware", 1)
     return {
         "mpy_loop_us": loop_us,

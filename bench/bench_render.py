@@ -21,7 +21,9 @@ def run(quick: bool) -> dict:
 
     pygame.display.init()
     pygame.font.init()
-    args = argparse.Namespace(tiles=18, seed=1, game=None, ir_loss=0.0, speed=1, record=None, replay=None)
+    args = argparse.Namespace(
+        tiles=18, seed=1, game=None, ir_loss=0.0, speed=1, record=None, replay=None
+    )
     app = cli.make_app(args)
     screen = pygame.display.set_mode((app.width, app.height))
     app.hover = app.world.tiles[0]

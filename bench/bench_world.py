@@ -93,22 +93,28 @@ print("median_us", samples[len(samples) // 2])
 
 
 def runtime_pass_us_mpy():
-    mpy = shutil.which("micropython") or os.path.join(os.path.dirname(sys.executable),
-                                                      "micropython")
+    mpy = shutil.which("micropython") or os.path.join(
+        os.path.dirname(sys.executable), "micropython"
+    )
     if not os.path.exists(mpy):
         return None
     with open(__file__) as f:
         game_src = f.read()
-    game_src = game_src[game_src.index("class Busy"):game_src.index("def sim_speedup")]
+    game_src = game_src[game_src.index("class Busy") : game_src.index("def sim_speedup")]
     tmp = tempfile.mkdtemp(prefix="bench_world_")
     with open(os.path.join(tmp, "bench_world_game.py"), "w") as f:
         f.write(game_src)
     with open(os.path.join(tmp, "bench_world_mpy.py"), "w") as f:
         f.write(MPY_SCRIPT)
     path = ":".join((os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests", "firmware"), tmp))
-    out = subprocess.run([mpy, os.path.join(tmp, "bench_world_mpy.py")], capture_output=True,
-                         text=True, env=dict(os.environ, MICROPYPATH=path), timeout=120,
-                         check=False)
+    out = subprocess.run(
+        [mpy, os.path.join(tmp, "bench_world_mpy.py")],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, MICROPYPATH=path),
+        timeout=120,
+        check=False,
+    )
     for line in out.stdout.splitlines():
         if line.startswith("median_us"):
             return int(line.split()[1])

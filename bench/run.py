@@ -25,9 +25,13 @@ def discover(only=None):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--quick", action="store_true", help="smaller samples (for CI and quick checks)")
+    ap.add_argument(
+        "--quick", action="store_true", help="smaller samples (for CI and quick checks)"
+    )
     ap.add_argument("--json", action="store_true", help="print one JSON object with every figure")
-    ap.add_argument("--only", nargs="*", help="run only the bench modules whose name contains one of these")
+    ap.add_argument(
+        "--only", nargs="*", help="run only the bench modules whose name contains one of these"
+    )
     args = ap.parse_args(argv)
     sys.path.insert(0, HERE)
     sys.path.insert(0, os.path.dirname(HERE))

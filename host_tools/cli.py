@@ -21,7 +21,10 @@ SUBCOMMANDS = {
 
 
 def build_parser(argv):
-    parser = argparse.ArgumentParser(prog="blinks", description="Blinks-style hexagonal tiles: simulator, sessions and host tools.")
+    parser = argparse.ArgumentParser(
+        prog="blinks",
+        description="Blinks-style hexagonal tiles: simulator, sessions and host tools.",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     wanted = argv[0] if argv and argv[0] in SUBCOMMANDS else None
     modules = {}

@@ -50,7 +50,9 @@ def offending_imports(folder, forbidden_prefixes, exclude=()):
             continue
         for module, line in imported_modules(path):
             top = module.split(".")[0]
-            if any(module == p or module.startswith(p + ".") or top == p for p in forbidden_prefixes):
+            if any(
+                module == p or module.startswith(p + ".") or top == p for p in forbidden_prefixes
+            ):
                 bad.append(f"{rel}:{line} imports {module}")
     return bad
 
@@ -67,7 +69,11 @@ def test_firmware_has_no_match_statement():
     bad = []
     for path in python_files("firmware"):
         tree = ast.parse(path.read_text())
-        bad += [f"{path.relative_to(ROOT)}:{n.lineno}" for n in ast.walk(tree) if type(n).__name__ == "Match"]
+        bad += [
+            f"{path.relative_to(ROOT)}:{n.lineno}"
+            for n in ast.walk(tree)
+            if type(n).__name__ == "Match"
+        ]
     assert bad == []
 
 
@@ -78,7 +84,11 @@ def test_world_never_imports_pygame():
 def test_rules_engine_never_imports_the_world():
     # The referee and bots are pure rules: usable alone and fast. Only the physical runner
     # (which moves tiles in the world) may import it.
-    rules_modules = [p for p in python_files("simulator/sessions") if "physical" not in p.name and "runner" not in p.name]
+    rules_modules = [
+        p
+        for p in python_files("simulator/sessions")
+        if "physical" not in p.name and "runner" not in p.name
+    ]
     bad = []
     for path in rules_modules:
         if path.name in ("cli.py", "playtest_cli.py", "__init__.py"):
@@ -92,6 +102,8 @@ def test_rules_engine_never_imports_the_world():
 def test_the_checker_sees_a_forbidden_import(tmp_path):
     # Guard against a checker that passes vacuously.
     sample = tmp_path / "sample.py"
-    sample.write_text("import typing\ntry:\n    import abc\nexcept ImportError:\n    pass\nfrom simulator.world import World\n")
+    sample.write_text(
+        "import typing\ntry:\n    import abc\nexcept ImportError:\n    pass\nfrom simulator.world import World\n"
+    )
     names = [m for m, _ in imported_modules(sample)]
     assert names == ["typing", "simulator.world"]

@@ -134,7 +134,7 @@ class Faces:
         if sender == self.rx_id[f] and seq == self.rx_seq[f]:
             self.ack_due[f] = True  # a resend of what we already delivered: ack it again
         elif self.inbox[f] is None:
-            self.inbox[f] = bytes(data[link.HEADER:n - 2])
+            self.inbox[f] = bytes(data[link.HEADER : n - 2])
             self.rx_id[f] = sender
             self.rx_seq[f] = seq
             self.ack_due[f] = True
@@ -153,8 +153,7 @@ class Faces:
         send = hal.send_frame
         for f in range(FACE_COUNT):
             pending = tx_seq[f]
-            if not (reply_due[f] or now >= next_probe[f]
-                    or (pending and now >= self.retry_at[f])):
+            if not (reply_due[f] or now >= next_probe[f] or (pending and now >= self.retry_at[f])):
                 continue
             if pending or self.ack_due[f]:
                 frame = self._datagram_frame(f, pending, fl)
@@ -165,7 +164,9 @@ class Faces:
                 reply_due[f] = False
                 self.ack_due[f] = False
                 if pending:
-                    self.retry_at[f] = now + DATAGRAM_RETRY_MS + (self._jitter() & RETRY_JITTER_MASK)
+                    self.retry_at[f] = (
+                        now + DATAGRAM_RETRY_MS + (self._jitter() & RETRY_JITTER_MASK)
+                    )
 
     def _datagram_frame(self, f: int, pending: int, fl: int):
         return link.encode_datagram(

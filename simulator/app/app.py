@@ -50,8 +50,16 @@ def face_dirs(rotation: int) -> list:
 
 
 class SimApp:
-    def __init__(self, world, game_name: str, seed: int, note=None, recorder=None, replay=None,
-                 size=(WIDTH, HEIGHT)):
+    def __init__(
+        self,
+        world,
+        game_name: str,
+        seed: int,
+        note=None,
+        recorder=None,
+        replay=None,
+        size=(WIDTH, HEIGHT),
+    ):
         self.world = world
         self.game_name = game_name
         self.seed = seed
@@ -154,7 +162,9 @@ class SimApp:
     def flip_token(self, kind: str, i: int):
         (self.tokens.flip_hint if kind == "hint" else self.tokens.flip_error)(i)
         if self.recorder is not None:
-            self.recorder.record(self.world.now, "tokens", hints=self.tokens.hints, errors=self.tokens.errors)
+            self.recorder.record(
+                self.world.now, "tokens", hints=self.tokens.hints, errors=self.tokens.errors
+            )
 
     # -- time and input ---------------------------------------------------------------------
     def handle_event(self, ev):
@@ -182,7 +192,9 @@ class SimApp:
         if event["op"] == "tokens":
             self.tokens.hints, self.tokens.errors = event["hints"], event["errors"]
             if self.recorder is not None:
-                self.recorder.record(self.world.now, "tokens", hints=event["hints"], errors=event["errors"])
+                self.recorder.record(
+                    self.world.now, "tokens", hints=event["hints"], errors=event["errors"]
+                )
         else:
             self.ops.apply(event)
 

@@ -10,11 +10,23 @@ from simulator.app.panels import COIN_OFF, DIM, ERROR_ON, HINT_ON, TEXT_COLOR, W
 from simulator.sessions.moves import ALL_HINTS, DISCARDS, PLAYS
 from simulator.sessions.shards import COLOURS, MAX_ERRORS, MAX_HINTS
 
-HINT_FILL = ((200, 50, 45), (215, 185, 40), (50, 90, 210), (90, 90, 100), (90, 90, 100), (90, 90, 100))
+HINT_FILL = (
+    (200, 50, 45),
+    (215, 185, 40),
+    (50, 90, 210),
+    (90, 90, 100),
+    (90, 90, 100),
+    (90, 90, 100),
+)
 BUTTON_OFF = (55, 55, 62)
 BUTTON_FILL = (70, 110, 90)
 EDGE = (20, 20, 24)
-KIND_COLOR = {"info": TEXT_COLOR, "bot": (150, 200, 255), "you": (170, 230, 170), "bad": (255, 120, 110)}
+KIND_COLOR = {
+    "info": TEXT_COLOR,
+    "bot": (150, 200, 255),
+    "you": (170, 230, 170),
+    "bad": (255, 120, 110),
+}
 STATUS = {
     "setup": "Dealing...",
     "person": "Your turn: hint B, or play / discard",
@@ -31,7 +43,9 @@ def _button(surface, game, text, rect, move, fill, label_size=20):
     off = BUTTON_OFF if fill in (BUTTON_FILL, HINT_FILL[3]) else tuple(v // 3 for v in fill)
     pygame.draw.rect(surface, fill if enabled else off, rect, border_radius=6)
     pygame.draw.rect(surface, EDGE, rect, width=2, border_radius=6)
-    game.app.text.blit(surface, text, rect.center, label_size, TEXT_COLOR if enabled else DIM, "center")
+    game.app.text.blit(
+        surface, text, rect.center, label_size, TEXT_COLOR if enabled else DIM, "center"
+    )
     game.buttons.append((rect, move, enabled))
 
 
@@ -47,7 +61,10 @@ def draw_game_panel(surface, panel, game, x, y):
     t = panel.text
     state = game.state
     game.buttons = []
-    y = t.blit(surface, f"Lost Gems: you (A) vs bot {game.bot_name} (B)", (x, y), 20, WARN).bottom + 4
+    y = (
+        t.blit(surface, f"Lost Gems: you (A) vs bot {game.bot_name} (B)", (x, y), 20, WARN).bottom
+        + 4
+    )
     y = t.blit(surface, STATUS[game.phase], (x, y), 24).bottom + 6
     if state is not None:
         t.blit(surface, f"Hints {state.hints}/{MAX_HINTS}", (x, y), 21)
@@ -60,10 +77,15 @@ def draw_game_panel(surface, panel, game, x, y):
         gems = "  ".join(f"{COLOURS[c]} {state.gems[c]}" for c in range(3))
         y = t.blit(surface, f"Score {state.score}    gems {gems}", (x, y), 21).bottom + 2
         if state.final_turns is not None and not state.over:
-            left_words = f"Last round: {state.final_turns} turn{'s' if state.final_turns != 1 else ''} left"
+            left_words = (
+                f"Last round: {state.final_turns} turn{'s' if state.final_turns != 1 else ''} left"
+            )
         else:
             left_words = f"Jungle: {state.jungle} shards to draw"
-        y = t.blit(surface, f"{left_words}   {state.turns} turns played", (x, y), 19, DIM).bottom + 8
+        y = (
+            t.blit(surface, f"{left_words}   {state.turns} turns played", (x, y), 19, DIM).bottom
+            + 8
+        )
         y = _buttons(surface, game, x, y)
     for text, kind in game.messages:
         for line in wrap(text, 38):
@@ -71,7 +93,9 @@ def draw_game_panel(surface, panel, game, x, y):
     if state is not None and state.over:
         from simulator.app.bot_play import rating
 
-        y = t.blit(surface, f"Final score {state.score}: {rating(state.score)}", (x, y + 6), 24, WARN).bottom
+        y = t.blit(
+            surface, f"Final score {state.score}: {rating(state.score)}", (x, y + 6), 24, WARN
+        ).bottom
     if game.phase in ("over", "broken"):
         from simulator.app.bot_play import NEW_GAME
 
@@ -94,6 +118,8 @@ def _buttons(surface, game, x, y):
     for slot in (1, 2):
         t.blit(surface, f"Slot {slot}:", (x, y + 6), 19)
         _button(surface, game, f"play {slot}", (x + 62, y, 96, 28), PLAYS[slot - 1], BUTTON_FILL)
-        _button(surface, game, f"discard {slot}", (x + 166, y, 106, 28), DISCARDS[slot - 1], BUTTON_FILL)
+        _button(
+            surface, game, f"discard {slot}", (x + 166, y, 106, 28), DISCARDS[slot - 1], BUTTON_FILL
+        )
         y += 34
     return y + 6

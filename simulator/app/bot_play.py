@@ -23,13 +23,20 @@ from simulator.sessions.shards import COLOUR_NAMES
 
 BOT_TILES = 18
 HUMAN, BOT = 0, 1
-START_MS = 500        # let the faces find each other before the deal
-BOT_PAUSE_MS = 1000   # the bot "thinks" this long (simulated) so the person can follow
-POINT_MS = 4000       # how long the tiles a hint pointed at stay marked
+START_MS = 500  # let the faces find each other before the deal
+BOT_PAUSE_MS = 1000  # the bot "thinks" this long (simulated) so the person can follow
+POINT_MS = 4000  # how long the tiles a hint pointed at stay marked
 MESSAGES = 7
 
 NEW_GAME = "new game"  # the panel button that is not a move
-SETUP, PERSON, MOVING, THINKING, OVER, BROKEN = "setup", "person", "moving", "thinking", "over", "broken"
+SETUP, PERSON, MOVING, THINKING, OVER, BROKEN = (
+    "setup",
+    "person",
+    "moving",
+    "thinking",
+    "over",
+    "broken",
+)
 
 
 def check_bot_name(name):
@@ -158,7 +165,9 @@ class BotGame:
         if action == "press" and tid in self.table.board:
             return False
         if self.hands_off_said is None or self.app.world.now - self.hands_off_said > 3000:
-            self.say("Bot game: the tiles move by the buttons (triple-click the board to count).", "bad")
+            self.say(
+                "Bot game: the tiles move by the buttons (triple-click the board to count).", "bad"
+            )
             self.hands_off_said = self.app.world.now
         return True
 

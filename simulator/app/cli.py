@@ -9,18 +9,51 @@ FRAME_MS = 1000.0 / 60.0
 
 def add_arguments(parser):
     parser.add_argument("--tiles", type=int, default=18, help="number of tiles (default 18)")
-    parser.add_argument("--seed", type=int, default=0, help="world seed: same seed and inputs give the same run")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="world seed: same seed and inputs give the same run"
+    )
     parser.add_argument("--game", default=None, help="game to run (default lostgems; e.g. demo)")
-    parser.add_argument("--ir-loss", type=float, default=0.0, metavar="P", help="drop each infrared frame with probability P")
+    parser.add_argument(
+        "--ir-loss",
+        type=float,
+        default=0.0,
+        metavar="P",
+        help="drop each infrared frame with probability P",
+    )
     parser.add_argument("--speed", type=int, default=1, choices=(1, 4, 16), help="starting speed")
-    parser.add_argument("--record", metavar="FILE", help="record every input with its simulated time (JSON Lines)")
-    parser.add_argument("--replay", metavar="FILE", help="replay a recording (its seed, game and layout win)")
-    parser.add_argument("--run-for", type=float, metavar="SECONDS", help="run this much simulated time, then exit")
+    parser.add_argument(
+        "--record", metavar="FILE", help="record every input with its simulated time (JSON Lines)"
+    )
+    parser.add_argument(
+        "--replay", metavar="FILE", help="replay a recording (its seed, game and layout win)"
+    )
+    parser.add_argument(
+        "--run-for", type=float, metavar="SECONDS", help="run this much simulated time, then exit"
+    )
     parser.add_argument("--screenshot", metavar="FILE", help="save a PNG of the window at exit")
-    parser.add_argument("--window", default="1280x800", metavar="WxH", help="window size (default 1280x800, at least 1100x700)")
-    parser.add_argument("--mpy", type=int, default=0, metavar="N", help="run the first N tiles as real MicroPython processes (co-simulation)")
-    parser.add_argument("--bot", metavar="NAME", help="play Lost Gems as A against this bot playing B (e.g. conventions, cautious)")
-    parser.add_argument("--replay-log", metavar="FILE", help="replay a physical session recorded by `blinks monitor --record` (played at --speed)")
+    parser.add_argument(
+        "--window",
+        default="1280x800",
+        metavar="WxH",
+        help="window size (default 1280x800, at least 1100x700)",
+    )
+    parser.add_argument(
+        "--mpy",
+        type=int,
+        default=0,
+        metavar="N",
+        help="run the first N tiles as real MicroPython processes (co-simulation)",
+    )
+    parser.add_argument(
+        "--bot",
+        metavar="NAME",
+        help="play Lost Gems as A against this bot playing B (e.g. conventions, cautious)",
+    )
+    parser.add_argument(
+        "--replay-log",
+        metavar="FILE",
+        help="replay a physical session recorded by `blinks monitor --record` (played at --speed)",
+    )
 
 
 def _check(args):
@@ -88,7 +121,13 @@ def make_app(args, size=None, runners=None):
     world = build_world(game_class, layout, seed, ir_loss, runners)
     recorder = None
     if args.record:
-        header = {"game": game_name, "seed": seed, "tiles": tiles, "ir_loss": ir_loss, "layout": [list(c) for c in layout]}
+        header = {
+            "game": game_name,
+            "seed": seed,
+            "tiles": tiles,
+            "ir_loss": ir_loss,
+            "layout": [list(c) for c in layout],
+        }
         try:
             recorder = rec.Recorder(args.record, header)
         except OSError:
@@ -142,7 +181,10 @@ def run(args) -> int:
         screen = pygame.display.set_mode((app.width, app.height))
     except pygame.error as exc:
         app.close()
-        print(f"blinks sim: cannot open a window ({exc}); for headless runs set SDL_VIDEODRIVER=dummy", file=sys.stderr)
+        print(
+            f"blinks sim: cannot open a window ({exc}); for headless runs set SDL_VIDEODRIVER=dummy",
+            file=sys.stderr,
+        )
         return 2
     status = 0
     try:
@@ -156,7 +198,10 @@ def run(args) -> int:
             try:
                 pygame.image.save(screen, args.screenshot)
             except (pygame.error, OSError) as exc:
-                print(f"blinks sim: cannot save the screenshot {args.screenshot}: {exc}", file=sys.stderr)
+                print(
+                    f"blinks sim: cannot save the screenshot {args.screenshot}: {exc}",
+                    file=sys.stderr,
+                )
                 status = 2
     finally:
         app.close()

@@ -97,7 +97,9 @@ class Painter:
                 self.text.blit(surface, str(face_in[f]), (vx, vy), 15, TEXT, "center")
 
     def draw_outline(self, surface, centre, color, width=2):
-        pygame.draw.polygon(surface, color, self.table.layout.corners(centre[0], centre[1], 0.95), width)
+        pygame.draw.polygon(
+            surface, color, self.table.layout.corners(centre[0], centre[1], 0.95), width
+        )
 
     def draw_knife(self, surface, p0, p1):
         pygame.draw.line(surface, (240, 240, 200), p0, p1, 2)

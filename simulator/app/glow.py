@@ -73,7 +73,9 @@ class TileArt:
         shade = 1.0 - 0.25 * numpy.sqrt(px**2 + py**2) / s
         rim = cover - inner
         for i in range(3):
-            rgba[:, :, i] = numpy.clip(BODY[i] * shade * inner + RIM[i] * rim, 0, 255).astype(numpy.uint8)
+            rgba[:, :, i] = numpy.clip(BODY[i] * shade * inner + RIM[i] * rim, 0, 255).astype(
+                numpy.uint8
+            )
         rgba[:, :, 3] = (cover * 255).astype(numpy.uint8)
         surf = pygame.Surface((self.width, self.height), pygame.SRCALPHA, 32)
         pygame.surfarray.pixels3d(surf)[:] = rgba[:, :, :3]
@@ -99,4 +101,6 @@ class TileArt:
         for f in range(6):
             c = face_colors[f]
             if c:
-                target.blit(self.tinted(face_dirs[f] % 6, c), (x, y), special_flags=pygame.BLEND_ADD)
+                target.blit(
+                    self.tinted(face_dirs[f] % 6, c), (x, y), special_flags=pygame.BLEND_ADD
+                )

@@ -136,8 +136,12 @@ class Gestures:
         app = self.app
         if self.drag is not None:
             self.drag.rotate(steps)
-        elif (app.hover is not None and not app.replaying and app.world.position(app.hover) is not None
-              and not app.locked(app.hover, "rotate")):
+        elif (
+            app.hover is not None
+            and not app.replaying
+            and app.world.position(app.hover) is not None
+            and not app.locked(app.hover, "rotate")
+        ):
             app.ops.rotate(app.hover, steps)
 
     def _key(self, ev):

@@ -60,7 +60,10 @@ class HexLayout:
     def corners(self, x: float, y: float, scale: float = 1.0) -> list:
         """The six corners of the hexagon centred on (x, y), clockwise from the east corner."""
         s = self.size * scale
-        return [(x + s * math.cos(math.radians(60.0 * i)), y + s * math.sin(math.radians(60.0 * i))) for i in range(6)]
+        return [
+            (x + s * math.cos(math.radians(60.0 * i)), y + s * math.sin(math.radians(60.0 * i)))
+            for i in range(6)
+        ]
 
     def cells_in_rect(self, rect: tuple) -> list:
         """Axial cells whose centres lie inside rect (x, y, w, h), sorted for determinism."""

@@ -11,7 +11,13 @@ WARN = (250, 190, 90)
 HINT_ON = (214, 140, 60)  # copper penny
 ERROR_ON = (190, 196, 204)  # nickel
 COIN_OFF = (60, 60, 66)
-AREA_WORDS = {"hand_a": "hand A", "hand_b": "hand B", "jungle": "jungle", "board": "gem board", "discard": "discard"}
+AREA_WORDS = {
+    "hand_a": "hand A",
+    "hand_b": "hand B",
+    "jungle": "jungle",
+    "board": "gem board",
+    "discard": "discard",
+}
 HINTS = 3
 ERRORS = 2
 HELP = (
@@ -82,7 +88,16 @@ class Panel:
         y = 12
         t = self.text
         y = t.blit(surface, "Blinks simulator", (x, y), 30).bottom + 2
-        y = t.blit(surface, f"{app.game_name} - seed {app.seed} - {len(app.world.tiles)} tiles", (x, y), 20, DIM).bottom + 4
+        y = (
+            t.blit(
+                surface,
+                f"{app.game_name} - seed {app.seed} - {len(app.world.tiles)} tiles",
+                (x, y),
+                20,
+                DIM,
+            ).bottom
+            + 4
+        )
         for line in wrap(app.note or "", 40):
             y = t.blit(surface, line, (x, y), 18, WARN).bottom
         y += 8
@@ -90,10 +105,20 @@ class Panel:
         state = "PAUSED" if clock.paused else f"x{clock.speed}"
         y = t.blit(surface, f"{format_clock(app.world.now)}   {state}", (x, y), 34).bottom + 2
         if app.replay is not None and not app.replay.done:
-            y = t.blit(surface, f"REPLAY {app.replay.index} / {len(app.replay.events)} events", (x, y), 20, WARN).bottom
+            y = t.blit(
+                surface,
+                f"REPLAY {app.replay.index} / {len(app.replay.events)} events",
+                (x, y),
+                20,
+                WARN,
+            ).bottom
         if app.recorder is not None:
             y = t.blit(surface, f"recording to {app.recorder.path[-30:]}", (x, y), 18, DIM).bottom
-        view = {None: "everyone (all shards shown)", "A": "as A (A's hand hidden)", "B": "as B (B's hand hidden)"}[app.view_as]
+        view = {
+            None: "everyone (all shards shown)",
+            "A": "as A (A's hand hidden)",
+            "B": "as B (B's hand hidden)",
+        }[app.view_as]
         y = t.blit(surface, "View: " + view, (x, y + 4), 20).bottom + 10
         owner = app.panel_owner()
         if owner is not None:
@@ -120,7 +145,10 @@ class Panel:
     def _draw_tokens(self, surface, tokens, x, y):
         self.coins = []
         t = self.text
-        for kind, label, count, total, on in (("hint", "Hints", tokens.hints, HINTS, HINT_ON), ("error", "Errors", tokens.errors, ERRORS, ERROR_ON)):
+        for kind, label, count, total, on in (
+            ("hint", "Hints", tokens.hints, HINTS, HINT_ON),
+            ("error", "Errors", tokens.errors, ERRORS, ERROR_ON),
+        ):
             t.blit(surface, f"{label} {count}/{total}", (x, y + 8), 22)
             for i in range(total):
                 centre = (x + 120 + i * 34, y + 16)
@@ -137,13 +165,22 @@ class Panel:
         face_in = info.get("face_in") or [0] * 6
         face_out = info.get("face_out") or [0] * 6
         expired = info.get("expired") or [True] * 6
-        rows = (("face", [str(f) for f in range(6)]),
-                ("in", ["--" if expired[f] else str(face_in[f]) for f in range(6)]),
-                ("out", [str(face_out[f]) for f in range(6)]))
+        rows = (
+            ("face", [str(f) for f in range(6)]),
+            ("in", ["--" if expired[f] else str(face_in[f]) for f in range(6)]),
+            ("out", [str(face_out[f]) for f in range(6)]),
+        )
         for label, cells in rows:
             t.blit(surface, label, (x, y), 17, DIM)
             for f, cell in enumerate(cells):
-                t.blit(surface, cell, (x + 64 + 30 * f, y), 17, DIM if label == "face" else TEXT_COLOR, "midtop")
+                t.blit(
+                    surface,
+                    cell,
+                    (x + 64 + 30 * f, y),
+                    17,
+                    DIM if label == "face" else TEXT_COLOR,
+                    "midtop",
+                )
             y += 16
         return y
 
@@ -156,11 +193,17 @@ class Panel:
         pos = app.world.position(tid)
         where = "lifted" if pos is None else "({}, {}) rot {}".format(*pos)
         area = app.area_name(tid)
-        y = t.blit(surface, f"Tile {tid}  {where}  {AREA_WORDS.get(area, '')}", (x, y), 22).bottom + 2
+        y = (
+            t.blit(surface, f"Tile {tid}  {where}  {AREA_WORDS.get(area, '')}", (x, y), 22).bottom
+            + 2
+        )
         if info.get("micropython"):
             y = t.blit(surface, "runs on real MicroPython", (x, y), 18, WARN).bottom
         shard = app.shard_shown(tid, info)
-        y = t.blit(surface, f"state: {info.get('state', '-')}   shard: {shard}", (x, y), 20).bottom + 2
+        y = (
+            t.blit(surface, f"state: {info.get('state', '-')}   shard: {shard}", (x, y), 20).bottom
+            + 2
+        )
         y = self._draw_faces(surface, info, x, y) + 4
         if app.view_as is not None:
             return t.blit(surface, "(log hidden while viewing as a player)", (x, y), 16, DIM).bottom

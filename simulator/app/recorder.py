@@ -84,9 +84,13 @@ def load(path: str) -> tuple:
             raise RecordingError(f"{path}:{n}: expected a JSON object")
         if header is None:
             if obj.get("kind") != FORMAT:
-                raise RecordingError(f"{path}:{n}: not a blinks sim recording (no \"kind\": \"{FORMAT}\")")
+                raise RecordingError(
+                    f'{path}:{n}: not a blinks sim recording (no "kind": "{FORMAT}")'
+                )
             if obj.get("version") != VERSION:
-                raise RecordingError(f"{path}:{n}: recording version {obj.get('version')!r}, this simulator reads {VERSION}")
+                raise RecordingError(
+                    f"{path}:{n}: recording version {obj.get('version')!r}, this simulator reads {VERSION}"
+                )
             for key in ("seed", "tiles"):
                 _check_int(path, n, obj, key)
             header = obj
@@ -96,7 +100,9 @@ def load(path: str) -> tuple:
             raise RecordingError(f"{path}:{n}: unknown op {op!r} (known: {', '.join(sorted(OPS))})")
         _check_int(path, n, obj, "t")
         if obj["t"] < last_t:
-            raise RecordingError(f"{path}:{n}: time {obj['t']} goes back (previous event at {last_t})")
+            raise RecordingError(
+                f"{path}:{n}: time {obj['t']} goes back (previous event at {last_t})"
+            )
         last_t = obj["t"]
         for key in OPS[op]:
             _check_int(path, n, obj, key)

@@ -26,11 +26,11 @@ from simulator.sessions.physical import (
 )
 from simulator.sessions.shards import full_deck, parse_shard
 
-EXACT_MS = 400   # waits up to this long run at once (gesture timing), longer ones over frames
+EXACT_MS = 400  # waits up to this long run at once (gesture timing), longer ones over frames
 CLICK_DOWN_MS = 60
 CLICK_GAP_MS = 140
-HINT_MS = 500    # a hint moves no tile; the turn still takes a moment
-LABEL_PX = 30    # keep tiles off the area labels
+HINT_MS = 500  # a hint moves no tile; the turn still takes a moment
+LABEL_PX = 30  # keep tiles off the area labels
 
 
 class Until:
@@ -104,7 +104,9 @@ class AppTable(physical.Table):
         to_pixel = self.app.table.layout.to_pixel
         cells = self._area_cells(name)
         row_y = min((to_pixel(*c)[1] for c in cells), key=lambda cy: abs(cy - mid[1]))
-        row = sorted((c for c in cells if abs(to_pixel(*c)[1] - row_y) < 1.0), key=lambda c: to_pixel(*c)[0])
+        row = sorted(
+            (c for c in cells if abs(to_pixel(*c)[1] - row_y) < 1.0), key=lambda c: to_pixel(*c)[0]
+        )
         centre = min(range(len(row)), key=lambda i: abs(to_pixel(*row[i])[0] - mid[0]))
         return row[centre - 1] if slot == 1 else row[centre + 1]
 
@@ -114,7 +116,9 @@ class AppTable(physical.Table):
         s = self.app.table.layout.size
         a = 0.87 * s  # apothem
         inner = (x + s, y + LABEL_PX + a, w - 2 * s, h - LABEL_PX - 2 * a)
-        return [c for c in self.app.table.layout.cells_in_rect(inner) if self.app.table.on_table(*c)]
+        return [
+            c for c in self.app.table.layout.cells_in_rect(inner) if self.app.table.on_table(*c)
+        ]
 
     def _neighbours(self, cell) -> list:
         return [self.world.tile_at(cell[0] + dq, cell[1] + dr) for dq, dr in DIRECTIONS]
@@ -125,7 +129,9 @@ class AppTable(physical.Table):
         centre = self.app.table.centre_cell("board")
         if not self.board:
             return centre
-        cells = sorted(self._area_cells("board"), key=lambda c: (hex_distance(c, centre), c[1], c[0]))
+        cells = sorted(
+            self._area_cells("board"), key=lambda c: (hex_distance(c, centre), c[1], c[0])
+        )
         for cell in cells:
             near = [t for t in self._neighbours(cell) if t is not None]
             if self.world.tile_at(*cell) is None and near and all(t in self.board for t in near):
@@ -136,7 +142,9 @@ class AppTable(physical.Table):
         """Discarded shards send nothing, so they may lie together: the first free cell of the
         discard area touching only other discards."""
         to_pixel = self.app.table.layout.to_pixel
-        for cell in sorted(self._area_cells("discard"), key=lambda c: (round(to_pixel(*c)[1]), to_pixel(*c)[0])):
+        for cell in sorted(
+            self._area_cells("discard"), key=lambda c: (round(to_pixel(*c)[1]), to_pixel(*c)[0])
+        ):
             near = [t for t in self._neighbours(cell) if t is not None]
             if self.world.tile_at(*cell) is None and all(t in self.discards for t in near):
                 return cell
@@ -157,8 +165,11 @@ class AppTable(physical.Table):
         return self.world.inspect(t).get("state")
 
     def wait_state(self, t, states, timeout=SETTLE_MS):
-        return Until(lambda: self.state_of(t) in states, timeout,
-                     f"tile {t} shows {self.state_of(t)}, expected {' or '.join(states)}")
+        return Until(
+            lambda: self.state_of(t) in states,
+            timeout,
+            f"tile {t} shows {self.state_of(t)}, expected {' or '.join(states)}",
+        )
 
     def move_to(self, t, cell):
         rot = self.world.position(t)[2] if self.world.position(t) is not None else 0
@@ -184,11 +195,17 @@ class AppTable(physical.Table):
         w = self.world
         before = w.inspect(held).get("deal", {}).get("id")
         self.ops.press(held)
-        yield Until(lambda: w.inspect(held).get("deal", {}).get("id") != before, HOLD_DEAL_MS + 1000,
-                    "holding a tile for 6 s did not start a deal")
+        yield Until(
+            lambda: w.inspect(held).get("deal", {}).get("id") != before,
+            HOLD_DEAL_MS + 1000,
+            "holding a tile for 6 s did not start a deal",
+        )
         self.ops.release(held)
-        yield Until(lambda: all(self.state_of(t) == "face down" for t in w.tiles), DEAL_TIMEOUT_MS,
-                    "the deal did not finish")
+        yield Until(
+            lambda: all(self.state_of(t) == "face down" for t in w.tiles),
+            DEAL_TIMEOUT_MS,
+            "the deal did not finish",
+        )
         self.shards = {t: parse_shard(w.inspect(t)["shard"]) for t in w.tiles}
         if sorted(self.shards.values()) != full_deck():
             raise Mismatch("the tiles do not hold the 18 shards exactly once")

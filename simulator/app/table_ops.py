@@ -172,7 +172,12 @@ class TableOps:
             part = sides[go_left]
             stay = sides[not go_left]
             sign = 1.0 if go_left else -1.0
-            d = max(range(6), key=lambda i: sign * (math.cos(direction_angle(i)) * nx + math.sin(direction_angle(i)) * ny))
+            d = max(
+                range(6),
+                key=lambda i: (
+                    sign * (math.cos(direction_angle(i)) * nx + math.sin(direction_angle(i)) * ny)
+                ),
+            )
             if self._slide(part, stay, DIRECTIONS[d]):
                 moved.extend(part)
         return sorted(moved)

@@ -57,8 +57,16 @@ class Recording:
         self.end_ms = end_ms
 
 
-def record(game_class, cells, scenario, seed=0, ir_loss=0.0, mpy=(), interpreter="micropython",
-           **world_options):
+def record(
+    game_class,
+    cells,
+    scenario,
+    seed=0,
+    ir_loss=0.0,
+    mpy=(),
+    interpreter="micropython",
+    **world_options,
+):
     """Run `scenario(world)` on tiles of `game_class` at `cells`; tiles whose index is in `mpy`
     run on MicroPython (or under `interpreter`). Returns a Recording."""
     world = World(seed=seed, ir_loss=ir_loss, **world_options)

@@ -54,7 +54,11 @@ def game_location(game_class):
     module_name = game_class.__module__
     module = sys.modules.get(module_name)
     path = getattr(module, "__file__", None)
-    if module_name == "__main__" or not path or getattr(module, game_class.__name__, None) is not game_class:
+    if (
+        module_name == "__main__"
+        or not path
+        or getattr(module, game_class.__name__, None) is not game_class
+    ):
         raise CosimError(
             f"{game_class.__name__} must be defined at the top level of an importable module"
             " to run on MicroPython"
@@ -73,8 +77,9 @@ class MpyTileRunner:
     faults in the protocol from differences between MicroPython and CPython.
     """
 
-    def __init__(self, hal, game_class, heap=BOARD_HEAP, interpreter="micropython",
-                 timeout_s=REPLY_TIMEOUT_S):
+    def __init__(
+        self, hal, game_class, heap=BOARD_HEAP, interpreter="micropython", timeout_s=REPLY_TIMEOUT_S
+    ):
         self.hal = hal
         self.timeout_s = timeout_s
         self.game_class = game_class
@@ -97,8 +102,13 @@ class MpyTileRunner:
             raise ValueError(f"interpreter must be 'micropython' or 'cpython', not {interpreter!r}")
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the process
         self._process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-            env=env, bufsize=0, close_fds=True,
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            env=env,
+            bufsize=0,
+            close_fds=True,
         )
         self._boot()
 
@@ -113,15 +123,17 @@ class MpyTileRunner:
         for face in range(FACE_COUNT):
             for ms, data in hal.receive_frames(face):
                 frames.append([face, ms, protocol.to_hex(data)])
-        self._write({
-            "op": "step",
-            "t": now,
-            "b": [[ms, down] for ms, down in hal.button_edges()],
-            "f": frames,
-            # faces the SimHal would refuse a frame on (its rule, as the IR model applies it);
-            # a mismatch cannot pass silently: every replayed send is checked below
-            "busy": [face for face in range(FACE_COUNT) if hal.face_busy(face)],
-        })
+        self._write(
+            {
+                "op": "step",
+                "t": now,
+                "b": [[ms, down] for ms, down in hal.button_edges()],
+                "f": frames,
+                # faces the SimHal would refuse a frame on (its rule, as the IR model applies it);
+                # a mismatch cannot pass silently: every replayed send is checked below
+                "busy": [face for face in range(FACE_COUNT) if hal.face_busy(face)],
+            }
+        )
         reply = self._read_reply("done")
         for face, data in reply["s"]:
             if not hal.send_frame(face, protocol.from_hex(data)):
@@ -189,7 +201,7 @@ class MpyTileRunner:
         fd = self._process.stdin.fileno()
         try:
             while data:
-                data = data[os.write(fd, data):]
+                data = data[os.write(fd, data) :]
         except BrokenPipeError:
             raise CosimError(f"the MicroPython process ended: {self._stderr_text()}") from None
 
@@ -231,8 +243,10 @@ class MpyTileRunner:
             if not ready:
                 self._process.kill()  # its state is unknown now: it cannot go on in lockstep
                 self._process.wait()
-                raise CosimError(f"no reply from the tile's process in {self.timeout_s:g} s:"
-                                 " the firmware hangs (or the machine is far too slow)")
+                raise CosimError(
+                    f"no reply from the tile's process in {self.timeout_s:g} s:"
+                    " the firmware hangs (or the machine is far too slow)"
+                )
             chunk = os.read(fd, 65536)
             if not chunk:
                 self._process.wait()

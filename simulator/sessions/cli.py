@@ -17,15 +17,33 @@ def add_arguments(parser):
     sub = parser.add_subparsers(dest="session_command", metavar="ACTION")
     run_p = sub.add_parser("run", help="run a session script", description=__doc__)
     run_p.add_argument("script", metavar="SCRIPT", help="session script (examples/*.lg)")
-    run_p.add_argument("--rules-only", action="store_true",
-                       help="referee alone, no simulated tiles (tiles: [], deal_ms: null)")
-    run_p.add_argument("--seed", type=int, default=None, help="random seed (overrides `seed` in the script)")
-    run_p.add_argument("--ir-loss", type=float, default=0.0, metavar="P",
-                       help="drop each infrared frame with probability P (simulator only)")
-    run_p.add_argument("--json", action="store_true",
-                       help="print one JSON object at the end (transcript on stderr)")
-    run_p.add_argument("--mpy", type=int, default=0, metavar="N",
-                       help="run the first N of the 18 tiles as real MicroPython processes (simulator only)")
+    run_p.add_argument(
+        "--rules-only",
+        action="store_true",
+        help="referee alone, no simulated tiles (tiles: [], deal_ms: null)",
+    )
+    run_p.add_argument(
+        "--seed", type=int, default=None, help="random seed (overrides `seed` in the script)"
+    )
+    run_p.add_argument(
+        "--ir-loss",
+        type=float,
+        default=0.0,
+        metavar="P",
+        help="drop each infrared frame with probability P (simulator only)",
+    )
+    run_p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object at the end (transcript on stderr)",
+    )
+    run_p.add_argument(
+        "--mpy",
+        type=int,
+        default=0,
+        metavar="N",
+        help="run the first N of the 18 tiles as real MicroPython processes (simulator only)",
+    )
 
 
 def physical_runner_class():
@@ -39,15 +57,24 @@ def physical_runner_class():
 
 def run(args):
     if getattr(args, "session_command", None) != "run":
-        print("usage: blinks session run SCRIPT [--rules-only] [--seed N] [--ir-loss P] [--json]",
-              file=sys.stderr)
+        print(
+            "usage: blinks session run SCRIPT [--rules-only] [--seed N] [--ir-loss P] [--json]",
+            file=sys.stderr,
+        )
         return EXIT_BAD_SCRIPT
-    return run_session(args.script, rules_only=args.rules_only, seed=args.seed,
-                       ir_loss=args.ir_loss, as_json=args.json, mpy=args.mpy)
+    return run_session(
+        args.script,
+        rules_only=args.rules_only,
+        seed=args.seed,
+        ir_loss=args.ir_loss,
+        as_json=args.json,
+        mpy=args.mpy,
+    )
 
 
-def run_session(path, rules_only=False, seed=None, ir_loss=0.0, as_json=False, out=None, err=None,
-                mpy=0):
+def run_session(
+    path, rules_only=False, seed=None, ir_loss=0.0, as_json=False, out=None, err=None, mpy=0
+):
     out = out or sys.stdout
     err = err or sys.stderr
     transcript = err if as_json else out
@@ -73,11 +100,15 @@ def run_session(path, rules_only=False, seed=None, ir_loss=0.0, as_json=False, o
     else:
         runner_class, options = physical_runner_class(), {"ir_loss": ir_loss, "mpy": mpy}
         if runner_class is None:
-            return fail(0, "the simulator runner is not available (it needs simulator.world and "
-                           "the Lost Gems firmware); use --rules-only")
+            return fail(
+                0,
+                "the simulator runner is not available (it needs simulator.world and "
+                "the Lost Gems firmware); use --rules-only",
+            )
     try:
-        runner = runner_class(parse_script(text), seed=seed,
-                              say=lambda line: print(line, file=transcript), **options)
+        runner = runner_class(
+            parse_script(text), seed=seed, say=lambda line: print(line, file=transcript), **options
+        )
         result = runner.run()
     except ScriptError as exc:
         return fail(exc.line, exc.message)
@@ -89,6 +120,8 @@ def run_session(path, rules_only=False, seed=None, ir_loss=0.0, as_json=False, o
         print(json.dumps(result.to_dict()), file=out)
     else:
         over = "over" if result.state.over else "not over"
-        print(f"{path}: score {result.state.score}, {over}; "
-              f"{len(result.failures)} expect(s) failed", file=out)
+        print(
+            f"{path}: score {result.state.score}, {over}; {len(result.failures)} expect(s) failed",
+            file=out,
+        )
     return result.code

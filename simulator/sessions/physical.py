@@ -23,13 +23,13 @@ from simulator.world import World, shapes
 
 HOLD_DEAL_MS = 6000
 DEAL_TIMEOUT_MS = 60000
-LONE_WAIT_MS = 1000      # a tile put down alone knows it is alone after 0.6 s
-SETTLE_MS = 3000         # longest wait for a tile to show the outcome of a gesture
-ERROR_MS = 3000          # an error flashes this long before the tile is discarded
+LONE_WAIT_MS = 1000  # a tile put down alone knows it is alone after 0.6 s
+SETTLE_MS = 3000  # longest wait for a tile to show the outcome of a gesture
+ERROR_MS = 3000  # an error flashes this long before the tile is discarded
 DISCARD_HOLD_MS = 2100
 HAND_CELLS = ((30, -20), (30, 20))  # where each player's hand starts; shards 3 cells apart
-BOARD_CELL = (-40, 0)               # the gem board grows east from here
-DISCARD_CELL = (0, 40)              # discarded shards lie 2 cells apart from here
+BOARD_CELL = (-40, 0)  # the gem board grows east from here
+DISCARD_CELL = (0, 40)  # discarded shards lie 2 cells apart from here
 
 
 class Mismatch(Exception):
@@ -61,8 +61,8 @@ class Table:
             self.world.add_tile(LostGems, q=q, r=r, runner=runners.get(i))
         self.mpy = mpy
         self.world.advance(300)  # faces find each other
-        self.shards = {}      # tile -> shard, read after the deal
-        self.order = []       # tiles in draw order
+        self.shards = {}  # tile -> shard, read after the deal
+        self.order = []  # tiles in draw order
         self.next_draw = 0
         self.hands = ([], [])
         self.board = []
@@ -89,11 +89,14 @@ class Table:
             raise Mismatch("holding a tile for 6 s did not start a deal")
         fired = w.now
         w.release(held)
-        done = w.run_until(lambda: all(w.inspect(t)["state"] == "face down" for t in w.tiles),
-                           DEAL_TIMEOUT_MS)
+        done = w.run_until(
+            lambda: all(w.inspect(t)["state"] == "face down" for t in w.tiles), DEAL_TIMEOUT_MS
+        )
         if not done:
-            raise Mismatch("the deal did not finish: tiles show " + ", ".join(
-                sorted({w.inspect(t)["state"] for t in w.tiles})))
+            raise Mismatch(
+                "the deal did not finish: tiles show "
+                + ", ".join(sorted({w.inspect(t)["state"] for t in w.tiles}))
+            )
         deal_ms = w.now - fired
         self.shards = {t: parse_shard(w.inspect(t)["shard"]) for t in w.tiles}
         if sorted(self.shards.values()) != full_deck():
@@ -186,15 +189,19 @@ class Table:
         for t, want in sorted(self.expected().items()):
             seen = self.world.inspect(t)
             if seen["state"] != want or seen["shard"] != shard_name(self.shards[t]):
-                problems.append(f"tile {t} shows {seen['state']} {seen['shard']}, expected "
-                                f"{want} {shard_name(self.shards[t])}")
+                problems.append(
+                    f"tile {t} shows {seen['state']} {seen['shard']}, expected "
+                    f"{want} {shard_name(self.shards[t])}"
+                )
         for p in (0, 1):
             if [self.shards[t] for t in self.hands[p]] != state.hands[p]:
                 problems.append(f"{PLAYERS[p]}'s hand tiles hold {self.names(self.hands[p])}")
         if [self.shards[t] for t in self.discards] != state.discards:
             problems.append(f"the discard tiles hold {self.names(self.discards)}")
         if len(self.board) != sum(state.gems):
-            problems.append(f"the gem board has {len(self.board)} tiles, the score is {sum(state.gems)}")
+            problems.append(
+                f"the gem board has {len(self.board)} tiles, the score is {sum(state.gems)}"
+            )
         if problems:
             raise Mismatch("; ".join(problems))
 
@@ -225,8 +232,9 @@ class Table:
         w = self.world
         if not w.run_until(lambda: w.inspect(t)["state"] in states, timeout):
             seen = w.inspect(t)
-            raise Mismatch(f"tile {t} ({seen['shard']}) shows {seen['state']}, expected "
-                           f"{' or '.join(states)}")
+            raise Mismatch(
+                f"tile {t} ({seen['shard']}) shows {seen['state']}, expected {' or '.join(states)}"
+            )
         return w.inspect(t)["state"]
 
 
@@ -268,7 +276,8 @@ class PhysicalRunner(RulesRunner):
         self.line = line
         try:
             self.table, self.state, self.deal_ms = physical_game(
-                seed, deck, start, self.ir_loss, shape, self.mpy)
+                seed, deck, start, self.ir_loss, shape, self.mpy
+            )
         except Mismatch as exc:
             raise _Stop(line, f"the deal: {exc}")
         self.say(f"dealt on {DECK_SIZE} tiles in {self.deal_ms} simulated ms")
@@ -287,8 +296,10 @@ class PhysicalRunner(RulesRunner):
         seen = self.table.world.inspect(st.tile)
         if st.value in (seen["state"], seen["shard"]):
             return
-        message = (f"expect tile {st.tile} shows {st.value} failed: it shows {seen['state']} "
-                   f"{seen['shard']}")
+        message = (
+            f"expect tile {st.tile} shows {st.value} failed: it shows {seen['state']} "
+            f"{seen['shard']}"
+        )
         self.failures.append((st.line, message))
         self.say(f"line {st.line}: {message}")
 
@@ -336,8 +347,10 @@ def run_physical_games(bot_name, games, seed=0, progress=None):
                 table.perform(event)
                 table.check(state)
             except Mismatch as exc:
-                raise Mismatch(f"game {i} (seed {seed + i}), turn {event.turn} "
-                               f"({PLAYERS[p]} {event.move}): {exc}") from None
+                raise Mismatch(
+                    f"game {i} (seed {seed + i}), turn {event.turn} "
+                    f"({PLAYERS[p]} {event.move}): {exc}"
+                ) from None
             for q in (0, 1):
                 bots[q].observe(obs[q], obs[q].last_event)
         scores.append(state.score)

@@ -63,8 +63,10 @@ def save_plot(stats, path, title):
     ax.set_xticks(range(10))
     ax.set_xlabel("score")
     ax.set_ylabel("games")
-    ax.set_title(f"{title}: mean {stats['mean']:.3f} ± {stats['stderr']:.3f}, "
-                 f"{stats['perfect_pct']:.1f}% perfect")
+    ax.set_title(
+        f"{title}: mean {stats['mean']:.3f} ± {stats['stderr']:.3f}, "
+        f"{stats['perfect_pct']:.1f}% perfect"
+    )
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

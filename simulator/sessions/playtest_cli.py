@@ -12,20 +12,32 @@ from simulator.sessions.playtest import histogram_lines, run_games, save_plot, s
 
 
 def add_arguments(parser):
-    parser.add_argument("--bot", default=BEST_BOT, help=f"bot to play both seats: "
-                        f"{', '.join(sorted(BOTS))} (default {BEST_BOT})")
+    parser.add_argument(
+        "--bot",
+        default=BEST_BOT,
+        help=f"bot to play both seats: {', '.join(sorted(BOTS))} (default {BEST_BOT})",
+    )
     parser.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
-    parser.add_argument("--seed", type=int, default=0, help="game i is dealt from seed S+i (default 0)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object with the figures")
-    parser.add_argument("--plot", metavar="FILE.png", help="save a histogram of the scores as a PNG")
-    parser.add_argument("--physical", action="store_true",
-                        help="play every move on the simulated tiles (slow)")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="game i is dealt from seed S+i (default 0)"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object with the figures"
+    )
+    parser.add_argument(
+        "--plot", metavar="FILE.png", help="save a histogram of the scores as a PNG"
+    )
+    parser.add_argument(
+        "--physical", action="store_true", help="play every move on the simulated tiles (slow)"
+    )
 
 
 def run(args):
     if args.bot not in BOTS:
-        print(f"playtest: no bot called {args.bot!r}; known bots: {', '.join(sorted(BOTS))}",
-              file=sys.stderr)
+        print(
+            f"playtest: no bot called {args.bot!r}; known bots: {', '.join(sorted(BOTS))}",
+            file=sys.stderr,
+        )
         return 2
     if args.games < 1:
         print(f"playtest: --games must be at least 1, got {args.games}", file=sys.stderr)
@@ -34,8 +46,11 @@ def run(args):
         try:
             from simulator.sessions.physical import Mismatch, run_physical_games
         except ImportError:
-            print("playtest: --physical needs the simulator runner (simulator.world and the "
-                  "Lost Gems firmware), which is not available", file=sys.stderr)
+            print(
+                "playtest: --physical needs the simulator runner (simulator.world and the "
+                "Lost Gems firmware), which is not available",
+                file=sys.stderr,
+            )
             return 2
         try:
             scores = with_progress(run_physical_games, args.bot, args.games, args.seed, long_run=5)
@@ -56,8 +71,10 @@ def run(args):
         print(json.dumps(stats))
         return 0
     print(f"{args.bot}: {stats['games']} games from seed {args.seed}")
-    print(f"mean {stats['mean']:.3f} ± {stats['stderr']:.3f} (standard error)   "
-          f"perfect {stats['perfect_pct']:.1f}%   zero {stats['zero_pct']:.1f}%")
+    print(
+        f"mean {stats['mean']:.3f} ± {stats['stderr']:.3f} (standard error)   "
+        f"perfect {stats['perfect_pct']:.1f}%   zero {stats['zero_pct']:.1f}%"
+    )
     for line in histogram_lines(stats["histogram"]):
         print(line)
     if args.plot:

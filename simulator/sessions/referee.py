@@ -48,21 +48,25 @@ class Event:
         self.turn = turn
         self.player = player
         self.move = move
-        self.shard = None       # the shard played or discarded
-        self.played = False     # it joined its gem
-        self.error = False      # it was played but was not playable
+        self.shard = None  # the shard played or discarded
+        self.played = False  # it joined its gem
+        self.error = False  # it was played but was not playable
         self.completed = False  # it completed its gem
-        self.regained = False   # a spent hint token became available again
-        self.touched = ()       # hint: the 1-based slots it pointed at
-        self.drew = None        # the shard drawn from the jungle into slot 2, if any
-        self.hints = 0          # tokens after the turn
+        self.regained = False  # a spent hint token became available again
+        self.touched = ()  # hint: the 1-based slots it pointed at
+        self.drew = None  # the shard drawn from the jungle into slot 2, if any
+        self.hints = 0  # tokens after the turn
         self.errors = 0
 
     def describe(self):
         """One transcript line: what happened, in a player's words."""
         m = self.move
         if m.kind == HINT:
-            where = ("slot " + " and ".join(str(s) for s in self.touched)) if self.touched else "no shard"
+            where = (
+                ("slot " + " and ".join(str(s) for s in self.touched))
+                if self.touched
+                else "no shard"
+            )
             text = f"{m}: points at {where}"
         elif self.played:
             text = f"{m}: {shard_name(self.shard)} joins the {COLOUR_NAMES[self.shard // 3]} gem"
@@ -141,7 +145,8 @@ class GameState:
             if self.hints <= 0:
                 raise IllegalMove("a hint needs an available hint token, and none is left")
             ok = (move.hint_kind == "colour" and move.hint in (0, 1, 2)) or (
-                move.hint_kind == "value" and move.hint in (1, 2, 3))
+                move.hint_kind == "value" and move.hint in (1, 2, 3)
+            )
             if not ok:
                 raise IllegalMove("a hint names a colour (red, yellow, blue) or a value (1-3)")
             return
@@ -149,7 +154,9 @@ class GameState:
             raise IllegalMove("a move is a hint, a play or a discard")
         n = len(self.hands[self.current])
         if not 1 <= move.slot <= n:
-            raise IllegalMove(f"{PLAYERS[self.current]} has no shard in slot {move.slot} (hand of {n})")
+            raise IllegalMove(
+                f"{PLAYERS[self.current]} has no shard in slot {move.slot} (hand of {n})"
+            )
         if move.kind == DISCARD and self.hints >= MAX_HINTS:
             raise IllegalMove("a discard needs a spent hint token, and all 3 are available")
 
@@ -236,6 +243,8 @@ class GameState:
             "jungle": self.jungle,
             "gems": {"R": self.gems[0], "Y": self.gems[1], "B": self.gems[2]},
             "discards": [shard_name(s) for s in self.discards],
-            "hands": {"A": [shard_name(s) for s in self.hands[0]],
-                      "B": [shard_name(s) for s in self.hands[1]]},
+            "hands": {
+                "A": [shard_name(s) for s in self.hands[0]],
+                "B": [shard_name(s) for s in self.hands[1]],
+            },
         }

@@ -51,8 +51,10 @@ class RulesRunner:
     def validate(self):
         for st in self.statements:
             if st.kind == "expect_tile":
-                raise ScriptError(st.line, "`expect tile` needs the simulator; it cannot be checked "
-                                           "with --rules-only")
+                raise ScriptError(
+                    st.line,
+                    "`expect tile` needs the simulator; it cannot be checked with --rules-only",
+                )
 
     def deal(self, seed, deck, start, shape, line):
         self.state = GameState(seed=seed, deck=deck, start=start)
@@ -99,22 +101,29 @@ class RulesRunner:
         s = self.state
         how = "the deck as written" if setup["deck"] else f"seed {seed}"
         a, b = (" ".join(shard_name(x) for x in hand) for hand in s.hands)
-        self.say(f"deal {shape} ({self.mode}, {how}): A holds {a}, B holds {b}; "
-                 f"{PLAYERS[s.current]} starts")
+        self.say(
+            f"deal {shape} ({self.mode}, {how}): A holds {a}, B holds {b}; "
+            f"{PLAYERS[s.current]} starts"
+        )
 
     def _move(self, st):
         s = self.state
         if s.over:
             raise ScriptError(st.line, f"the game is over: no more moves ({st.text})")
         if st.player != s.current:
-            raise ScriptError(st.line, f"out of turn: it is {PLAYERS[s.current]}'s turn, not {PLAYERS[st.player]}'s")
+            raise ScriptError(
+                st.line,
+                f"out of turn: it is {PLAYERS[s.current]}'s turn, not {PLAYERS[st.player]}'s",
+            )
         try:
             event = s.apply(st.move)
         except IllegalMove as exc:
             raise ScriptError(st.line, f"illegal move `{st.text}`: {exc}")
         end = f" | game over, score {s.score}" if s.over else ""
-        self.say(f"turn {event.turn:<2} {PLAYERS[event.player]} {event.describe()} | hints "
-                 f"{s.hints}/{MAX_HINTS} errors {s.errors}/{MAX_ERRORS} jungle {s.jungle}{end}")
+        self.say(
+            f"turn {event.turn:<2} {PLAYERS[event.player]} {event.describe()} | hints "
+            f"{s.hints}/{MAX_HINTS} errors {s.errors}/{MAX_ERRORS} jungle {s.jungle}{end}"
+        )
         self.after_move(st, event)
 
     def _expect(self, st):

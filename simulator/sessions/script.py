@@ -32,12 +32,12 @@ class Statement:
         self.line = line
         self.kind = kind
         self.text = text
-        self.value = value    # seed: int; deck: list of shards; deal: shape; start: player;
+        self.value = value  # seed: int; deck: list of shards; deal: shape; start: player;
         #                       expect: the expected int/bool/state text
         self.player = player  # move: 0 for A, 1 for B
         self.move = move
-        self.what = what      # expect: score, hints, errors, jungle or over
-        self.tile = tile      # expect_tile: the tile id
+        self.what = what  # expect: score, hints, errors, jungle or over
+        self.tile = tile  # expect_tile: the tile id
 
     def __repr__(self):
         return f"Statement({self.line}, {self.text!r})"
@@ -55,13 +55,19 @@ def parse_script(text):
         st = parse_line(number, code)
         if st.kind in SETUP_KINDS:
             if first_game_line is not None:
-                raise ScriptError(number, f"`{st.kind}` must come before the first move or expect "
-                                          f"(line {first_game_line})")
+                raise ScriptError(
+                    number,
+                    f"`{st.kind}` must come before the first move or expect "
+                    f"(line {first_game_line})",
+                )
             if st.kind in seen:
-                raise ScriptError(number, f"a second `{st.kind}` statement (the first is on line "
-                                          f"{seen[st.kind]})")
+                raise ScriptError(
+                    number, f"a second `{st.kind}` statement (the first is on line {seen[st.kind]})"
+                )
             if st.kind in ("seed", "deck") and "deal" in seen:
-                raise ScriptError(number, f"`{st.kind}` must come before `deal` (line {seen['deal']})")
+                raise ScriptError(
+                    number, f"`{st.kind}` must come before `deal` (line {seen['deal']})"
+                )
             seen[st.kind] = number
         elif first_game_line is None:
             first_game_line = number
@@ -73,11 +79,15 @@ def parse_line(number, code):
     words = code.split()
     head = words[0].lower()
     if head == "seed":
-        return Statement(number, "seed", code, value=_int(number, words, 1, "seed N (a whole number)", 2))
+        return Statement(
+            number, "seed", code, value=_int(number, words, 1, "seed N (a whole number)", 2)
+        )
     if head == "deck":
         if len(words) != 19:
-            raise ScriptError(number, "expected `deck` then the 18 shards in draw order, "
-                                      f"got {len(words) - 1} shards")
+            raise ScriptError(
+                number,
+                f"expected `deck` then the 18 shards in draw order, got {len(words) - 1} shards",
+            )
         try:
             deck = [parse_shard(w) for w in words[1:]]
             check_deck(deck)
@@ -86,8 +96,12 @@ def parse_line(number, code):
         return Statement(number, "deck", code, value=deck)
     if head == "deal":
         if len(words) > 2 or (len(words) == 2 and words[1].lower() not in SHAPES):
-            raise ScriptError(number, "expected `deal` or `deal SHAPE` with SHAPE one of " + ", ".join(SHAPES))
-        return Statement(number, "deal", code, value=words[1].lower() if len(words) == 2 else "blob")
+            raise ScriptError(
+                number, "expected `deal` or `deal SHAPE` with SHAPE one of " + ", ".join(SHAPES)
+            )
+        return Statement(
+            number, "deal", code, value=words[1].lower() if len(words) == 2 else "blob"
+        )
     if head == "start":
         if len(words) != 2 or words[1].upper() not in ("A", "B"):
             raise ScriptError(number, "expected `start A` or `start B`")
@@ -96,8 +110,11 @@ def parse_line(number, code):
         return _parse_expect(number, code, words)
     if head.upper() in ("A", "B") and len(words) >= 2:
         return _parse_move(number, code, words)
-    raise ScriptError(number, "expected a statement: seed, deck, deal, start, expect, "
-                              "or a move like `A hint colour red`, `B play 1`, `A discard 2`")
+    raise ScriptError(
+        number,
+        "expected a statement: seed, deck, deal, start, expect, "
+        "or a move like `A hint colour red`, `B play 1`, `A discard 2`",
+    )
 
 
 def _int(number, words, index, expected, length):
@@ -117,12 +134,16 @@ def _parse_move(number, code, words):
     verb = words[1].lower()
     if verb in ("play", "discard"):
         if len(words) != 3 or words[2] not in ("1", "2"):
-            raise ScriptError(number, f"expected `{words[0]} {verb} N` with N the hand slot, 1 or 2")
+            raise ScriptError(
+                number, f"expected `{words[0]} {verb} N` with N the hand slot, 1 or 2"
+            )
         slot = int(words[2])
         move = Move.play(slot) if verb == "play" else Move.discard(slot)
         return Statement(number, "move", code, player=player, move=move)
     if verb == "hint":
-        usage = f"expected `{words[0]} hint colour red|yellow|blue` or `{words[0]} hint value 1|2|3`"
+        usage = (
+            f"expected `{words[0]} hint colour red|yellow|blue` or `{words[0]} hint value 1|2|3`"
+        )
         if len(words) != 4:
             raise ScriptError(number, usage)
         kind = words[2].lower()
@@ -138,13 +159,19 @@ def _parse_move(number, code, words):
         else:
             raise ScriptError(number, usage)
         return Statement(number, "move", code, player=player, move=move)
-    raise ScriptError(number, f"expected `{words[0]} hint ...`, `{words[0]} play N` or `{words[0]} discard N`, got {words[1]!r}")
+    raise ScriptError(
+        number,
+        f"expected `{words[0]} hint ...`, `{words[0]} play N` or `{words[0]} discard N`, got {words[1]!r}",
+    )
 
 
 def _parse_expect(number, code, words):
     if len(words) < 2:
-        raise ScriptError(number, "expected `expect score|hints|errors|jungle N`, `expect over yes|no` "
-                                  "or `expect tile T shows STATE`")
+        raise ScriptError(
+            number,
+            "expected `expect score|hints|errors|jungle N`, `expect over yes|no` "
+            "or `expect tile T shows STATE`",
+        )
     what = words[1].lower()
     if what in EXPECT_NUMBERS:
         value = _int(number, words, 2, f"expect {what} N", 3)
@@ -154,8 +181,10 @@ def _parse_expect(number, code, words):
             raise ScriptError(number, "expected `expect over yes` or `expect over no`")
         return Statement(number, "expect", code, value=words[2].lower() == "yes", what="over")
     if what == "tile":
-        usage = ("expected `expect tile T shows STATE` with STATE a shard like R1 or one of: "
-                 + ", ".join(TILE_STATES))
+        usage = (
+            "expected `expect tile T shows STATE` with STATE a shard like R1 or one of: "
+            + ", ".join(TILE_STATES)
+        )
         if len(words) < 5 or words[3].lower() != "shows":
             raise ScriptError(number, usage)
         try:
@@ -170,4 +199,7 @@ def _parse_expect(number, code, words):
             except ValueError:
                 raise ScriptError(number, usage + f"; got {shown!r}")
         return Statement(number, "expect_tile", code, value=shown, tile=tile)
-    raise ScriptError(number, f"expected `expect` then score, hints, errors, jungle, over or tile, got {words[1]!r}")
+    raise ScriptError(
+        number,
+        f"expected `expect` then score, hints, errors, jungle, over or tile, got {words[1]!r}",
+    )

@@ -74,6 +74,9 @@ def check_deck(deck):
         counts = [0] * 9
         for s in deck:
             counts[s] += 1
-        wrong = [f"{shard_name(t)} x{counts[t]} (needs {TYPE_COUNTS[t]})"
-                 for t in SHARD_TYPES if counts[t] != TYPE_COUNTS[t]]
+        wrong = [
+            f"{shard_name(t)} x{counts[t]} (needs {TYPE_COUNTS[t]})"
+            for t in SHARD_TYPES
+            if counts[t] != TYPE_COUNTS[t]
+        ]
         raise ValueError("not a permutation of the 18 shards: " + ", ".join(wrong))

@@ -15,8 +15,7 @@ import math
 
 
 class IrModel:
-    def __init__(self, world, rng, loss: float = 0.0, bit_flip: float = 0.0,
-                 bit_rate: int = 4000):
+    def __init__(self, world, rng, loss: float = 0.0, bit_flip: float = 0.0, bit_rate: int = 4000):
         if not 0.0 <= loss <= 1.0 or not 0.0 <= bit_flip <= 1.0:
             raise ValueError("loss and bit_flip are probabilities in 0..1")
         if bit_rate <= 0:

@@ -26,10 +26,14 @@ class SimHal(Hal):
         self._entropy = random.Random(rng.getrandbits(64))
         self._serial = bytes(rng.getrandbits(8) for _ in range(8))
         self.edges: list[tuple[int, bool]] = []  # (ms, down) not yet taken by the runtime
-        self.inbox: list[list[tuple[int, bytes]]] = [[] for _ in range(FACES)]  # (arrival ms, bytes), in arrival order
+        self.inbox: list[list[tuple[int, bytes]]] = [
+            [] for _ in range(FACES)
+        ]  # (arrival ms, bytes), in arrival order
         self.tx_until = [0] * FACES  # a face transmits until this ms
         self.rx_until = [0] * FACES  # light from the neighbour reaches the face until this ms
-        self.peers: list[tuple[SimHal, int] | None] = [None] * FACES  # (other SimHal, other face) or None
+        self.peers: list[tuple[SimHal, int] | None] = [
+            None
+        ] * FACES  # (other SimHal, other face) or None
         self.leds = [0] * FACES
         self.storage: bytes | None = None
         self.log_lines: list[tuple[int, str]] = []

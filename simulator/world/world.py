@@ -31,8 +31,14 @@ class World:
     is lost, `bit_flip` that a bit of a delivered frame flips; `loop_ms` is each tile's pass
     period; `bit_rate` sets the infrared time on air (see ir.py)."""
 
-    def __init__(self, seed: int = 0, ir_loss: float = 0.0, bit_flip: float = 0.0,
-                 loop_ms: int = 20, bit_rate: int = 4000):
+    def __init__(
+        self,
+        seed: int = 0,
+        ir_loss: float = 0.0,
+        bit_flip: float = 0.0,
+        loop_ms: int = 20,
+        bit_rate: int = 4000,
+    ):
         if loop_ms < 2:
             raise ValueError("loop_ms must be at least 2")
         self.seed = seed

@@ -18,7 +18,15 @@ FRAME_MS = 1000.0 / 60.0
 
 
 def app_args(**kw):
-    args = {"tiles": 18, "seed": 1, "game": None, "ir_loss": 0.0, "speed": 1, "record": None, "replay": None}
+    args = {
+        "tiles": 18,
+        "seed": 1,
+        "game": None,
+        "ir_loss": 0.0,
+        "speed": 1,
+        "record": None,
+        "replay": None,
+    }
     args.update(kw)
     return argparse.Namespace(**args)
 
@@ -74,7 +82,12 @@ class Hands:
     def drag(self, start, end, button=3, mod=0, steps=4):
         self.down(start, button, mod)
         for i in range(1, steps + 1):
-            self.move((start[0] + (end[0] - start[0]) * i // steps, start[1] + (end[1] - start[1]) * i // steps))
+            self.move(
+                (
+                    start[0] + (end[0] - start[0]) * i // steps,
+                    start[1] + (end[1] - start[1]) * i // steps,
+                )
+            )
             self.frames(20)
         self.up(end, button)
 
@@ -82,7 +95,9 @@ class Hands:
         """Hold a tile 6 s and wait until every tile shows face down."""
         world = self.app.world
         self.hold(tid, 6100)
-        assert world.run_until(lambda: all(world.inspect(t).get("state") == "face down" for t in world.tiles), 30000)
+        assert world.run_until(
+            lambda: all(world.inspect(t).get("state") == "face down" for t in world.tiles), 30000
+        )
 
 
 def lone_cell(app, area, avoid=()):
@@ -90,7 +105,9 @@ def lone_cell(app, area, avoid=()):
     world = app.world
     for q, r in app.table.layout.cells_in_rect(app.table.area(area).rect):
         around = [(q + dq, r + dr) for dq, dr in DIRECTIONS] + [(q, r)]
-        if all(world.tile_at(*c) is None and c not in avoid for c in around) and app.table.on_table(q, r):
+        if all(world.tile_at(*c) is None and c not in avoid for c in around) and app.table.on_table(
+            q, r
+        ):
             return q, r
     raise AssertionError("no free cell in " + area)
 
@@ -100,6 +117,9 @@ def edge_tile(app):
     world = app.world
     for tid in world.tiles:
         q, r, _ = world.position(tid)
-        if app.table.area_of_cell(q, r).name == "jungle" and sum(world.tile_at(q + dq, r + dr) is None for dq, dr in DIRECTIONS) >= 3:
+        if (
+            app.table.area_of_cell(q, r).name == "jungle"
+            and sum(world.tile_at(q + dq, r + dr) is None for dq, dr in DIRECTIONS) >= 3
+        ):
             return tid
     raise AssertionError("no edge tile")

@@ -69,7 +69,9 @@ def test_a_person_plays_a_against_the_bot_through_the_panel(make_app):
     state = game.state
     assert_tiles_agree(app, state)
     a_tiles = list(game.table.hands[0])
-    assert all(app.hidden(t) for t in a_tiles) and not any(app.hidden(t) for t in game.table.hands[1])
+    assert all(app.hidden(t) for t in a_tiles) and not any(
+        app.hidden(t) for t in game.table.hands[1]
+    )
 
     press_button(app, hands, game, DISCARDS[0])  # all 3 hints available: no discard
     assert state.turns == 0 and game.phase == PERSON
@@ -126,7 +128,9 @@ def test_a_whole_game_ends_with_the_score_and_its_rating(make_app):
     assert state.over and state.jungle == 0 and state.score > 0
     assert_tiles_agree(app, state)
     assert game.messages[-1][0] == f"Game over: score {state.score}, {rating(state.score)}."
-    assert app.view_as is None and not any(app.hidden(t) for t in app.world.tiles)  # A sees their shards
+    assert app.view_as is None and not any(
+        app.hidden(t) for t in app.world.tiles
+    )  # A sees their shards
 
     press_button(app, hands, game, NEW_GAME)  # the tiles gather in the jungle and are dealt again
     assert game.phase != OVER and game.state is None and app.view_as == "A"
@@ -153,8 +157,14 @@ def test_a_recorded_bot_game_replays_to_the_same_tiles(make_app, tmp_path):
 
 def test_ratings_follow_the_rules():
     assert [rating(s) for s in (0, 3, 4, 5, 6, 8, 9)] == [
-        "the tribes are let down", "the tribes are let down", "a mediocre explorer",
-        "a mediocre explorer", "nicely done", "nicely done", "praised by the tribe"]
+        "the tribes are let down",
+        "the tribes are let down",
+        "a mediocre explorer",
+        "a mediocre explorer",
+        "nicely done",
+        "nicely done",
+        "praised by the tribe",
+    ]
 
 
 def test_bot_options_are_checked(tmp_path, capsys):

@@ -30,6 +30,7 @@ def test_directions_go_clockwise_on_screen_from_north():
     layout = HexLayout(30, (0, 0))
     angles = []
     import math
+
     for dq, dr in DIRECTIONS:
         x, y = layout.to_pixel(dq, dr)
         angles.append(round(math.degrees(math.atan2(y, x))) % 360)
@@ -40,7 +41,9 @@ def test_table_areas_are_labelled_and_hands_are_at_bottom_and_top():
     table = Table(970, 800)
     names = [a.name for a in table.areas]
     assert sorted(names) == ["board", "discard", "hand_a", "hand_b", "jungle"]
-    assert table.area("hand_a").rect[1] > table.area("jungle").rect[1] > table.area("hand_b").rect[1]
+    assert (
+        table.area("hand_a").rect[1] > table.area("jungle").rect[1] > table.area("hand_b").rect[1]
+    )
     q, r = table.centre_cell("jungle")
     assert table.area_of_cell(q, r).name == "jungle"
 

@@ -19,8 +19,24 @@ def test_the_first_n_tiles_run_on_micropython_and_end_with_the_app(make_app):
 
 def test_cli_mpy_runs_headless_and_checks_n(tmp_path, capsys):
     shot = tmp_path / "mpy.png"
-    assert blinks(["sim", "--game", "demo", "--tiles", "3", "--mpy", "2", "--run-for", "0.5",
-                   "--screenshot", str(shot)]) == 0
+    assert (
+        blinks(
+            [
+                "sim",
+                "--game",
+                "demo",
+                "--tiles",
+                "3",
+                "--mpy",
+                "2",
+                "--run-for",
+                "0.5",
+                "--screenshot",
+                str(shot),
+            ]
+        )
+        == 0
+    )
     assert pygame.image.load(str(shot)).get_size() == (1280, 800)
     assert blinks(["sim", "--tiles", "3", "--mpy", "4"]) == 2
     assert "--mpy takes a number of tiles from 0 to 3" in capsys.readouterr().err

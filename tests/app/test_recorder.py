@@ -9,14 +9,22 @@ from simulator.app.recorder import Recorder, RecordingError, Replay, load
 
 def test_round_trip(tmp_path):
     path = str(tmp_path / "run.jsonl")
-    rec = Recorder(path, {"game": "demo", "seed": 3, "tiles": 2, "ir_loss": 0.0, "layout": [[0, 0, 0], [1, 0, 0]]})
+    rec = Recorder(
+        path,
+        {"game": "demo", "seed": 3, "tiles": 2, "ir_loss": 0.0, "layout": [[0, 0, 0], [1, 0, 0]]},
+    )
     rec.record(100, "press", tile=1)
     rec.record(180, "release", tile=1)
     rec.record(200, "place", tile=0, q=2, r=-1, rot=3)
     rec.close(500)
     header, events = load(path)
     assert header["seed"] == 3 and header["layout"] == [[0, 0, 0], [1, 0, 0]]
-    assert [(e["t"], e["op"]) for e in events] == [(100, "press"), (180, "release"), (200, "place"), (500, "end")]
+    assert [(e["t"], e["op"]) for e in events] == [
+        (100, "press"),
+        (180, "release"),
+        (200, "place"),
+        (500, "end"),
+    ]
     replay = Replay(events)
     assert replay.next_time() == 100 and replay.end_time == 500
     assert replay.pop()["tile"] == 1
@@ -29,17 +37,25 @@ def _write(tmp_path, lines):
     return str(path)
 
 
-HEADER = json.dumps({"kind": "blinks-sim", "version": 1, "seed": 0, "tiles": 1, "layout": [[0, 0, 0]]})
+HEADER = json.dumps(
+    {"kind": "blinks-sim", "version": 1, "seed": 0, "tiles": 1, "layout": [[0, 0, 0]]}
+)
 
 
-@pytest.mark.parametrize("lines, message", [
-    (["not json"], ":1: not JSON"),
-    ([json.dumps({"kind": "other"})], "not a blinks sim recording"),
-    ([HEADER, json.dumps({"t": 5, "op": "explode"})], ":2: unknown op 'explode'"),
-    ([HEADER, json.dumps({"t": 5, "op": "press"})], ":2: 'press' needs an integer 'tile'"),
-    ([HEADER, json.dumps({"t": 9, "op": "end"}), json.dumps({"t": 5, "op": "end"})], ":3: time 5 goes back"),
-    ([], "empty recording"),
-])
+@pytest.mark.parametrize(
+    "lines, message",
+    [
+        (["not json"], ":1: not JSON"),
+        ([json.dumps({"kind": "other"})], "not a blinks sim recording"),
+        ([HEADER, json.dumps({"t": 5, "op": "explode"})], ":2: unknown op 'explode'"),
+        ([HEADER, json.dumps({"t": 5, "op": "press"})], ":2: 'press' needs an integer 'tile'"),
+        (
+            [HEADER, json.dumps({"t": 9, "op": "end"}), json.dumps({"t": 5, "op": "end"})],
+            ":3: time 5 goes back",
+        ),
+        ([], "empty recording"),
+    ],
+)
 def test_bad_files_name_the_line(tmp_path, lines, message):
     with pytest.raises(RecordingError) as err:
         load(_write(tmp_path, lines))

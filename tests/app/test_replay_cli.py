@@ -79,9 +79,16 @@ def test_screenshot_at_exit_is_a_real_picture(tmp_path):
 
 def test_cli_replay_runs_to_the_end_headless(tmp_path, capsys):
     rec = tmp_path / "r.jsonl"
-    assert blinks(["sim", "--game", "demo", "--tiles", "3", "--run-for", "0.5", "--record", str(rec)]) == 0
+    assert (
+        blinks(["sim", "--game", "demo", "--tiles", "3", "--run-for", "0.5", "--record", str(rec)])
+        == 0
+    )
     lines = [json.loads(line) for line in rec.read_text().splitlines()]
-    assert lines[0]["kind"] == "blinks-sim" and lines[0]["game"] == "demo" and lines[-1] == {"op": "end", "t": 500}
+    assert (
+        lines[0]["kind"] == "blinks-sim"
+        and lines[0]["game"] == "demo"
+        and lines[-1] == {"op": "end", "t": 500}
+    )
     assert blinks(["sim", "--replay", str(rec), "--screenshot", str(tmp_path / "s.png")]) == 0
     assert (tmp_path / "s.png").exists()
 
@@ -93,7 +100,9 @@ def test_bad_options_and_files_are_clear_errors(tmp_path, capsys):
     assert blinks(["sim", "--replay", str(tmp_path / "missing.jsonl")]) == 2
     assert "cannot read" in capsys.readouterr().err
     bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"kind": "blinks-sim", "version": 1, "seed": 0, "tiles": 1}\n{"t": 1, "op": "fly"}\n')
+    bad.write_text(
+        '{"kind": "blinks-sim", "version": 1, "seed": 0, "tiles": 1}\n{"t": 1, "op": "fly"}\n'
+    )
     assert blinks(["sim", "--replay", str(bad)]) == 2
     assert "bad.jsonl:2: unknown op 'fly'" in capsys.readouterr().err
     assert blinks(["sim", "--game", "no_such_game"]) == 2
@@ -101,9 +110,20 @@ def test_bad_options_and_files_are_clear_errors(tmp_path, capsys):
 
 def test_a_recording_that_does_not_fit_the_table_is_a_clear_error(tmp_path, capsys):
     bad = tmp_path / "edited.jsonl"
-    head = {"kind": "blinks-sim", "version": 1, "game": "demo", "seed": 0, "tiles": 2, "ir_loss": 0.0,
-            "layout": [[0, 0, 0], [1, 0, 0]]}
-    lines = [head, {"t": 10, "op": "place", "tile": 0, "q": 1, "r": 0, "rot": 0}, {"t": 20, "op": "end"}]
+    head = {
+        "kind": "blinks-sim",
+        "version": 1,
+        "game": "demo",
+        "seed": 0,
+        "tiles": 2,
+        "ir_loss": 0.0,
+        "layout": [[0, 0, 0], [1, 0, 0]],
+    }
+    lines = [
+        head,
+        {"t": 10, "op": "place", "tile": 0, "q": 1, "r": 0, "rot": 0},
+        {"t": 20, "op": "end"},
+    ]
     bad.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
     assert blinks(["sim", "--replay", str(bad)]) == 2
     assert "cannot be replayed" in capsys.readouterr().err

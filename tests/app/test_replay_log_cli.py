@@ -19,13 +19,16 @@ def record(path, lines):
 def test_sim_replays_a_physical_log_to_the_recorded_end_states(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     log = tmp_path / "table.jsonl"
-    record(log, [
-        ("/dev/ttyACM0", "LG state tile=a001 t=10 undealt -> dealing shard=-"),
-        ("/dev/ttyACM1", "LG state tile=b002 t=12 undealt -> dealing shard=-"),
-        ("/dev/ttyACM0", "LG state tile=a001 t=900 dealing -> face down shard=B2"),
-        ("/dev/ttyACM1", "LG state tile=b002 t=950 dealing -> face down shard=R1"),
-        ("/dev/ttyACM1", "LG state tile=b002 t=3000 face down -> revealed shard=R1"),
-    ])
+    record(
+        log,
+        [
+            ("/dev/ttyACM0", "LG state tile=a001 t=10 undealt -> dealing shard=-"),
+            ("/dev/ttyACM1", "LG state tile=b002 t=12 undealt -> dealing shard=-"),
+            ("/dev/ttyACM0", "LG state tile=a001 t=900 dealing -> face down shard=B2"),
+            ("/dev/ttyACM1", "LG state tile=b002 t=950 dealing -> face down shard=R1"),
+            ("/dev/ttyACM1", "LG state tile=b002 t=3000 face down -> revealed shard=R1"),
+        ],
+    )
     assert main(["sim", "--replay-log", str(log), "--speed", "16"]) == 0
     out = capsys.readouterr().out
     assert "a001: face down B2" in out

@@ -9,8 +9,16 @@ the co-simulation's tile host imports them under MicroPython unchanged.
 from runtime import colors
 from runtime.timer import Timer
 
-GESTURE_COLORS = (colors.RED, colors.ORANGE, colors.YELLOW, colors.GREEN, colors.CYAN,
-                  colors.BLUE, colors.MAGENTA, colors.WHITE)
+GESTURE_COLORS = (
+    colors.RED,
+    colors.ORANGE,
+    colors.YELLOW,
+    colors.GREEN,
+    colors.CYAN,
+    colors.BLUE,
+    colors.MAGENTA,
+    colors.WHITE,
+)
 
 
 class GestureProbe:

@@ -120,8 +120,15 @@ def random_hands(seed, actions=30):
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_hands_match_with_half_the_tiles_on_micropython(seed):
-    run = differential(Everything, shapes.blob(5), random_hands(seed), mpy={0, 2, 4}, seed=seed,
-                       ir_loss=0.2, bit_flip=0.002)
+    run = differential(
+        Everything,
+        shapes.blob(5),
+        random_hands(seed),
+        mpy={0, 2, 4},
+        seed=seed,
+        ir_loss=0.2,
+        bit_flip=0.002,
+    )
     assert sum(len(lines) for lines in run.logs) > 10
 
 
@@ -169,8 +176,14 @@ def deal_and_play(w):
 @pytest.mark.parametrize("loss", [0.0, 0.3])
 def test_eighteen_tile_deal_and_plays_match_with_all_eighteen_on_micropython(loss):
     moves = []
-    run = differential(LostGems, shapes.blob(18), lambda w: moves.append(deal_and_play(w)),
-                       mpy=range(18), seed=3, ir_loss=loss)
+    run = differential(
+        LostGems,
+        shapes.blob(18),
+        lambda w: moves.append(deal_and_play(w)),
+        mpy=range(18),
+        seed=3,
+        ir_loss=loss,
+    )
     assert moves[0] == moves[1]  # both runs dealt the same shards to the same tiles
     first, second, wrong, discard = moves[0]
     assert sorted(view["shard"][0] for view in run.views) == sorted("RRRRRRYYYYYYBBBBBB")

@@ -13,13 +13,25 @@ ROOT = os.path.dirname(TESTS)
 
 
 def test_tile_host_unit_tests_pass_on_micropython_with_a_boards_heap():
-    path = [firmware_root(), os.path.join(TESTS, "firmware"), os.path.join(ROOT, "simulator", "cosim"),
-            os.path.join(TESTS, "cosim")]
+    path = [
+        firmware_root(),
+        os.path.join(TESTS, "firmware"),
+        os.path.join(ROOT, "simulator", "cosim"),
+        os.path.join(TESTS, "cosim"),
+    ]
     out = subprocess.run(
-        [micropython_command(), "-X", "heapsize=" + BOARD_HEAP,
-         os.path.join(TESTS, "firmware", "mpy_runner.py"), "test_cosim_host_unit"],
+        [
+            micropython_command(),
+            "-X",
+            "heapsize=" + BOARD_HEAP,
+            os.path.join(TESTS, "firmware", "mpy_runner.py"),
+            "test_cosim_host_unit",
+        ],
         env=dict(os.environ, MICROPYPATH=os.pathsep.join(path)),
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     count = sum(1 for name in dir(test_cosim_host_unit) if name.startswith("test_"))
     assert out.returncode == 0, out.stdout + out.stderr
@@ -32,8 +44,13 @@ def test_lost_gems_unit_checks_pass_on_micropython_with_a_boards_heap():
     checks = os.path.join(TESTS, "lostgems", "lg_checks.py")
     out = subprocess.run(
         [micropython_command(), "-X", "heapsize=" + BOARD_HEAP, checks],
-        env=dict(os.environ, MICROPYPATH=os.pathsep.join([firmware_root(), os.path.dirname(checks)])),
-        capture_output=True, text=True, timeout=120, check=False,
+        env=dict(
+            os.environ, MICROPYPATH=os.pathsep.join([firmware_root(), os.path.dirname(checks)])
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     with open(checks) as f:
         count = sum(1 for line in f if line.startswith("def check_"))

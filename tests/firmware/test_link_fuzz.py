@@ -25,16 +25,20 @@ def test_any_bytes_on_any_face_never_raise_and_are_counted(batch):
     for f in range(6):
         got = tile.get_datagram_on_face(f)
         if got is not None:
-            sources = [d for face, d in batch if face == f and link.check_datagram(d)
-                       and d[0] == link.KIND_DATA]
-            assert any(d[link.HEADER:-2] == got for d in sources)
+            sources = [
+                d
+                for face, d in batch
+                if face == f and link.check_datagram(d) and d[0] == link.KIND_DATA
+            ]
+            assert any(d[link.HEADER : -2] == got for d in sources)
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.binary(min_size=7, max_size=23), st.integers(0, 183))
 def test_a_single_flipped_bit_never_passes_the_datagram_check(payload, bit):
-    frame = link.encode_datagram(link.KIND_DATA, link.encode_value(3, False), 1, 2, 3, 4,
-                                 payload[:16])
+    frame = link.encode_datagram(
+        link.KIND_DATA, link.encode_value(3, False), 1, 2, 3, 4, payload[:16]
+    )
     bit %= len(frame) * 8
     bad = bytearray(frame)
     bad[bit >> 3] ^= 1 << (bit & 7)

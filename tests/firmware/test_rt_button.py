@@ -63,8 +63,16 @@ def test_holding_past_the_window_cancels_the_clicks():
 
 
 def test_bounces_within_20ms_count_as_one_press():
-    bouncy = [(100, True), (103, False), (105, True), (110, False), (112, True), (170, False),
-              (174, True), (178, False)]
+    bouncy = [
+        (100, True),
+        (103, False),
+        (105, True),
+        (110, False),
+        (112, True),
+        (170, False),
+        (174, True),
+        (178, False),
+    ]
     ev = gestures(bouncy, 1000)
     assert ev.names() == ["single"]
     assert [n for _, n in ev.log].count("pressed") == 1

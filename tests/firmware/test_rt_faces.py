@@ -9,13 +9,15 @@ def value_frame(v, flag=False):
 
 
 def data_frame(sender, seq, payload, value=0, acked_id=0, ack=0):
-    return link.encode_datagram(link.KIND_DATA, link.encode_value(value, False), sender,
-                                acked_id, seq, ack, payload)
+    return link.encode_datagram(
+        link.KIND_DATA, link.encode_value(value, False), sender, acked_id, seq, ack, payload
+    )
 
 
 def ack_frame(acked_id, ack, sender=99, value=0):
-    return link.encode_datagram(link.KIND_ACK, link.encode_value(value, False), sender,
-                                acked_id, 0, ack)
+    return link.encode_datagram(
+        link.KIND_ACK, link.encode_value(value, False), sender, acked_id, 0, ack
+    )
 
 
 def sent_on(hal, face, since=0):
@@ -71,11 +73,14 @@ def test_values_are_sent_with_parity_and_clamped_to_63():
 
 def test_bad_face_index_and_negative_value_raise_value_error():
     _hal, tile = make()
-    for call in (lambda: tile.set_color_on_face(0, 6), lambda: tile.set_value_sent_on_face(1, -1),
-                 lambda: tile.get_last_value_received_on_face(7),
-                 lambda: tile.send_datagram_on_face(b"x", 6),
-                 lambda: tile.set_value_sent_on_face(-1, 0),
-                 lambda: tile.is_value_received_on_face_expired(-1)):
+    for call in (
+        lambda: tile.set_color_on_face(0, 6),
+        lambda: tile.set_value_sent_on_face(1, -1),
+        lambda: tile.get_last_value_received_on_face(7),
+        lambda: tile.send_datagram_on_face(b"x", 6),
+        lambda: tile.set_value_sent_on_face(-1, 0),
+        lambda: tile.is_value_received_on_face_expired(-1),
+    ):
         try:
             call()
         except ValueError:
@@ -132,7 +137,7 @@ def test_datagram_is_sent_until_acknowledged_then_pending_clears():
     frames = [d for d in sent_on(hal, 3, 10) if len(d) > 1]
     assert len(frames) >= 5
     for d in frames:
-        assert link.check_datagram(d) and d[0] == link.KIND_DATA and d[link.HEADER:-2] == b"gem"
+        assert link.check_datagram(d) and d[0] == link.KIND_DATA and d[link.HEADER : -2] == b"gem"
     my_id, seq = frames[0][2], frames[0][4] >> 4
     hal.rx[3].append((205, ack_frame(my_id, seq)))
     run_to(hal, tile, 210)

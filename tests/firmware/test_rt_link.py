@@ -30,14 +30,15 @@ def test_datagram_frames_round_trip():
         fr = link.encode_datagram(link.KIND_DATA, link.encode_value(9, False), 7, 3, 5, 2, payload)
         assert len(fr) == n + 7
         assert link.check_datagram(fr)
-        assert fr[link.HEADER:-2] == payload
+        assert fr[link.HEADER : -2] == payload
     ack = link.encode_datagram(link.KIND_ACK, link.encode_value(1, True), 7, 3, 0, 2)
     assert link.check_datagram(ack)
 
 
 def test_single_and_double_bit_flips_in_datagrams_are_caught():
-    fr = link.encode_datagram(link.KIND_DATA, link.encode_value(33, False), 200, 17, 9, 4,
-                              b"lost gems!")
+    fr = link.encode_datagram(
+        link.KIND_DATA, link.encode_value(33, False), 200, 17, 9, 4, b"lost gems!"
+    )
     nbits = len(fr) * 8
     for i in range(nbits):
         bad = bytearray(fr)

@@ -9,16 +9,24 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-MICROPYTHON = shutil.which("micropython") or os.path.join(os.path.dirname(sys.executable),
-                                                          "micropython")
-needs_mpy = pytest.mark.skipif(not os.path.exists(MICROPYTHON),
-                               reason="the micropython command is not installed")
+MICROPYTHON = shutil.which("micropython") or os.path.join(
+    os.path.dirname(sys.executable), "micropython"
+)
+needs_mpy = pytest.mark.skipif(
+    not os.path.exists(MICROPYTHON), reason="the micropython command is not installed"
+)
 
 
 def run_mpy(script, *args):
     env = dict(os.environ, MICROPYPATH=os.path.join(ROOT, "firmware") + ":" + HERE)
-    return subprocess.run([MICROPYTHON, "-X", "heapsize=192K", os.path.join(HERE, script), *args],
-                          check=False, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [MICROPYTHON, "-X", "heapsize=192K", os.path.join(HERE, script), *args],
+        check=False,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def cpython_test_count():
@@ -76,8 +84,14 @@ def test_every_firmware_module_imports_on_micropython():
     names = firmware_modules()
     assert "runtime.tile" in names and "games.demo" in names
     env = dict(os.environ, MICROPYPATH=os.path.join(ROOT, "firmware"))
-    out = subprocess.run([MICROPYTHON, "-c", IMPORT_ALL, *names], check=False, env=env,
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [MICROPYTHON, "-c", IMPORT_ALL, *names],
+        check=False,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     lines = out.stdout.strip().splitlines()
     assert len(lines) == len(names), out.stdout + out.stderr
     for line in lines:

@@ -266,7 +266,9 @@ class Bus:
         self.tiles = [BusTile(self, i, 7 + i) for i in range(count)]
         self.hosts = [Host() for _ in range(count)]
         self.couriers = [Courier(t) for t in self.tiles]
-        self.deals = [deal_mod.Deal(self.tiles[i], self.couriers[i], self.hosts[i]) for i in range(count)]
+        self.deals = [
+            deal_mod.Deal(self.tiles[i], self.couriers[i], self.hosts[i]) for i in range(count)
+        ]
         self.now = 0
 
     def link(self, i, f):

@@ -61,7 +61,9 @@ def deal(w, tid, timeout_ms=40000):
     before = w.inspect(tid)["deal"]["id"]
     w.press(tid)
     w.advance(HOLD_DEAL_MS - 100)
-    assert w.run_until(lambda: w.inspect(tid)["deal"]["id"] != before, 1000), "the hold did not deal"
+    assert w.run_until(lambda: w.inspect(tid)["deal"]["id"] != before, 1000), (
+        "the hold did not deal"
+    )
     fired = w.now
     w.release(tid)
     ok = w.run_until(lambda: "dealing" not in states(w), timeout_ms)

@@ -27,7 +27,9 @@ def reset_and_look(w, t):
     w.reset_tile(t)
     w.advance(300)
     after = w.inspect(t)
-    assert any(line.startswith("LG restore ") for line in logs(w, t)) or before["state"] == "undealt"
+    assert (
+        any(line.startswith("LG restore ") for line in logs(w, t)) or before["state"] == "undealt"
+    )
     return before, after
 
 

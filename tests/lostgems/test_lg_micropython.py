@@ -14,8 +14,14 @@ MICROPYTHON = shutil.which("micropython")
 @pytest.mark.skipif(MICROPYTHON is None, reason="the micropython command is not installed")
 def test_unit_checks_pass_on_micropython():
     env = dict(os.environ, MICROPYPATH=os.path.join(ROOT, "firmware") + ":" + HERE)
-    out = subprocess.run([MICROPYTHON, os.path.join(HERE, "lg_checks.py")], check=False, env=env,
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [MICROPYTHON, os.path.join(HERE, "lg_checks.py")],
+        check=False,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     with open(os.path.join(HERE, "lg_checks.py")) as f:
         checks = sum(1 for line in f if line.startswith("def check_"))

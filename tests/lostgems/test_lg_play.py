@@ -31,7 +31,10 @@ def test_double_click_toggles_a_hand_shard_between_face_down_and_revealed():
     assert [f for f in range(6) if leds[f] == bright] == [0, 2, 4]  # three spots for a 3
     w.double_click(t)
     assert state(w, t) == "face down"
-    assert state_log(w, t)[-2:] == [("face down", "revealed", "R3"), ("revealed", "face down", "R3")]
+    assert state_log(w, t)[-2:] == [
+        ("face down", "revealed", "R3"),
+        ("revealed", "face down", "R3"),
+    ]
 
 
 def test_a_lone_1_triple_clicked_starts_the_board():

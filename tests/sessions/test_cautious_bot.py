@@ -81,7 +81,7 @@ def test_protects_a_last_copy_the_partner_would_discard_next():
     # B holds B3 (the only one) in the slot it would discard, and Y2 (not playable yet).
     g = GameState(deck=deck_of("R2", "Y3", "B3", "Y2"))
     g.apply(Move.hint_colour(0))  # A: "no red" to B
-    g.apply(Move.hint_value(2))   # B: "slot 1 is a 2" to A; one token left
+    g.apply(Move.hint_value(2))  # B: "slot 1 is a 2" to A; one token left
     assert g.hints == 1
     table = Table(g.gems, g.discards)
     before = slot_weights(g.knowledge[1], unseen(g.gems, g.discards, []))
@@ -122,7 +122,7 @@ def test_acts_on_its_observation_only_not_on_its_own_hidden_shards():
         g = GameState(seed=seed)
         while not g.over:
             p = g.current
-            undrawn = g.deck[g.next_draw:]
+            undrawn = g.deck[g.next_draw :]
             if len(undrawn) >= len(g.hands[p]):
                 twin = copy.deepcopy(g)
                 for i in range(len(twin.hands[p])):

@@ -23,8 +23,10 @@ def test_hand_masks_round_trip_in_sorted_order():
 def test_memoised_bot_makes_the_moves_it_would_compute_afresh(monkeypatch):
     # Warm the caches on other deals, then replay with caching turned off: a cache key that
     # missed something the choice depends on would show up as a different game.
-    warm = {seed: [str(e.move) for e in play_game(ConventionBot, seed=seed).history]
-            for seed in range(100, 112)}
+    warm = {
+        seed: [str(e.move) for e in play_game(ConventionBot, seed=seed).history]
+        for seed in range(100, 112)
+    }
     for _ in range(2):
         for seed in range(60):
             play_game(ConventionBot, seed=seed)

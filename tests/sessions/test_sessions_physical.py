@@ -42,7 +42,9 @@ def test_deck_is_realised_by_the_tiles_picked(tmp_path, capsys):
     assert [t["shard"] for t in played] == ["R1"]
 
 
-def test_a_disagreement_between_tiles_and_referee_exits_1_naming_the_line(tmp_path, capsys, monkeypatch):
+def test_a_disagreement_between_tiles_and_referee_exits_1_naming_the_line(
+    tmp_path, capsys, monkeypatch
+):
     perform = Table.perform
 
     def sabotaged(self, event):
@@ -65,8 +67,10 @@ def test_expect_tile_checks_state_or_shard_and_names_bad_tiles(tmp_path, capsys)
     first = table.hands[0][0]
     name = physical.shard_name(table.shards[first])
     path = tmp_path / "s.lg"
-    path.write_text(f"expect tile {first} shows revealed\nexpect tile {first} shows {name}\n"
-                    f"expect tile {first} shows played\n")
+    path.write_text(
+        f"expect tile {first} shows revealed\nexpect tile {first} shows {name}\n"
+        f"expect tile {first} shows played\n"
+    )
     assert main(["session", "run", str(path)]) == 1
     err = capsys.readouterr().err
     assert f"{path}:3: expect tile {first} shows played failed: it shows revealed {name}" in err

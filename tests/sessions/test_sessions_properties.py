@@ -9,7 +9,7 @@ from simulator.sessions.shards import TYPE_COUNTS
 
 def check_invariants(g):
     played = [c * 3 + v for c in range(3) for v in range(g.gems[c])]
-    jungle = g.deck[g.next_draw:]
+    jungle = g.deck[g.next_draw :]
     everything = sorted(g.hands[0] + g.hands[1] + g.discards + played + jungle)
     assert everything == sorted(t for t in range(9) for _ in range(TYPE_COUNTS[t]))  # all 18
     assert 0 <= g.hints <= 3 and 0 <= g.errors <= 2
@@ -40,8 +40,12 @@ def test_random_legal_moves_keep_the_invariants(seed, choices):
 @given(seed=st.integers(0, 10**6), choices=st.lists(st.integers(0, 1000), max_size=40))
 def test_illegal_moves_are_refused_and_change_nothing(seed, choices):
     g = GameState(seed=seed)
-    every = [Move.play(s) for s in (1, 2, 3)] + [Move.discard(s) for s in (1, 2, 3)] + [
-        Move.hint_colour(c) for c in range(3)] + [Move.hint_value(v) for v in (1, 2, 3)]
+    every = (
+        [Move.play(s) for s in (1, 2, 3)]
+        + [Move.discard(s) for s in (1, 2, 3)]
+        + [Move.hint_colour(c) for c in range(3)]
+        + [Move.hint_value(v) for v in (1, 2, 3)]
+    )
     for c in choices:
         if g.over:
             break

@@ -9,8 +9,19 @@ from host_tools.cli import main
 from simulator.sessions import GameState, shard_name
 
 DECK = "deck R1 Y1 B1 R2 Y2 B2 R3 Y3 B3 R1 R1 Y1 Y1 B1 B1 R2 Y2 B2"
-JSON_KEYS = {"score", "hints", "errors", "over", "turns", "jungle", "gems", "discards", "hands",
-             "tiles", "deal_ms"}
+JSON_KEYS = {
+    "score",
+    "hints",
+    "errors",
+    "over",
+    "turns",
+    "jungle",
+    "gems",
+    "discards",
+    "hands",
+    "tiles",
+    "deal_ms",
+}
 
 
 def run(tmp_path, capsys, text, *flags):
@@ -59,30 +70,47 @@ def test_each_malformed_statement_exits_2_naming_its_line(tmp_path, capsys, line
     assert "turn" not in out  # nothing ran: the whole script is checked first
 
 
-@pytest.mark.parametrize("text,line,message", [
-    (f"{DECK}\nA hint value 1\nseed 3\n", 3, "must come before the first move"),
-    (f"{DECK}\ndeal\ndeck R1\n", 3, "18 shards"),
-    (f"deal\n{DECK}\n", 2, "must come before `deal`"),
-    ("deal\nseed 4\n", 2, "must come before `deal`"),
-    ("seed 1\nseed 2\n", 2, "a second `seed`"),
-    ("deal\ndeal line\n", 2, "a second `deal`"),
-])
+@pytest.mark.parametrize(
+    "text,line,message",
+    [
+        (f"{DECK}\nA hint value 1\nseed 3\n", 3, "must come before the first move"),
+        (f"{DECK}\ndeal\ndeck R1\n", 3, "18 shards"),
+        (f"deal\n{DECK}\n", 2, "must come before `deal`"),
+        ("deal\nseed 4\n", 2, "must come before `deal`"),
+        ("seed 1\nseed 2\n", 2, "a second `seed`"),
+        ("deal\ndeal line\n", 2, "a second `deal`"),
+    ],
+)
 def test_setup_out_of_place_exits_2(tmp_path, capsys, text, line, message):
     code, _, err, path = run(tmp_path, capsys, text)
     assert code == 2 and err.startswith(f"{path}:{line}: ") and message in err
 
 
-@pytest.mark.parametrize("text,line,message", [
-    (f"{DECK}\nB play 1\n", 2, "out of turn: it is A's turn"),
-    (f"{DECK}\nstart B\nA play 1\n", 3, "out of turn: it is B's turn"),
-    (f"{DECK}\nA discard 1\n", 2, "needs a spent hint token"),
-    (f"{DECK}\nA hint value 1\nB hint value 1\nA hint value 1\nB hint value 1\n", 5,
-     "none is left"),
-    (("deck R2 Y2 B1 R3 R1 Y1 B2 B3 Y3 R1 R1 Y1 Y1 B1 B1 R2 Y2 B2\n"
-     "A play 1\nB play 2\nA hint value 1\n"), 4, "the game is over"),
-    (f"{DECK}\nexpect tile 0 shows face down\n", 2, "needs the simulator"),
-])
-def test_illegal_and_out_of_turn_moves_exit_2_naming_line_and_rule(tmp_path, capsys, text, line, message):
+@pytest.mark.parametrize(
+    "text,line,message",
+    [
+        (f"{DECK}\nB play 1\n", 2, "out of turn: it is A's turn"),
+        (f"{DECK}\nstart B\nA play 1\n", 3, "out of turn: it is B's turn"),
+        (f"{DECK}\nA discard 1\n", 2, "needs a spent hint token"),
+        (
+            f"{DECK}\nA hint value 1\nB hint value 1\nA hint value 1\nB hint value 1\n",
+            5,
+            "none is left",
+        ),
+        (
+            (
+                "deck R2 Y2 B1 R3 R1 Y1 B2 B3 Y3 R1 R1 Y1 Y1 B1 B1 R2 Y2 B2\n"
+                "A play 1\nB play 2\nA hint value 1\n"
+            ),
+            4,
+            "the game is over",
+        ),
+        (f"{DECK}\nexpect tile 0 shows face down\n", 2, "needs the simulator"),
+    ],
+)
+def test_illegal_and_out_of_turn_moves_exit_2_naming_line_and_rule(
+    tmp_path, capsys, text, line, message
+):
     code, _, err, path = run(tmp_path, capsys, text)
     assert code == 2 and err.startswith(f"{path}:{line}: ") and message in err
 
@@ -104,9 +132,17 @@ def test_json_object_has_exactly_the_contract_keys_and_types(tmp_path, capsys):
     data = json.loads(out)  # stdout is the JSON alone; the transcript went to stderr
     assert set(data) == JSON_KEYS
     assert data == {
-        "score": 2, "hints": 2, "errors": 0, "over": False, "turns": 5, "jungle": 11,
-        "gems": {"R": 1, "Y": 0, "B": 1}, "discards": ["Y1"],
-        "hands": {"A": ["B2", "R3"], "B": ["R2", "Y2"]}, "tiles": [], "deal_ms": None,
+        "score": 2,
+        "hints": 2,
+        "errors": 0,
+        "over": False,
+        "turns": 5,
+        "jungle": 11,
+        "gems": {"R": 1, "Y": 0, "B": 1},
+        "discards": ["Y1"],
+        "hands": {"A": ["B2", "R3"], "B": ["R2", "Y2"]},
+        "tiles": [],
+        "deal_ms": None,
     }
     assert "turn 5" in err
 
@@ -161,6 +197,7 @@ def test_examples_pass_rules_only(capsys):
     import pathlib
 
     root = pathlib.Path(__file__).resolve().parents[2] / "examples"
+
     def needs_tiles(path):
         code = [line.split("#", 1)[0] for line in path.read_text().splitlines()]
         return any(line.split()[:2] == ["expect", "tile"] for line in code)

@@ -51,8 +51,11 @@ def test_a_face_expires_200ms_after_its_last_valid_frame_once_the_neighbour_is_l
     lifted_at = w.now
     w.lift(b)
     w.advance(400)
-    last = max(t + 3 for t, tid, f, d, o in w.ir.trace  # arrival of the last frame a got
-               if tid == b and o == "delivered" and t < lifted_at)
+    last = max(
+        t + 3
+        for t, tid, f, d, o in w.ir.trace  # arrival of the last frame a got
+        if tid == b and o == "delivered" and t < lifted_at
+    )
     assert last <= lifted_at
     for t, view in game.seen:
         if t > lifted_at - 100:
@@ -86,8 +89,10 @@ def courier_pair(seed, loss=0.0, flips=0.0, count=40, ms=60000):
     for t in (a, b):
         w.runner(t).game.limit = count
     fa, fb = (face for face in (next(iter(w.neighbours(a))), next(iter(w.neighbours(b)))))
-    w.run_until(lambda: len(w.runner(a).game.got[fa]) >= count
-                and len(w.runner(b).game.got[fb]) >= count, ms)
+    w.run_until(
+        lambda: len(w.runner(a).game.got[fa]) >= count and len(w.runner(b).game.got[fb]) >= count,
+        ms,
+    )
     return w, w.runner(a).game, w.runner(b).game, fa, fb
 
 
@@ -125,8 +130,9 @@ def test_datagram_payloads_are_checked_by_the_courier():
 
 def test_a_cluster_of_18_exchanges_datagrams_exactly_once_on_every_link_at_30_percent_loss():
     w = World(seed=21, ir_loss=0.3, bit_flip=0.001)
-    tiles = [w.add_tile(Courier, q, r, rotation=(i * 5) % 6)
-             for i, (q, r) in enumerate(shapes.blob(18))]
+    tiles = [
+        w.add_tile(Courier, q, r, rotation=(i * 5) % 6) for i, (q, r) in enumerate(shapes.blob(18))
+    ]
     for t in tiles:
         w.runner(t).game.limit = 20
     links = [(t, f) for t in tiles for f in w.neighbours(t)]

@@ -29,8 +29,12 @@ def connected(cells):
 
 def test_every_shape_is_one_connected_cluster_of_distinct_cells():
     for n in range(1, 25):
-        for cells in (shapes.blob(n), shapes.line(n), shapes.ring(n),
-                      shapes.random_shape(n, random.Random(n))):
+        for cells in (
+            shapes.blob(n),
+            shapes.line(n),
+            shapes.ring(n),
+            shapes.random_shape(n, random.Random(n)),
+        ):
             assert len(cells) == n and len(set(cells)) == n
             assert connected(cells)
     assert (0, 0) not in shapes.ring(18)  # a ring has a hole
@@ -57,8 +61,13 @@ def test_bad_tile_ids_and_moves_raise_value_error():
     w = World()
     a = w.add_tile(Beacon, None, None)
     assert w.position(a) is None and w.neighbours(a) == {}
-    for call in (lambda: w.press(5), lambda: w.leds(-1), lambda: w.rotate(a),
-                 lambda: w.advance(-1), lambda: World(ir_loss=1.5)):
+    for call in (
+        lambda: w.press(5),
+        lambda: w.leds(-1),
+        lambda: w.rotate(a),
+        lambda: w.advance(-1),
+        lambda: World(ir_loss=1.5),
+    ):
         with pytest.raises(ValueError):
             call()
 
@@ -75,8 +84,10 @@ def test_game_bad_input_has_documented_outcomes():
         def loop(self):
             t = self.tile
             t.set_value_sent_on_all_faces(200)  # clamps to 63
-            for call in (lambda: t.set_color_on_face(colors.RED, 6),
-                         lambda: t.send_datagram_on_face(bytes(17), 0)):
+            for call in (
+                lambda: t.set_color_on_face(colors.RED, 6),
+                lambda: t.send_datagram_on_face(bytes(17), 0),
+            ):
                 try:
                     call()
                 except ValueError as exc:
@@ -168,8 +179,7 @@ def test_a_press_anywhere_keeps_the_whole_cluster_awake():
 def run_story(seed, loss=0.1, flips=0.001):
     w = World(seed=seed, ir_loss=loss, bit_flip=flips)
     w.ir.trace = []
-    tiles = [w.add_tile(Courier, q, r, rotation=i % 6)
-             for i, (q, r) in enumerate(shapes.blob(7))]
+    tiles = [w.add_tile(Courier, q, r, rotation=i % 6) for i, (q, r) in enumerate(shapes.blob(7))]
     for t in tiles:
         w.runner(t).game.limit = 5
     led_history = []

@@ -14,14 +14,17 @@ class Gestures:
     def loop(self):
         t = self.tile
         now = t.millis()
-        for name, seen in (("single", t.button_single_clicked()),
-                           ("double", t.button_double_clicked()),
-                           ("multi", t.button_multi_clicked()),
-                           ("long", t.button_long_pressed()),
-                           ("longlong", t.button_long_long_pressed())):
+        for name, seen in (
+            ("single", t.button_single_clicked()),
+            ("double", t.button_double_clicked()),
+            ("multi", t.button_multi_clicked()),
+            ("long", t.button_long_pressed()),
+            ("longlong", t.button_long_long_pressed()),
+        ):
             if seen:
-                self.events.append((now, name if name != "multi" else
-                                    f"multi{t.button_click_count()}"))
+                self.events.append(
+                    (now, name if name != "multi" else f"multi{t.button_click_count()}")
+                )
 
     def names(self):
         return [n for _, n in self.events]
@@ -41,9 +44,17 @@ class Beacon:
     def loop(self):
         t = self.tile
         t.set_value_sent_on_all_faces(self.number)
-        self.seen.append((t.millis(), [None if t.is_value_received_on_face_expired(f)
-                                       else t.get_last_value_received_on_face(f)
-                                       for f in range(6)]))
+        self.seen.append(
+            (
+                t.millis(),
+                [
+                    None
+                    if t.is_value_received_on_face_expired(f)
+                    else t.get_last_value_received_on_face(f)
+                    for f in range(6)
+                ],
+            )
+        )
         if len(self.seen) > 400:
             del self.seen[:200]
 
@@ -78,8 +89,11 @@ class Courier:
                 else:
                     self.bad.append(d)
             k = self.next[f]
-            if (k < self.limit and not t.is_datagram_pending_on_face(f)
-                    and t.send_datagram_on_face(expected_datagram(f, k), f)):
+            if (
+                k < self.limit
+                and not t.is_datagram_pending_on_face(f)
+                and t.send_datagram_on_face(expected_datagram(f, k), f)
+            ):
                 self.next[f] = k + 1
 
 

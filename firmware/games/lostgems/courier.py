@@ -12,8 +12,10 @@ A queue is a tuple, oldest first: an idle face holds the shared empty tuple, whi
 try:
     from micropython import const
 except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
+
     def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
         return value
+
 
 QUEUE_LIMIT = 4
 

@@ -28,8 +28,10 @@ from games.lostgems import shards
 try:
     from micropython import const
 except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
+
     def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
         return value
+
 
 # Message kinds (first byte). Private const() names cost no RAM on a tile: the compiler inlines them.
 _JOIN = const(0x41)
@@ -51,8 +53,16 @@ _PREPARED = const(4)
 _COMMITTING = const(5)
 _FINISHED = const(6)
 _ABORTED = const(7)
-PHASES = ("idle", "counting", "sized", "distributing", "prepared", "committing", "finished",
-          "aborted")
+PHASES = (
+    "idle",
+    "counting",
+    "sized",
+    "distributing",
+    "prepared",
+    "committing",
+    "finished",
+    "aborted",
+)
 
 _PRESENT_MS = const(3000)
 _RESEND_MS = const(1000)
@@ -82,7 +92,9 @@ class Deal:
         self.parent = -1
         self.depth = 0
         self.child: list = [0] * 6  # None: asked, no answer yet; 0: not a child; n: subtree size
-        self.answered = [False] * 6  # per face, while distributing and committing: the child answered
+        self.answered = [
+            False
+        ] * 6  # per face, while distributing and committing: the child answered
         self.size = 0
         self.conflict = False
         self.shard = shards.NO_SHARD
@@ -90,7 +102,9 @@ class Deal:
         self.progress = 0
         self.last_seen = [_NEVER] * 6
         self.result = ""
-        self.decks: list = [None] * 6  # per face, while distributing: the DECK message sent to that child
+        self.decks: list = [
+            None
+        ] * 6  # per face, while distributing: the DECK message sent to that child
 
     def active(self):
         """True between joining and committing (the tile is showing `dealing`)."""
@@ -173,7 +187,7 @@ class Deal:
         for f in range(6):
             n = self.child[f]
             if n:
-                deck = message(_DECK, self.id, bytes((n,)) + shards.pack(cards[first:first + n]))
+                deck = message(_DECK, self.id, bytes((n,)) + shards.pack(cards[first : first + n]))
                 first += n
                 self.decks[f] = deck
                 self.courier.send(f, deck)

@@ -11,8 +11,10 @@ from games.lostgems import shards
 try:
     from micropython import const
 except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
+
     def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
         return value
+
 
 GOLD = colors.rgb(255, 190, 0)
 COPPER = colors.rgb(200, 90, 30)
@@ -50,7 +52,9 @@ def undealt(now):
 
 def dealing(now, depth):
     """A cyan wave that leaves the held tile and passes through the cluster hop by hop."""
-    return solid(colors.dim(colors.CYAN, 30 + triangle(now - depth * _WAVE_STEP_MS, _WAVE_MS) * 225 // 255))
+    return solid(
+        colors.dim(colors.CYAN, 30 + triangle(now - depth * _WAVE_STEP_MS, _WAVE_MS) * 225 // 255)
+    )
 
 
 def face_down():

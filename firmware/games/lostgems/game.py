@@ -65,8 +65,10 @@ from games.lostgems.deal import PHASES, Deal, is_deal_message
 try:
     from micropython import const
 except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
+
     def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
         return value
+
 
 UNDEALT = store.UNDEALT
 DEALING = store.DEALING
@@ -129,7 +131,11 @@ class LostGems:
         state, shard, board, rank = saved
         self.state, self.shard, self.board, self.rank = state, shard, board, rank
         self.since = now
-        r, y, b = gem_board.highest(board, 0), gem_board.highest(board, 1), gem_board.highest(board, 2)
+        r, y, b = (
+            gem_board.highest(board, 0),
+            gem_board.highest(board, 1),
+            gem_board.highest(board, 2),
+        )
         self._log("restore", now, f"{state} shard={shards.name(shard) or '-'} board={r}{y}{b}")
 
     def loop(self):
@@ -162,8 +168,13 @@ class LostGems:
             "board": gem_board.describe(self.board) if self.state == PLAYED else None,
             "rank": self.rank if self.state == PLAYED else None,
             "show": self.showing(self.tile.millis()),
-            "deal": {"id": d.id, "phase": PHASES[d.phase], "root": d.root, "size": d.size,
-                     "result": d.result},
+            "deal": {
+                "id": d.id,
+                "phase": PHASES[d.phase],
+                "root": d.root,
+                "size": d.size,
+                "result": d.result,
+            },
         }
 
     # -- state changes ----------------------------------------------------------------------
@@ -259,7 +270,11 @@ class LostGems:
         t = self.tile
         seen = gem_board.EMPTY
         for f in range(6):
-            v = 0 if t.is_value_received_on_face_expired(f) else t.get_last_value_received_on_face(f)
+            v = (
+                0
+                if t.is_value_received_on_face_expired(f)
+                else t.get_last_value_received_on_face(f)
+            )
             if v != self.heard[f]:
                 self.heard[f] = v
                 self.heard_since[f] = now
@@ -316,8 +331,12 @@ class LostGems:
                 self.deal.receive(f, data, now)
             elif len(data) == 2 and data[0] == _BOARD_NEWS and self.state == PLAYED:
                 self._learn(data[1] & 63, now, f)
-            elif (len(data) == 4 and data[0] == _COUNT and self.state == PLAYED
-                  and data[1] != self.count_id):  # a score count this tile has not joined yet
+            elif (
+                len(data) == 4
+                and data[0] == _COUNT
+                and self.state == PLAYED
+                and data[1] != self.count_id
+            ):  # a score count this tile has not joined yet
                 self._join_count(data[1], now - (data[2] << 8 | data[3]), now, f)
 
     # -- the picture ------------------------------------------------------------------------
@@ -365,8 +384,9 @@ class LostGems:
         if show == "gold flash":
             return display.flash(display.GOLD, now)  # this tile's gem was completed elsewhere
         if show in ("count dark", "count lit"):
-            return display.counting(self.shard, self._gem_complete(), now - self.count_start,
-                                    self.rank, now)
+            return display.counting(
+                self.shard, self._gem_complete(), now - self.count_start, self.rank, now
+            )
         if show == "victory":
             return display.victory(now)
         return display.played(self.shard, show == "shimmer", now)

@@ -38,7 +38,12 @@ def name(shard):
 
 def parse(text):
     """The code of a shard written as 'R1'; ValueError on anything else."""
-    if not isinstance(text, str) or len(text) != 2 or text[0] not in COLOURS or text[1] not in "123":
+    if (
+        not isinstance(text, str)
+        or len(text) != 2
+        or text[0] not in COLOURS
+        or text[1] not in "123"
+    ):
         raise ValueError(f"not a shard: {text!r} (expected R, Y or B followed by 1, 2 or 3)")
     return code(COLOURS.index(text[0]), int(text[1]))
 

@@ -18,10 +18,10 @@ from simulator.sessions.shards import TYPE_COUNTS
 
 EXPANSIONS = tuple(range(9))
 
-_TABLES = new_cache()   # (gems, sorted discards) -> public_tables()
+_TABLES = new_cache()  # (gems, sorted discards) -> public_tables()
 _WEIGHTS = new_cache()  # (set mask, unseen counts, hand size) -> slot_weights()
-_LEAVES = new_cache()   # (set mask, slot, shard, hand size after) -> leave_hand()
-_VIEWS = new_cache()    # (set mask, gems, sorted discards, hand size) -> partner_view()
+_LEAVES = new_cache()  # (set mask, slot, shard, hand size after) -> leave_hand()
+_VIEWS = new_cache()  # (set mask, gems, sorted discards, hand size) -> partner_view()
 
 
 def public_tables(gems, discards):
@@ -32,9 +32,17 @@ def public_tables(gems, discards):
     if got is None:
         trash = trash_table(gems, discards)
         critical = critical_table(gems, discards, trash)
-        got = remember(_TABLES, key, (
-            playable_table(gems), trash, critical, tuple(unseen_counts(gems, discards)),
-            loss_table(discards, (), trash, critical)))
+        got = remember(
+            _TABLES,
+            key,
+            (
+                playable_table(gems),
+                trash,
+                critical,
+                tuple(unseen_counts(gems, discards)),
+                loss_table(discards, (), trash, critical),
+            ),
+        )
     return got
 
 
@@ -108,7 +116,7 @@ def leave_hand(mask, slot, shown, size_after):
     got = _LEAVES.get(key)
     if got is None:
         i = slot - 1
-        kept = {h[:i] + h[i + 1:] for h in hands_of(mask) if h[i] == shown}
+        kept = {h[:i] + h[i + 1 :] for h in hands_of(mask) if h[i] == shown}
         if kept and size_after > len(next(iter(kept))):
             kept = {h + (t,) for h in kept for t in EXPANSIONS}
         got = remember(_LEAVES, key, mask_of(kept))

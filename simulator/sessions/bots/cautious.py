@@ -115,9 +115,12 @@ class Table:
         self.trash = trash_table(gems, discards)
         self.critical = critical_table(gems, discards, self.trash)
         # Discarding a last copy loses that value and every one above it in its colour.
-        self.cost = [0.0 if self.trash[t] else
-                     (3 - t % 3 if self.critical[t] else 0.15 + 0.1 * self.playable[t])
-                     for t in range(9)]
+        self.cost = [
+            0.0
+            if self.trash[t]
+            else (3 - t % 3 if self.critical[t] else 0.15 + 0.1 * self.playable[t])
+            for t in range(9)
+        ]
 
     def loss(self, weight):
         total = sum(weight)
@@ -173,8 +176,9 @@ class CautiousBot(Bot):
                 hint = self.save_hint(partner_hand, theirs, their_counts, table)
             if hint is not None:
                 return hint
-        if obs.hints < MAX_HINTS and not self.stall(obs, table.loss(weights[slot - 1]),
-                                                    known(weights[slot - 1], table.critical)):
+        if obs.hints < MAX_HINTS and not self.stall(
+            obs, table.loss(weights[slot - 1]), known(weights[slot - 1], table.critical)
+        ):
             return Move.discard(slot)
         return self.best_hint(partner_hand, theirs, their_counts, table)
 
@@ -258,5 +262,7 @@ class CautiousBot(Bot):
         """How many possible shards a hint rules out across the partner's slots."""
         wb = slot_weights(before, counts)
         wa = slot_weights(after, counts)
-        return sum(sum(1 for t in range(9) if b[t]) - sum(1 for t in range(9) if a[t])
-                   for b, a in zip(wb, wa))
+        return sum(
+            sum(1 for t in range(9) if b[t]) - sum(1 for t in range(9) if a[t])
+            for b, a in zip(wb, wa)
+        )

@@ -12,11 +12,13 @@ from simulator.sessions.moves import ALL_HINTS
 HINT_INDEX = {m: i for i, m in enumerate(ALL_HINTS)}
 MATCHES = tuple(tuple(m.matches(t) for t in range(9)) for m in ALL_HINTS)
 # POINTING[hand][hint]: which of the hand's slots the hint points at, as a code 0..3.
-POINTING = {h: tuple(sum(2 ** k for k, t in enumerate(h) if MATCHES[i][t]) for i in range(6))
-            for h in [(a, b) for a in range(9) for b in range(9)] + [(t,) for t in range(9)] + [()]}
+POINTING = {
+    h: tuple(sum(2**k for k, t in enumerate(h) if MATCHES[i][t]) for i in range(6))
+    for h in [(a, b) for a in range(9) for b in range(9)] + [(t,) for t in range(9)] + [()]
+}
 
 _PARTITIONS = new_cache()  # (set mask, gems, sorted discards) -> {hand: message}
-_CLASSES = new_cache()     # (playable, safe) -> class_table()
+_CLASSES = new_cache()  # (playable, safe) -> class_table()
 
 
 def hand_class(hand, playable, safe):
@@ -147,5 +149,3 @@ def shared_partition(mask, gems, discards):
         weighted = weighed(hands_of(mask), counts)
         got = remember(_PARTITIONS, key, partition(weighted, playable, [not c for c in critical]))
     return got
-
-

@@ -69,20 +69,20 @@ from simulator.sessions.shards import MAX_HINTS
 
 # Memoised decisions and belief updates, shared by every bot and game in the process.
 _DECISIONS = new_cache()  # act(): everything the choice depends on -> Move
-_UPDATES = new_cache()    # observe(): the sets before and the public event -> the sets after
-_SILENCE = new_cache()    # (class, which, set mask, gems, discards) -> silence inferences
+_UPDATES = new_cache()  # observe(): the sets before and the public event -> the sets after
+_SILENCE = new_cache()  # (class, which, set mask, gems, discards) -> silence inferences
 
 
 class ConventionBot(Bot):
     name = "conventions"
 
-    gamble = 1.1        # smallest chance of success for a blind play before the last round
-    stall_jungle = 2    # with this few shards left, hint rather than draw towards the end
-    discard_ok = 5.0    # largest expected loss a voluntary discard may risk (see loss_table)
-    error_cost = 2.5    # what losing the first error token costs, in loss_table's units
-    spare_loss = 1.0    # above this expected loss, hint a partner who can discard safely instead
-    spare_ok = 0.0      # the partner "can discard safely" at or below this loss (their view)
-    spare_seen = 0.3    # ... or whose likely discard is, as I see it, at most this costly
+    gamble = 1.1  # smallest chance of success for a blind play before the last round
+    stall_jungle = 2  # with this few shards left, hint rather than draw towards the end
+    discard_ok = 5.0  # largest expected loss a voluntary discard may risk (see loss_table)
+    error_cost = 2.5  # what losing the first error token costs, in loss_table's units
+    spare_loss = 1.0  # above this expected loss, hint a partner who can discard safely instead
+    spare_ok = 0.0  # the partner "can discard safely" at or below this loss (their view)
+    spare_seen = 0.3  # ... or whose likely discard is, as I see it, at most this costly
 
     def __init__(self, player, seed=0):
         Bot.__init__(self, player, seed)
@@ -102,8 +102,16 @@ class ConventionBot(Bot):
         move = event.move
         cls = self.__class__
         if move.kind == "hint":
-            key = (cls, 0, self.masks[actor], self.masks[other], tuple(obs.gems),
-                   tuple(sorted(obs.discards)), HINT_INDEX[move], event.touched)
+            key = (
+                cls,
+                0,
+                self.masks[actor],
+                self.masks[other],
+                tuple(obs.gems),
+                tuple(sorted(obs.discards)),
+                HINT_INDEX[move],
+                event.touched,
+            )
             got = _UPDATES.get(key)
             if got is None:
                 got = remember(_UPDATES, key, self.read_hint(*key[2:]))
@@ -116,8 +124,19 @@ class ConventionBot(Bot):
             discards = discards[:-1]
         hints_before = event.hints - (1 if move.kind == "discard" or event.regained else 0)
         size_after = obs.hand_size if actor == self.player else len(obs.partner_hand)
-        key = (cls, 1, self.masks[actor], self.masks[other], tuple(gems), tuple(sorted(discards)),
-               hints_before > 0, move.kind, move.slot, event.shard, size_after)
+        key = (
+            cls,
+            1,
+            self.masks[actor],
+            self.masks[other],
+            tuple(gems),
+            tuple(sorted(discards)),
+            hints_before > 0,
+            move.kind,
+            move.slot,
+            event.shard,
+            size_after,
+        )
         got = _UPDATES.get(key)
         if got is None:
             got = remember(_UPDATES, key, self.read_action(*key[2:]))
@@ -132,13 +151,17 @@ class ConventionBot(Bot):
         p0, p1 = 1 in touched, 2 in touched
         warned = self.warned_hands(actor_mask, target_mask, gems, discards)
         return mask_of(
-            h for h in hands_of(target_mask)
+            h
+            for h in hands_of(target_mask)
             if groups.get(h) == message
-            and (not h or match[h[0]] == p0) and (len(h) < 2 or match[h[1]] == p1)
-            and (warned is None or h in warned))
+            and (not h or match[h[0]] == p0)
+            and (len(h) < 2 or match[h[1]] == p1)
+            and (warned is None or h in warned)
+        )
 
-    def read_action(self, actor_mask, other_mask, gems, discards, token_left, kind, slot, shown,
-                    size_after):
+    def read_action(
+        self, actor_mask, other_mask, gems, discards, token_left, kind, slot, shown, size_after
+    ):
         """(actor's mask, other's mask) after a play or discard of `shown` from `slot`; the
         actor's is 0 if no hand is left (the conventions were not followed)."""
         if token_left:
@@ -185,9 +208,14 @@ class ConventionBot(Bot):
         if knows_play:
             return mask
         playable, _, critical, _, _ = public_tables(gems, discards)
-        return mask_of(
-            h for h in tuples
-            if not (critical[h[s]] and any(not critical[t] or playable[t] for t in h))) or mask
+        return (
+            mask_of(
+                h
+                for h in tuples
+                if not (critical[h[s]] and any(not critical[t] or playable[t] for t in h))
+            )
+            or mask
+        )
 
     def no_unknown_play(self, mask, gems, discards):
         """The partner of the hand discarded while a token was available, so by this policy
@@ -212,17 +240,37 @@ class ConventionBot(Bot):
     # --- choosing a move --------------------------------------------------------------------
     def act(self, obs):
         final = obs.final_turns
-        key = (self.__class__, self.masks[self.player], self.masks[1 - self.player],
-               tuple(obs.gems), tuple(sorted(obs.discards)), obs.hints, obs.errors == 0,
-               tuple(obs.partner_hand), obs.hand_size, final,
-               obs.jungle <= self.stall_jungle)
+        key = (
+            self.__class__,
+            self.masks[self.player],
+            self.masks[1 - self.player],
+            tuple(obs.gems),
+            tuple(sorted(obs.discards)),
+            obs.hints,
+            obs.errors == 0,
+            tuple(obs.partner_hand),
+            obs.hand_size,
+            final,
+            obs.jungle <= self.stall_jungle,
+        )
         got = _DECISIONS.get(key)
         if got is None:
             got = remember(_DECISIONS, key, self.decide(*key[1:]))
         return got
 
-    def decide(self, my_mask, their_mask, gems, discards, hints, no_error, partner_hand, n,
-               final_turns, jungle_low):
+    def decide(
+        self,
+        my_mask,
+        their_mask,
+        gems,
+        discards,
+        hints,
+        no_error,
+        partner_hand,
+        n,
+        final_turns,
+        jungle_low,
+    ):
         """The move, from common knowledge, the partner's hand and the public state only."""
         playable, trash, critical, counts, loss0 = public_tables(gems, discards)
         mine = list(counts)
@@ -233,8 +281,11 @@ class ConventionBot(Bot):
         if hints > 0 and partner_hand:
             view = partner_view(their_mask, gems, discards, len(partner_hand))
             knows_play, chop, _ = view
-            if (not knows_play and critical[partner_hand[chop]]
-                    and any(not critical[t] or playable[t] for t in partner_hand)):
+            if (
+                not knows_play
+                and critical[partner_hand[chop]]
+                and any(not critical[t] or playable[t] for t in partner_hand)
+            ):
                 return self.hint(their_mask, gems, discards, partner_hand)  # a warning
         needs_hint = view is not None and not view[0] and any(playable[t] for t in partner_hand)
         play_odds = [mean(rows[s], total, playable) for s in range(n)]
@@ -264,16 +315,28 @@ class ConventionBot(Bot):
             losses = [mean(rows[s], total, loss) for s in range(n)]
             s = min(range(n), key=lambda k: (losses[k], k))
             stall = hints > 0 and jungle_low
-            if view is not None and losses[s] > self.spare_loss and (
-                    view[2] <= self.spare_ok or (
+            if (
+                view is not None
+                and losses[s] > self.spare_loss
+                and (
+                    view[2] <= self.spare_ok
+                    or (
                         view[2] <= self.discard_ok
-                        and loss0[partner_hand[view[1]]] <= self.spare_seen)):
+                        and loss0[partner_hand[view[1]]] <= self.spare_seen
+                    )
+                )
+            ):
                 stall = True  # the partner knows a free discard: let them bring the token back
             if not stall and losses[s] <= self.discard_ok:
                 return Move.discard(s + 1)
         if hints > 0:
-            if (hints == 1 and can_discard and view is not None
-                    and not view[0] and critical[partner_hand[view[1]]]):
+            if (
+                hints == 1
+                and can_discard
+                and view is not None
+                and not view[0]
+                and critical[partner_hand[view[1]]]
+            ):
                 # My last token would leave the partner, who knows no play, none to stall with
                 # before discarding a last copy: risk my own discard instead.
                 return Move.discard(s + 1)
