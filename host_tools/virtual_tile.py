@@ -23,6 +23,7 @@ import collections
 import os
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -310,6 +311,9 @@ def main(argv=None):
     ap.add_argument("--flash-rate", type=int, default=FLASH_RATE)
     ap.add_argument("--exec-latency-ms", type=float, default=EXEC_LATENCY * 1000)
     args = ap.parse_args(argv)
+    # `kill`/terminate() must stop the tiles' interpreters too, as Ctrl-C does: without this the
+    # default SIGTERM ends the process at once and leaves every interpreter orphaned.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     tiles = []
     for i, d in enumerate(args.flash_dirs):
         t = VirtualTile(
@@ -320,7 +324,7 @@ def main(argv=None):
     try:
         while True:
             time.sleep(3600)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemExit):
         pass
     finally:
         for t in tiles:

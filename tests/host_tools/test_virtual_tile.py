@@ -74,3 +74,36 @@ def test_friendly_repl_and_main_py_at_boot(make_tile, tmp_path):
         assert b"main ran" in out
         port.write(b"21 * 2\r")
         assert b"42" in read_until(port, b">>> ")
+
+
+def test_terminating_the_virtual_tile_command_ends_its_interpreters(tmp_path):
+    """`python -m host_tools.virtual_tile` stopped with SIGTERM (as a bench or a service manager
+    stops it) takes its MicroPython interpreters with it: none is left orphaned."""
+    import os
+    import subprocess
+    import sys
+
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "host_tools.virtual_tile", str(flash)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout.readline().strip()  # the port: the tile is up
+        children = subprocess.run(
+            ["pgrep", "-P", str(proc.pid)], check=False, capture_output=True, text=True
+        ).stdout.split()
+        assert children, "the tile runs its interpreter as a child process"
+        proc.terminate()
+        assert proc.wait(10) == 0
+        end = time.monotonic() + 5
+        alive = [c for c in children if os.path.exists(f"/proc/{c}")]
+        while alive and time.monotonic() < end:
+            time.sleep(0.05)
+            alive = [c for c in children if os.path.exists(f"/proc/{c}")]
+        assert alive == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
