@@ -8,6 +8,7 @@ with the same stubs. Every function body is checked (check_untyped_defs).
 import os
 import shutil
 
+import pytest
 from mpy_mypy import FIRMWARE, check
 
 
@@ -30,14 +31,32 @@ def test_games_typecheck_against_micropython_stubs(tmp_path):
     assert status == 0, report
 
 
-def test_a_call_the_board_does_not_have_is_caught(tmp_path):
+@pytest.mark.parametrize(
+    "module, right, wrong, complaint",
+    [
+        # NeoPixel has write(), not show(): CPython would only find out on the tile
+        (
+            "rp2_hal.py",
+            "self._pixels.write()",
+            "self._pixels.show()",
+            '"NeoPixel" has no attribute "show"',
+        ),
+        # a PIO state machine reports its FIFO with tx_fifo(), there is no tx_fifo_level()
+        (
+            "ir_links.py",
+            "self._tx.tx_fifo()",
+            "self._tx.tx_fifo_level()",
+            '"StateMachine" has no attribute "tx_fifo_level"',
+        ),
+    ],
+)
+def test_a_call_the_board_does_not_have_is_caught(tmp_path, module, right, wrong, complaint):
     firmware = tmp_path / "firmware"
     shutil.copytree(FIRMWARE, firmware, ignore=shutil.ignore_patterns("__pycache__"))
-    hal = firmware / "hal" / "rp2_hal.py"
-    source = hal.read_text()
-    assert "self._pixels.write()" in source
-    # NeoPixel has write(), not show(): CPython would only find out on the tile
-    hal.write_text(source.replace("self._pixels.write()", "self._pixels.show()"))
+    path = firmware / "hal" / module
+    source = path.read_text()
+    assert right in source
+    path.write_text(source.replace(right, wrong))
     status, report = check(
         [str(firmware / "hal")],
         str(tmp_path / "work"),
@@ -45,21 +64,4 @@ def test_a_call_the_board_does_not_have_is_caught(tmp_path):
         quiet_packages=("runtime", "games"),
     )
     assert status == 1
-    assert "rp2_hal.py" in report and '"NeoPixel" has no attribute "show"' in report
-
-
-def test_a_wrong_pio_call_is_caught(tmp_path):
-    firmware = tmp_path / "firmware"
-    shutil.copytree(FIRMWARE, firmware, ignore=shutil.ignore_patterns("__pycache__"))
-    links = firmware / "hal" / "ir_links.py"
-    source = links.read_text()
-    assert "self._tx.tx_fifo()" in source
-    links.write_text(source.replace("self._tx.tx_fifo()", "self._tx.tx_fifo_level()"))
-    status, report = check(
-        [str(firmware / "hal")],
-        str(tmp_path / "work"),
-        str(firmware),
-        quiet_packages=("runtime", "games"),
-    )
-    assert status == 1
-    assert '"StateMachine" has no attribute "tx_fifo_level"' in report
+    assert module in report and complaint in report
