@@ -46,8 +46,8 @@ def solid(c):
 
 
 def undealt(now):
-    """Slow white breathing."""
-    return solid(colors.dim(colors.WHITE, 20 + triangle(now, BREATHE_MS) * 200 // 255))
+    """Slow white breathing; its trough stays lit (60/255) so a waiting tile never looks off."""
+    return solid(colors.dim(colors.WHITE, 60 + triangle(now, BREATHE_MS) * 180 // 255))
 
 
 def dealing(now, depth):
