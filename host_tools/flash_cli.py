@@ -11,7 +11,7 @@ import time
 
 from host_tools.build import FIRMWARE, BuildError, build
 from host_tools.deploy import Deployer, soft_reset
-from host_tools.ports import find_ports
+from host_tools.ports import target_ports
 
 
 def add_arguments(parser):
@@ -169,9 +169,7 @@ def run(args):
     from rich.console import Console
 
     console = Console(width=max(Console().width, 120))
-    ports = list(args.port)
-    if args.all:
-        ports += [p.device for p in find_ports() if p.device not in ports]
+    ports = target_ports(args.port, args.all)
     if not ports:
         print("blinks flash: no tile named (use --port P or --all)", file=sys.stderr)
         return 2

@@ -4,7 +4,7 @@ import sys
 import time
 
 from host_tools.monitor import Monitor
-from host_tools.ports import find_ports
+from host_tools.ports import target_ports
 
 COLOURS = (
     "cyan",
@@ -59,9 +59,7 @@ def run(args):
     from rich.console import Console
     from rich.text import Text
 
-    ports = list(args.port)
-    if args.all:
-        ports += [p.device for p in find_ports() if p.device not in ports]
+    ports = target_ports(args.port, args.all)
     if not ports:
         print("blinks monitor: no tile named (use --port P or --all)", file=sys.stderr)
         return 2

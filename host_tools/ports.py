@@ -52,6 +52,15 @@ def find_ports(extra=()):
     return list(found.values())
 
 
+def target_ports(named, every=False):
+    """The ports a command acts on: those named with --port, then with --all every port
+    `find_ports` sees (USB tiles and BLINKS_PORTS), each once."""
+    ports = list(named)
+    if every:
+        ports += [p.device for p in find_ports() if p.device not in ports]
+    return ports
+
+
 PROBE = """
 import binascii, json
 def _pv():

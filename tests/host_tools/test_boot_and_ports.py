@@ -69,3 +69,14 @@ def test_ports_without_probing_does_not_touch_the_tiles(tmp_path):
     proc = run_blinks("ports", "--port", missing, "--json", timeout=60)
     row = json.loads(proc.stdout)[0]
     assert row["firmware"] is None and "failed to access" in row["error"]
+
+
+def test_all_adds_every_found_port_after_the_named_ones_each_once(monkeypatch):
+    from host_tools import ports
+    from host_tools.ports import target_ports
+
+    monkeypatch.setattr(ports.list_ports, "comports", list)  # no real tiles plugged in here
+    monkeypatch.setenv("BLINKS_PORTS", "/dev/vt-a:/dev/vt-b")
+    assert target_ports(["/dev/vt-b"]) == ["/dev/vt-b"]
+    assert target_ports(["/dev/vt-b"], every=True) == ["/dev/vt-b", "/dev/vt-a"]
+    assert target_ports([], every=False) == []
