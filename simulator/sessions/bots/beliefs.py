@@ -7,7 +7,17 @@ hand set, what a partner makes of their own hand, and the hands left after a pla
 
 from operator import mul
 
-from simulator.sessions.bots.handsets import hands_of, mask_of, new_cache, remember
+from simulator.sessions.bots.handsets import (
+    ALL_SINGLES_MASK,
+    EMPTY_HAND_BIT,
+    FIRST_IN,
+    SINGLES_IN,
+    hands_of,
+    new_cache,
+    remember,
+    shard_set,
+    size_of,
+)
 from simulator.sessions.bots.knowledge import (
     critical_table,
     playable_table,
@@ -21,6 +31,7 @@ EXPANSIONS = tuple(range(9))
 _TABLES = new_cache()  # (gems, sorted discards) -> public_tables()
 _WEIGHTS = new_cache()  # (set mask, unseen counts, hand size) -> slot_weights()
 _LEAVES = new_cache()  # (set mask, slot, shard, hand size after) -> leave_hand()
+_SETS = new_cache()  # (gems, sorted discards) -> public_sets()
 _VIEWS = new_cache()  # (set mask, gems, sorted discards, hand size) -> partner_view()
 
 
@@ -43,6 +54,16 @@ def public_tables(gems, discards):
                 loss_table(discards, (), trash, critical),
             ),
         )
+    return got
+
+
+def public_sets(gems, discards):
+    """(playable, critical) of public_tables as 9-bit shard sets, memoised."""
+    key = (gems, discards)
+    got = _SETS.get(key)
+    if got is None:
+        playable, _, critical, _, _ = public_tables(gems, discards)
+        got = remember(_SETS, key, (shard_set(playable), shard_set(critical)))
     return got
 
 
@@ -115,11 +136,21 @@ def leave_hand(mask, slot, shown, size_after):
     key = (mask, slot, shown, size_after)
     got = _LEAVES.get(key)
     if got is None:
-        i = slot - 1
-        kept = {h[:i] + h[i + 1 :] for h in hands_of(mask) if h[i] == shown}
-        if kept and size_after > len(next(iter(kept))):
-            kept = {h + (t,) for h in kept for t in EXPANSIONS}
-        got = remember(_LEAVES, key, mask_of(kept))
+        size = size_of(mask)
+        if size == 2:
+            # The shards left in the other slot, as a 9-bit set.
+            if slot == 1:
+                rest = (mask >> (9 * shown)) & 511
+            else:
+                rest = 0
+                for a in range(9):
+                    rest |= ((mask >> (9 * a + shown)) & 1) << a
+            got = FIRST_IN[rest] if size_after == 2 else SINGLES_IN[rest]
+        elif size == 1 and mask >> (81 + shown) & 1:
+            got = ALL_SINGLES_MASK if size_after == 1 else EMPTY_HAND_BIT
+        else:
+            got = 0
+        remember(_LEAVES, key, got)
     return got
 
 

@@ -5,8 +5,15 @@ knowledge), so the hinter can name the partner's group and the partner can read 
 conventions.py for the classes; everything here is a pure function, memoised on bitmasks.
 """
 
-from simulator.sessions.bots.beliefs import public_tables, weighed
-from simulator.sessions.bots.handsets import hands_of, new_cache, remember
+from simulator.sessions.bots.beliefs import public_tables
+from simulator.sessions.bots.handsets import (
+    FIRST_OF_BIT,
+    HAND_OF_BIT,
+    SECOND_OF_BIT,
+    indices_of,
+    new_cache,
+    remember,
+)
 from simulator.sessions.moves import ALL_HINTS
 
 HINT_INDEX = {m: i for i, m in enumerate(ALL_HINTS)}
@@ -17,7 +24,7 @@ POINTING = {
     for h in [(a, b) for a in range(9) for b in range(9)] + [(t,) for t in range(9)] + [()]
 }
 
-_PARTITIONS = new_cache()  # (set mask, gems, sorted discards) -> {hand: message}
+_PARTITIONS = new_cache()  # (set mask, gems, sorted discards) -> mask per message
 _CLASSES = new_cache()  # (playable, safe) -> class_table()
 
 
@@ -52,23 +59,47 @@ def refine_key(hand, label):
     return hand if label != 0 else ()
 
 
-# REFINE[label][hand]: refine_key, precomputed.
-REFINE = tuple({h: refine_key(h, label) for h in POINTING} for label in range(6))
+def _refine_index(hand, label):
+    """refine_key as an int that sorts as the keys do: a 2-shard hand split on itself is its
+    bit index, on one slot that slot's shard; a 1-shard hand its bit index; -1 if unsplittable.
+    Within a group every hand has the same size and class, so the keys are of one kind."""
+    key = refine_key(hand, label)
+    if not key:
+        return -1
+    if len(key) == 1 and len(hand) == 2:
+        return key[0]
+    return HAND_OF_BIT.index(hand)
 
 
-def partition(weighted, playable, safe):
+# KEY_OF_BIT[label][bit]: the refine key of the hand of that bit, as an int.
+KEY_OF_BIT = tuple(tuple(_refine_index(h, label) for h in HAND_OF_BIT) for label in range(6))
+# POINTING_OF_BIT[bit]: POINTING of the hand of that bit.
+POINTING_OF_BIT = tuple(POINTING[h] for h in HAND_OF_BIT)
+
+
+def partition(mask, counts, playable, safe):
     """Split the hands both players think possible into at most six groups, one per hint.
 
-    Hands are grouped by class; code words the classes leave unused then split the heaviest
-    group on the shards its class leaves open, in two halves of about equal weight. Both
-    players compute this from common knowledge only. Returns {hand: message}.
+    Hands (of `mask`, weighed by the ways `counts` lets one hold them; hands no deal allows
+    are left out) are grouped by class; code words the classes leave unused then split the
+    heaviest group on the shards its class leaves open, in two halves of about equal weight.
+    Both players compute this from common knowledge only. Returns the mask of each message's
+    hands, indexed by hint.
     """
-    by_label = {}
     labels = class_table(playable, safe)
-    for h, w in weighted:
-        label = labels[h]
-        by_label.setdefault(label, []).append((h, w, REFINE[label][h]))
-    groups = [by_label[k] for k in sorted(by_label)]
+    members = ([], [], [], [], [], [])
+    for i in indices_of(mask):
+        if i < 81:
+            b = SECOND_OF_BIT[i]
+            w = counts[FIRST_OF_BIT[i]] * (counts[b] - (FIRST_OF_BIT[i] == b))
+        elif i < 90:
+            w = counts[i - 81]
+        else:
+            w = 1
+        if w > 0:
+            label = labels[i]
+            members[label].append((i, w, KEY_OF_BIT[label][i]))
+    groups = [g for g in members if g]
     splittable = [_weight_if_splittable(g) for g in groups]
     while len(groups) < 6:
         best, best_weight = None, 0
@@ -81,17 +112,23 @@ def partition(weighted, playable, safe):
         for _, w, k in groups[best]:
             key_weight[k] = key_weight.get(k, 0) + w
         halves, totals = (set(), set()), [0, 0]
-        for k in sorted(key_weight, key=lambda k: (-key_weight[k], k)):
+        for neg_weight, k in sorted([(-w, k) for k, w in key_weight.items()]):
             side = 0 if totals[0] <= totals[1] else 1
             halves[side].add(k)
-            totals[side] += key_weight[k]
+            totals[side] -= neg_weight
         g = groups.pop(best)
         splittable.pop(best)
         for half in (halves[1], halves[0]):
             part = [x for x in g if x[2] in half]
             groups.insert(best, part)
             splittable.insert(best, _weight_if_splittable(part))
-    return {h: hint for g, hint in assign_hints(groups) for h, _, _ in g}
+    out = [0] * 6
+    for g, hint in assign_hints(groups):
+        m = 0
+        for i, _, _ in g:
+            m |= 1 << i
+        out[hint] = m
+    return tuple(out)
 
 
 def _weight_if_splittable(group):
@@ -104,36 +141,35 @@ def _weight_if_splittable(group):
 
 
 def class_table(playable, safe):
-    """{hand: hand_class} for every hand, memoised on the (few) playable/safe tables."""
+    """hand_class of each hand, indexed by bit, memoised on the (few) playable/safe tables."""
     key = (tuple(playable), tuple(safe))
     got = _CLASSES.get(key)
     if got is None:
-        got = remember(_CLASSES, key, {h: hand_class(h, playable, safe) for h in POINTING})
+        got = remember(_CLASSES, key, tuple(hand_class(h, playable, safe) for h in HAND_OF_BIT))
     return got
 
 
 def assign_hints(groups):
     """Pair each group with a hint so that the hint's literal meaning (which slots it points
     at) splits the group's hands as evenly as possible: information for free. Heavier groups
-    choose first; ties go to the lower hint index. Returns [(group, hint index)]."""
-    order = sorted(groups, key=lambda g: (-sum(w for _, w, _ in g), min(h for h, _, _ in g)))
-    free = list(range(6))
+    choose first; ties go to the one holding the lowest hand, and to the lower hint index.
+    Groups are lists of (bit, weight, key), ascending. Returns [(group, hint index)]."""
+    order = sorted((-sum(w for _, w, _ in g), g[0][0], g) for g in groups)
+    free = [0, 1, 2, 3, 4, 5]
     out = []
-    for g in order:
+    for neg_total, _, g in order:
         # Weight of each pointing pattern (slot 1 pointed, slot 2 pointed) per hint.
-        spread = [[0, 0, 0, 0] for _ in range(6)]
-        total = 0
-        for h, w, _ in g:
-            total += w
-            codes = POINTING[h]
-            for i in free:
-                spread[i][codes[i]] += w
-        best, best_score = free[0], -1.0
-        for i in free:
-            a, b, c, d = spread[i]
-            score = total * total - (a * a + b * b + c * c + d * d)  # Gini spread
-            if score > best_score + 1e-9:
-                best, best_score = i, score
+        spread = [0] * 24
+        for i, w, _ in g:
+            codes = POINTING_OF_BIT[i]
+            for f in free:
+                spread[4 * f + codes[f]] += w
+        best, best_score = free[0], -1
+        for f in free:
+            a, b, c, d = spread[4 * f : 4 * f + 4]
+            score = neg_total * neg_total - (a * a + b * b + c * c + d * d)  # Gini spread
+            if score > best_score:
+                best, best_score = f, score
         free.remove(best)
         out.append((g, best))
     return out
@@ -146,6 +182,7 @@ def shared_partition(mask, gems, discards):
     got = _PARTITIONS.get(key)
     if got is None:
         playable, _, critical, counts, _ = public_tables(gems, discards)
-        weighted = weighed(hands_of(mask), counts)
-        got = remember(_PARTITIONS, key, partition(weighted, playable, [not c for c in critical]))
+        got = remember(
+            _PARTITIONS, key, partition(mask, counts, playable, [not c for c in critical])
+        )
     return got

@@ -53,19 +53,40 @@ from simulator.sessions.bots.beliefs import (
     loss_table,
     mean,
     partner_view,
+    public_sets,
     public_tables,
 )
 from simulator.sessions.bots.codewords import HINT_INDEX, MATCHES, shared_partition
 from simulator.sessions.bots.handsets import (
     ALL_PAIRS_MASK,
+    BIT_OF_HAND,
+    FIRST_IN,
+    SECOND_IN,
+    SINGLES_IN,
     hands_of,
     mask_of,
+    mask_where,
     new_cache,
     remember,
+    size_of,
 )
 from simulator.sessions.bots.knowledge import consistent
 from simulator.sessions.moves import ALL_HINTS, Move
 from simulator.sessions.shards import MAX_HINTS
+
+# LITERAL[message][p]: the hands that hint points at just as it did, p = slot 1 pointed at
+# + 2 * slot 2 pointed at (a hint's literal meaning, which holds whatever the code word).
+LITERAL = tuple(
+    tuple(
+        mask_where(
+            lambda h, m=MATCHES[k], p=p: (
+                (not h or m[h[0]] == bool(p & 1)) and (len(h) < 2 or m[h[1]] == bool(p & 2))
+            )
+        )
+        for p in range(4)
+    )
+    for k in range(6)
+)
 
 # Memoised decisions and belief updates, shared by every bot and game in the process.
 _DECISIONS = new_cache()  # act(): everything the choice depends on -> Move
@@ -147,17 +168,9 @@ class ConventionBot(Bot):
         """The target's hands after a hint: those of the code word's group, agreeing with what
         the hint pointed at, and warned ones if the hinter knew a play. 0 if none is left."""
         groups = shared_partition(target_mask, gems, discards)
-        match = MATCHES[message]
-        p0, p1 = 1 in touched, 2 in touched
+        kept = target_mask & groups[message] & LITERAL[message][(1 in touched) + 2 * (2 in touched)]
         warned = self.warned_hands(actor_mask, target_mask, gems, discards)
-        return mask_of(
-            h
-            for h in hands_of(target_mask)
-            if groups.get(h) == message
-            and (not h or match[h[0]] == p0)
-            and (len(h) < 2 or match[h[1]] == p1)
-            and (warned is None or h in warned)
-        )
+        return kept if warned is None else kept & warned
 
     def read_action(
         self, actor_mask, other_mask, gems, discards, token_left, kind, slot, shown, size_after
@@ -182,13 +195,13 @@ class ConventionBot(Bot):
     def warned_hands(self, actor_mask, target_mask, gems, discards):
         """A player who surely knew a play (common knowledge) hinted instead: by this policy
         only a warning comes before one's own play, so the target's hand is one that would be
-        warned. Returns that set of hands, or None when nothing follows."""
-        mine = hands_of(actor_mask)
-        if not mine or not mine[0]:
+        warned. Returns the mask of those hands, or None when nothing follows."""
+        n = size_of(actor_mask)
+        if not n:
             return None
-        if not partner_view(actor_mask, gems, discards, len(mine[0]))[0]:
+        if not partner_view(actor_mask, gems, discards, n)[0]:
             return None
-        return set(hands_of(target_mask & ~self.no_warning(target_mask, gems, discards)))
+        return target_mask & ~self.no_warning(target_mask, gems, discards)
 
     def no_warning(self, mask, gems, discards):
         """The partner of the hand played or discarded with a token available, so by this
@@ -201,21 +214,22 @@ class ConventionBot(Bot):
 
     @staticmethod
     def _no_warning(mask, gems, discards):
-        tuples = hands_of(mask)
-        if not tuples or not tuples[0]:
+        n = size_of(mask)
+        if not n:
             return mask
-        knows_play, s, _ = partner_view(mask, gems, discards, len(tuples[0]))
+        knows_play, s, _ = partner_view(mask, gems, discards, n)
         if knows_play:
             return mask
-        playable, _, critical, _, _ = public_tables(gems, discards)
-        return (
-            mask_of(
-                h
-                for h in tuples
-                if not (critical[h[s]] and any(not critical[t] or playable[t] for t in h))
-            )
-            or mask
-        )
+        # Warned: the hand's likely discard is a last copy, and it holds a shard that is not
+        # one, or is playable (something else to do).
+        playable, critical = public_sets(gems, discards)
+        other = ~critical & 511 | playable
+        if n == 2:
+            at_risk = (FIRST_IN if s == 0 else SECOND_IN)[critical]
+            warned = at_risk & (FIRST_IN[other] | SECOND_IN[other])
+        else:
+            warned = SINGLES_IN[critical & other]
+        return mask & ~warned or mask
 
     def no_unknown_play(self, mask, gems, discards):
         """The partner of the hand discarded while a token was available, so by this policy
@@ -229,13 +243,15 @@ class ConventionBot(Bot):
 
     @staticmethod
     def _no_unknown_play(mask, gems, discards):
-        tuples = hands_of(mask)
-        if not tuples or not tuples[0]:
+        n = size_of(mask)
+        if not n:
             return mask
-        if partner_view(mask, gems, discards, len(tuples[0]))[0]:
+        if partner_view(mask, gems, discards, n)[0]:
             return mask
-        playable = public_tables(gems, discards)[0]
-        return mask_of(h for h in tuples if not any(playable[t] for t in h)) or mask
+        unplayable = ~public_sets(gems, discards)[0] & 511
+        return (
+            mask & (FIRST_IN[unplayable] & SECOND_IN[unplayable] | SINGLES_IN[unplayable]) or mask
+        )
 
     # --- choosing a move --------------------------------------------------------------------
     def act(self, obs):
@@ -346,4 +362,6 @@ class ConventionBot(Bot):
     @staticmethod
     def hint(their_mask, gems, discards, hand):
         """The hint whose code word names the group of the partner's actual hand."""
-        return ALL_HINTS[shared_partition(their_mask, gems, discards)[hand]]
+        bit = BIT_OF_HAND[hand]
+        groups = shared_partition(their_mask, gems, discards)
+        return ALL_HINTS[next(k for k in range(6) if groups[k] & bit)]

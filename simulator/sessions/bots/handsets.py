@@ -2,7 +2,8 @@
 
 A hand of 2 shards (a, b) is bit a*9+b, a hand of 1 shard (t,) bit 81+t, the empty hand bit 90.
 Ints hash in constant time and compare exactly, which makes them cheap keys for caches of
-pure functions of common knowledge; ascending bits decode to the hands in sorted order.
+pure functions of common knowledge; ascending bits decode to the hands in sorted order. Sets
+of hands that share a property are masks too, so filtering a set is one `&`.
 """
 
 EMPTY_HAND_BIT = 1 << 90
@@ -12,6 +13,19 @@ CACHE_LIMIT = 150_000  # entries per cache before it starts afresh (10,000 games
 HAND_OF_BIT = tuple([(a, b) for a in range(9) for b in range(9)] + [(t,) for t in range(9)] + [()])
 
 BIT_OF_HAND = {h: 1 << i for i, h in enumerate(HAND_OF_BIT)}
+ALL_SINGLES_MASK = 511 << 81
+
+# Per bit: the shard in slot 1 and in slot 2 (-1 where the hand has no such slot).
+FIRST_OF_BIT = tuple(h[0] if h else -1 for h in HAND_OF_BIT)
+SECOND_OF_BIT = tuple(h[1] if len(h) == 2 else -1 for h in HAND_OF_BIT)
+
+# FIRST_IN[s] / SECOND_IN[s]: the 2-shard hands whose slot 1 / slot 2 shard is in the 9-bit
+# shard set s; SINGLES_IN[s]: the 1-shard hands whose shard is.
+FIRST_IN = tuple(sum(511 << (9 * t) for t in range(9) if s >> t & 1) for s in range(512))
+SECOND_IN = tuple(
+    sum(0x1008040201008040201 << t for t in range(9) if s >> t & 1) for s in range(512)
+)
+SINGLES_IN = tuple(s << 81 for s in range(512))
 
 CACHES = []
 
@@ -30,6 +44,7 @@ def clear_caches():
 
 
 _DECODED = new_cache()
+_INDICES = new_cache()
 
 
 def remember(cache, key, value):
@@ -55,6 +70,40 @@ def mask_of(hands):
     for h in hands:
         m |= bits[h]
     return m
+
+
+def shard_set(table):
+    """The 9-bit set of the shards t with table[t] true."""
+    s = 0
+    for t in range(9):
+        if table[t]:
+            s |= 1 << t
+    return s
+
+
+def size_of(mask):
+    """How many shards the hands of a (non-empty) mask hold; 0 for the empty mask too."""
+    low = (mask & -mask).bit_length() - 1
+    return 2 if 0 <= low < 81 else (1 if 81 <= low < 90 else 0)
+
+
+def mask_where(test):
+    """The mask of every hand (of any size) for which test(hand) is true."""
+    return mask_of(h for h in HAND_OF_BIT if test(h))
+
+
+def indices_of(mask):
+    """The bit indices of a mask, ascending (memoised: masks recur)."""
+    got = _INDICES.get(mask)
+    if got is None:
+        out = []
+        m = mask
+        while m:
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+        got = remember(_INDICES, mask, tuple(out))
+    return got
 
 
 def hands_of(mask):
