@@ -73,8 +73,14 @@ def _refine_index(hand, label):
 
 # KEY_OF_BIT[label][bit]: the refine key of the hand of that bit, as an int.
 KEY_OF_BIT = tuple(tuple(_refine_index(h, label) for h in HAND_OF_BIT) for label in range(6))
-# POINTING_OF_BIT[bit]: POINTING of the hand of that bit.
-POINTING_OF_BIT = tuple(POINTING[h] for h in HAND_OF_BIT)
+# SPREAD_UNIT[bit]: a 1 in the field (hint, pattern) of each hint's pointing pattern of the
+# hand of that bit; weights summed over a group's hands fill all 24 fields at once (a group
+# weighs at most 81 * 9 < 2**SPREAD_BITS).
+SPREAD_BITS = 12
+SPREAD_FIELD = (1 << SPREAD_BITS) - 1
+SPREAD_UNIT = tuple(
+    sum(1 << (SPREAD_BITS * (4 * f + POINTING[h][f])) for f in range(6)) for h in HAND_OF_BIT
+)
 
 
 def partition(mask, counts, playable, safe):
@@ -85,13 +91,16 @@ def partition(mask, counts, playable, safe):
     heaviest group on the shards its class leaves open, in two halves of about equal weight.
     Both players compute this from common knowledge only. Returns the mask of each message's
     hands, indexed by hint.
+
+    A group is a list of (bit, weight, key) in ascending bits (see KEY_OF_BIT).
     """
     labels = class_table(playable, safe)
     members = ([], [], [], [], [], [])
     for i in indices_of(mask):
         if i < 81:
+            a = FIRST_OF_BIT[i]
             b = SECOND_OF_BIT[i]
-            w = counts[FIRST_OF_BIT[i]] * (counts[b] - (FIRST_OF_BIT[i] == b))
+            w = counts[a] * (counts[b] - (a == b))
         elif i < 90:
             w = counts[i - 81]
         else:
@@ -102,24 +111,15 @@ def partition(mask, counts, playable, safe):
     groups = [g for g in members if g]
     splittable = [_weight_if_splittable(g) for g in groups]
     while len(groups) < 6:
-        best, best_weight = None, 0
+        best, best_weight = -1, 0
         for i, weight in enumerate(splittable):
             if weight > best_weight:
                 best, best_weight = i, weight
-        if best is None:
+        if best < 0:
             break
-        key_weight = {}
-        for _, w, k in groups[best]:
-            key_weight[k] = key_weight.get(k, 0) + w
-        halves, totals = (set(), set()), [0, 0]
-        for neg_weight, k in sorted([(-w, k) for k, w in key_weight.items()]):
-            side = 0 if totals[0] <= totals[1] else 1
-            halves[side].add(k)
-            totals[side] -= neg_weight
         g = groups.pop(best)
         splittable.pop(best)
-        for half in (halves[1], halves[0]):
-            part = [x for x in g if x[2] in half]
+        for part in _halves(g):
             groups.insert(best, part)
             splittable.insert(best, _weight_if_splittable(part))
     out = [0] * 6
@@ -131,12 +131,32 @@ def partition(mask, counts, playable, safe):
     return tuple(out)
 
 
+def _halves(group):
+    """A group split on its keys into two of about equal weight: the heaviest keys first, each
+    to the lighter side (the first side on ties). Returns (second half, first half)."""
+    key_weight = {}
+    for _, w, k in group:
+        key_weight[k] = key_weight.get(k, 0) + w
+    first, total_first, total_second = set(), 0, 0
+    for neg_weight, k in sorted([(-w, k) for k, w in key_weight.items()]):
+        if total_first <= total_second:
+            first.add(k)
+            total_first -= neg_weight
+        else:
+            total_second -= neg_weight
+    second = [x for x in group if x[2] not in first]
+    return second, [x for x in group if x[2] in first]
+
+
 def _weight_if_splittable(group):
     """A group's weight if it holds two or more keys to split on, else 0."""
     first = group[0][2]
     for _, _, k in group:
         if k != first:
-            return sum(w for _, w, _ in group)
+            total = 0
+            for _, w, _ in group:
+                total += w
+            return total
     return 0
 
 
@@ -154,19 +174,28 @@ def assign_hints(groups):
     at) splits the group's hands as evenly as possible: information for free. Heavier groups
     choose first; ties go to the one holding the lowest hand, and to the lower hint index.
     Groups are lists of (bit, weight, key), ascending. Returns [(group, hint index)]."""
-    order = sorted((-sum(w for _, w, _ in g), g[0][0], g) for g in groups)
+    order = []
+    for g in groups:
+        total = 0
+        for _, w, _ in g:
+            total += w
+        order.append((-total, g[0][0], g))
+    order.sort()
     free = [0, 1, 2, 3, 4, 5]
     out = []
     for neg_total, _, g in order:
-        # Weight of each pointing pattern (slot 1 pointed, slot 2 pointed) per hint.
-        spread = [0] * 24
+        # Weight of each pointing pattern (slot 1 pointed, slot 2 pointed) per hint: the
+        # pattern numbers of a hand's bit, one field of SPREAD_BITS bits per (hint, pattern).
+        spread = 0
         for i, w, _ in g:
-            codes = POINTING_OF_BIT[i]
-            for f in free:
-                spread[4 * f + codes[f]] += w
+            spread += w * SPREAD_UNIT[i]
         best, best_score = free[0], -1
         for f in free:
-            a, b, c, d = spread[4 * f : 4 * f + 4]
+            fields = spread >> (4 * SPREAD_BITS * f)
+            a = fields & SPREAD_FIELD
+            b = (fields >> SPREAD_BITS) & SPREAD_FIELD
+            c = (fields >> 2 * SPREAD_BITS) & SPREAD_FIELD
+            d = (fields >> 3 * SPREAD_BITS) & SPREAD_FIELD
             score = neg_total * neg_total - (a * a + b * b + c * c + d * d)  # Gini spread
             if score > best_score:
                 best, best_score = f, score
