@@ -1,8 +1,12 @@
 """Convention bot internals: the hand-set bitmasks, memoisation that changes no move, and the
 policy rule that spares a risky discard when the partner knows a free one."""
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from simulator.sessions import play_game
 from simulator.sessions.bots import handsets
+from simulator.sessions.bots.beliefs import slot_weights
 from simulator.sessions.bots.conventions import ConventionBot
 from simulator.sessions.bots.handsets import ALL_PAIRS_MASK, hands_of, mask_of
 from simulator.sessions.moves import HINT, Move
@@ -83,3 +87,22 @@ def test_gambles_a_play_when_a_failed_play_costs_less_than_any_discard():
 
     args[5] = True
     assert Careful(0).decide(*args).kind != "play"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    mask=st.integers(0, ALL_PAIRS_MASK),
+    singles=st.integers(0, 511),
+    counts=st.tuples(*[st.integers(0, 3)] * 9),
+)
+def test_slot_weights_sum_the_ways_to_hold_each_hand(mask, singles, counts):
+    # The popcount arithmetic must agree with weighing every hand on its own.
+    for n, m in ((2, mask), (1, singles << 81)):
+        rows = [[0] * 9 for _ in range(n)]
+        total = 0
+        for h in hands_of(m):
+            w = counts[h[0]] * (counts[h[1]] - (h[0] == h[1])) if n == 2 else counts[h[0]]
+            total += w
+            for slot, t in enumerate(h):
+                rows[slot][t] += w
+        assert slot_weights(m, counts, n) == (tuple(tuple(r) for r in rows), total)

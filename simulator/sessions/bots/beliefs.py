@@ -11,8 +11,8 @@ from simulator.sessions.bots.handsets import (
     ALL_SINGLES_MASK,
     EMPTY_HAND_BIT,
     FIRST_IN,
+    SECOND_IN,
     SINGLES_IN,
-    hands_of,
     new_cache,
     remember,
     shard_set,
@@ -72,7 +72,7 @@ def beliefs(mask, counts, n):
     key = (mask, counts, n)
     got = _WEIGHTS.get(key)
     if got is None:
-        got = remember(_WEIGHTS, key, slot_weights(hands_of(mask), counts, n))
+        got = remember(_WEIGHTS, key, slot_weights(mask, counts, n))
     return got
 
 
@@ -95,39 +95,53 @@ def loss_table(discards, partner_hand, trash, critical):
     return loss
 
 
-def weighed(tuples, counts):
-    """(tuple, weight) for each tuple the counts allow; weight = ways to hold it."""
-    if tuples and len(tuples[0]) == 2:
-        out = []
-        for h in tuples:
-            a, b = h
-            w = counts[a] * (counts[b] - (a == b))
-            if w > 0:
-                out.append((h, w))
-        return out
-    return [(h, counts[h[0]] if h else 1) for h in tuples if not h or counts[h[0]] > 0]
+def slot_weights(mask, counts, n):
+    """Per slot, the weight of each shard (beliefs about single slots), and the total.
 
-
-def slot_weights(tuples, counts, n):
-    """Per slot, the weight of each shard (beliefs about single slots), and the total."""
-    rows = [[0] * 9 for _ in range(n)]
+    A hand (a, b) weighs counts[a] * (counts[b] - (a == b)), so a slot-1 row sums to
+    counts[a] * (the counts of the slot-2 shards beside it, less one for (a, a)), and a slot-2
+    column likewise: sums of counts over a set of shards are popcounts of the set against the
+    shards with at least 1, 2 and 3 copies unseen.
+    """
+    at_least = [0, 0, 0]
+    for t in range(9):
+        for j in range(counts[t]):
+            at_least[j] |= 1 << t
+    k1, k2, k3 = at_least
+    first = [0] * 9
     total = 0
     if n == 2:
-        first, second = rows
-        for a, b in tuples:
-            w = counts[a] * (counts[b] - (a == b))
-            if w > 0:
-                total += w
-                first[a] += w
-                second[b] += w
-    elif n == 1:
-        first = rows[0]
-        for (a,) in tuples:
-            w = counts[a]
-            if w > 0:
-                total += w
-                first[a] += w
-    return tuple(tuple(r) for r in rows), total
+        second = [0] * 9
+        by_row = (mask & FIRST_IN[k1], mask & FIRST_IN[k2], mask & FIRST_IN[k3])
+        for t in range(9):
+            c = counts[t]
+            if c:
+                row = (mask >> (9 * t)) & 511
+                if row:
+                    w = c * (
+                        (row & k1).bit_count()
+                        + (row & k2).bit_count()
+                        + (row & k3).bit_count()
+                        - (row >> t & 1)
+                    )
+                    first[t] = w
+                    total += w
+                column = SECOND_IN[1 << t]
+                second[t] = c * (
+                    (by_row[0] & column).bit_count()
+                    + (by_row[1] & column).bit_count()
+                    + (by_row[2] & column).bit_count()
+                    - (mask >> (10 * t) & 1)
+                )
+        return (tuple(first), tuple(second)), total
+    if n == 1:
+        singles = mask >> 81
+        for t in range(9):
+            if singles >> t & 1:
+                first[t] = counts[t]
+                total += counts[t]
+        return (tuple(first),), total
+    return (), 0
 
 
 def leave_hand(mask, slot, shown, size_after):
