@@ -11,7 +11,6 @@ from simulator.sessions.bots.handsets import (
     ALL_SINGLES_MASK,
     EMPTY_HAND_BIT,
     FIRST_IN,
-    SECOND_IN,
     SINGLES_IN,
     new_cache,
     remember,
@@ -31,6 +30,7 @@ EXPANSIONS = tuple(range(9))
 _TABLES = new_cache()  # (gems, sorted discards) -> public_tables()
 _WEIGHTS = new_cache()  # (set mask, unseen counts, hand size) -> slot_weights()
 _LEAVES = new_cache()  # (set mask, slot, shard, hand size after) -> leave_hand()
+_COPIES = new_cache()  # unseen counts -> copies_sets()
 _SETS = new_cache()  # (gems, sorted discards) -> public_sets()
 _VIEWS = new_cache()  # (set mask, gems, sorted discards, hand size) -> partner_view()
 
@@ -98,21 +98,18 @@ def loss_table(discards, partner_hand, trash, critical):
 def slot_weights(mask, counts, n):
     """Per slot, the weight of each shard (beliefs about single slots), and the total.
 
-    A hand (a, b) weighs counts[a] * (counts[b] - (a == b)), so a slot-1 row sums to
-    counts[a] * (the counts of the slot-2 shards beside it, less one for (a, a)), and a slot-2
-    column likewise: sums of counts over a set of shards are popcounts of the set against the
-    shards with at least 1, 2 and 3 copies unseen.
+    A hand (a, b) weighs counts[a] * (counts[b] - (a == b)). So slot 1's row a sums to
+    counts[a] times the counts of the slot-2 shards beside it (less one for (a, a)): popcounts
+    of the row against the shards with at least 1, 2 and 3 copies unseen. Slot 2's column b
+    sums to counts[b] times the counts of the slot-1 shards above it: the rows, spread to one
+    6-bit field per column (COLUMN_FIELDS) and weighed by their counts, add up to all nine.
     """
-    at_least = [0, 0, 0]
-    for t in range(9):
-        for j in range(counts[t]):
-            at_least[j] |= 1 << t
-    k1, k2, k3 = at_least
     first = [0] * 9
     total = 0
     if n == 2:
+        k1, k2, k3 = copies_sets(counts)
         second = [0] * 9
-        by_row = (mask & FIRST_IN[k1], mask & FIRST_IN[k2], mask & FIRST_IN[k3])
+        columns = 0
         for t in range(9):
             c = counts[t]
             if c:
@@ -126,13 +123,11 @@ def slot_weights(mask, counts, n):
                     )
                     first[t] = w
                     total += w
-                column = SECOND_IN[1 << t]
-                second[t] = c * (
-                    (by_row[0] & column).bit_count()
-                    + (by_row[1] & column).bit_count()
-                    + (by_row[2] & column).bit_count()
-                    - (mask >> (10 * t) & 1)
-                )
+                    columns += c * COLUMN_FIELDS[row]
+        for t in range(9):
+            c = counts[t]
+            if c:
+                second[t] = c * ((columns >> (6 * t) & 63) - (mask >> (10 * t) & 1))
         return (tuple(first), tuple(second)), total
     if n == 1:
         singles = mask >> 81
@@ -142,6 +137,23 @@ def slot_weights(mask, counts, n):
                 total += counts[t]
         return (tuple(first),), total
     return (), 0
+
+
+def copies_sets(counts):
+    """The 9-bit sets of the shards with at least 1, 2 and 3 copies in `counts`, memoised."""
+    got = _COPIES.get(counts)
+    if got is None:
+        at_least = [0, 0, 0]
+        for t in range(9):
+            for j in range(counts[t]):
+                at_least[j] |= 1 << t
+        got = remember(_COPIES, counts, tuple(at_least))
+    return got
+
+
+# COLUMN_FIELDS[r]: the 9-bit set r with shard t moved to bit 6 * t, so that weighted rows
+# add up column by column (a column sums to at most 9 * 3 < 64).
+COLUMN_FIELDS = tuple(sum(1 << (6 * t) for t in range(9) if r >> t & 1) for r in range(512))
 
 
 def leave_hand(mask, slot, shown, size_after):
