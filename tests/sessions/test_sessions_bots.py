@@ -85,3 +85,20 @@ def test_convention_bot_survives_a_partner_who_ignores_the_conventions():
             g.apply(move)
             bot.observe(obs, obs.last_event)
             assert all(bot.sets[h] for h in (0, 1))
+
+
+def test_rules_only_games_leave_no_reference_cycles():
+    # run_games pauses the cycle collector, which is only safe while games make no cycles:
+    # anything left for the collector here would leak in a long playtest.
+    import gc
+
+    gc.collect()
+    run_games("cautious", 2, seed=1)
+    assert gc.isenabled()  # restored after the batch
+    gc.disable()
+    try:
+        for name in ("cautious", "conventions"):
+            run_games(name, 30, seed=7)
+            assert gc.collect() == 0, name
+    finally:
+        gc.enable()
