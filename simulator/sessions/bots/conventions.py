@@ -39,8 +39,9 @@ token was available did not warn, so one's likely discard is not a lone last cop
 safe shard; a partner who discarded while a token was available saw no play one cannot know.
 
 Everything the bot computes is a pure function of common knowledge (the hand sets, kept as
-bitmasks: handsets.py), the public state and the partner's hand, so decisions, belief updates,
-partitions (codewords.py) and beliefs (beliefs.py) are memoised across turns and games.
+bitmasks: handsets.py), the public state and the partner's hand, so belief updates, partitions
+(codewords.py) and beliefs (beliefs.py) are memoised across turns and games. (Whole decisions
+are not: nine in ten are new, so their keys cost more than the repeats save.)
 
 Measured (bench/bench_sessions.py, 10,000 deals): mean 8.609 ± 0.006, 68.7% perfect, 0% zero
 (a bot seeing its own shards: 8.94); about 600 games per second of CPU.
@@ -88,8 +89,7 @@ LITERAL = tuple(
     for k in range(6)
 )
 
-# Memoised decisions and belief updates, shared by every bot and game in the process.
-_DECISIONS = new_cache()  # act(): everything the choice depends on -> Move
+# Memoised belief updates, shared by every bot and game in the process.
 _UPDATES = new_cache()  # observe(): the sets before and the public event -> the sets after
 _SILENCE = new_cache()  # (class, which, set mask, gems, discards) -> silence inferences
 
@@ -255,9 +255,7 @@ class ConventionBot(Bot):
 
     # --- choosing a move --------------------------------------------------------------------
     def act(self, obs):
-        final = obs.final_turns
-        key = (
-            self.__class__,
+        return self.decide(
             self.masks[self.player],
             self.masks[1 - self.player],
             tuple(obs.gems),
@@ -266,13 +264,9 @@ class ConventionBot(Bot):
             obs.errors == 0,
             tuple(obs.partner_hand),
             obs.hand_size,
-            final,
+            obs.final_turns,
             obs.jungle <= self.stall_jungle,
         )
-        got = _DECISIONS.get(key)
-        if got is None:
-            got = remember(_DECISIONS, key, self.decide(*key[1:]))
-        return got
 
     def decide(
         self,
@@ -292,7 +286,6 @@ class ConventionBot(Bot):
         mine = list(counts)
         for t in partner_hand:
             mine[t] -= 1
-        rows, total = beliefs(my_mask, tuple(mine), n)
         view = None
         if hints > 0 and partner_hand:
             view = partner_view(their_mask, gems, discards, len(partner_hand))
@@ -304,6 +297,7 @@ class ConventionBot(Bot):
             ):
                 return self.hint(their_mask, gems, discards, partner_hand)  # a warning
         needs_hint = view is not None and not view[0] and any(playable[t] for t in partner_hand)
+        rows, total = beliefs(my_mask, tuple(mine), n)
         play_odds = [mean(rows[s], total, playable) for s in range(n)]
         for s in range(n):
             if play_odds[s] == 1.0:
