@@ -1,7 +1,9 @@
-"""`blinks playtest --bot NAME --games N --seed S [--json] [--plot FILE.png] [--physical]`.
+"""`blinks playtest --bot NAME --games N --seed S [--json] [--plot FILE.png] [--physical]
+[--jobs J]`.
 
 Runs N games between two copies of a bot (rules only, or with --physical through the simulated
-tiles) and reports mean ± standard error, % perfect, % zero and the score histogram.
+tiles) and reports mean ± standard error, % perfect, % zero and the score histogram. Rules-only
+runs can share the games out over J worker processes; the scores do not change.
 """
 
 import json
@@ -30,6 +32,15 @@ def add_arguments(parser):
     parser.add_argument(
         "--physical", action="store_true", help="play every move on the simulated tiles (slow)"
     )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="J",
+        help="worker processes for rules-only games, 0 for one per CPU (default 1); "
+        "the scores are the same whatever J",
+    )
 
 
 def run(args):
@@ -41,6 +52,12 @@ def run(args):
         return 2
     if args.games < 1:
         print(f"playtest: --games must be at least 1, got {args.games}", file=sys.stderr)
+        return 2
+    if args.jobs < 0:
+        print(f"playtest: --jobs must be 0 (one per CPU) or more, got {args.jobs}", file=sys.stderr)
+        return 2
+    if args.physical and args.jobs != 1:
+        print("playtest: --jobs applies to rules-only games, not --physical", file=sys.stderr)
         return 2
     if args.physical:
         try:
@@ -58,7 +75,7 @@ def run(args):
             print(f"playtest: the tiles disagree with the referee: {exc}", file=sys.stderr)
             return 1
     else:
-        scores = with_progress(run_games, args.bot, args.games, args.seed)
+        scores = with_progress(run_games, args.bot, args.games, args.seed, jobs=args.jobs)
     stats = score_stats(scores)
     stats.update(bot=args.bot, seed=args.seed, physical=bool(args.physical))
     if args.plot:
@@ -82,12 +99,14 @@ def run(args):
     return 0
 
 
-def with_progress(runner, bot, games, seed, long_run=500):
+def with_progress(runner, bot, games, seed, long_run=500, **options):
     """Run the games with a progress bar on stderr when it is a terminal and the run is long."""
     if games < long_run or not sys.stderr.isatty():
-        return runner(bot, games, seed)
+        return runner(bot, games, seed, **options)
     from rich.progress import Progress
 
     with Progress(transient=True) as bar:
         task = bar.add_task(f"{bot}", total=games)
-        return runner(bot, games, seed, progress=lambda done: bar.update(task, completed=done))
+        return runner(
+            bot, games, seed, progress=lambda done: bar.update(task, completed=done), **options
+        )

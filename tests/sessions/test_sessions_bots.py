@@ -68,6 +68,21 @@ def test_playtest_cli_refuses_bad_input(capsys):
     assert main(["playtest", "--bot", "nobody", "--games", "5"]) == 2
     assert "known bots" in capsys.readouterr().err
     assert main(["playtest", "--games", "0"]) == 2
+    assert main(["playtest", "--games", "5", "--jobs", "-1"]) == 2
+    assert "--jobs" in capsys.readouterr().err
+    assert main(["playtest", "--games", "5", "--physical", "--jobs", "2"]) == 2
+    assert "rules-only" in capsys.readouterr().err
+
+
+def test_worker_processes_give_the_same_scores_in_seed_order(capsys):
+    # 130 games in chunks of 25 over 2 workers: the last chunk is short, and chunks finish
+    # in any order; the scores must come back exactly as one process plays them.
+    alone = run_games("conventions", 130, seed=40)
+    done = []
+    assert run_games("conventions", 130, seed=40, jobs=2, progress=done.append) == alone
+    assert done[-1] == 130 and done == sorted(done)
+    assert main(["playtest", "--games", "130", "--seed", "40", "--jobs", "0", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["mean"] == score_stats(alone)["mean"]
 
 
 def test_convention_bot_survives_a_partner_who_ignores_the_conventions():
