@@ -188,10 +188,11 @@ def partner_view(mask, gems, discards, n):
     if got is None:
         playable, _, _, counts, loss = public_tables(gems, discards)
         rows, total = beliefs(mask, counts, n)
-        knows_play = any(mean(rows[s], total, playable) == 1.0 for s in range(n))
-        losses = [mean(rows[s], total, loss) for s in range(n)]
-        chop = min(range(n), key=lambda k: (losses[k], k))
-        got = remember(_VIEWS, key, (knows_play, chop, min(losses)))
+        # A slot is known playable when all its weight is on playable shards.
+        knows_play = total > 0 and any(sum(map(mul, row, playable)) == total for row in rows)
+        losses = [mean(row, total, loss) for row in rows]
+        chop = 1 if n == 2 and losses[1] < losses[0] else 0
+        got = remember(_VIEWS, key, (knows_play, chop, losses[chop]))
     return got
 
 

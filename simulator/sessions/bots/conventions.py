@@ -303,7 +303,7 @@ class ConventionBot(Bot):
             if play_odds[s] == 1.0:
                 return Move.play(s + 1)
         if n and no_error:
-            s = max(range(n), key=lambda k: play_odds[k])
+            s = 1 if n == 2 and play_odds[1] > play_odds[0] else 0
             last = final_turns is not None and (final_turns == 1 or not needs_hint)
             if (last and play_odds[s] > 0) or play_odds[s] >= self.gamble:
                 return Move.play(s + 1)
@@ -314,7 +314,7 @@ class ConventionBot(Bot):
                 loss = loss_table(discards, partner_hand, trash, critical)
                 fail = [0.0 if playable[t] else loss[t] + self.error_cost for t in range(9)]
                 costs = [mean(rows[k], total, fail) for k in range(n)]
-                j = min(range(n), key=lambda k: (costs[k], k))
+                j = 1 if n == 2 and costs[1] < costs[0] else 0
                 if costs[j] < min(mean(rows[k], total, loss) for k in range(n)):
                     return Move.play(j + 1)
         if needs_hint:
@@ -323,7 +323,7 @@ class ConventionBot(Bot):
         if can_discard:
             loss = loss_table(discards, partner_hand, trash, critical)
             losses = [mean(rows[s], total, loss) for s in range(n)]
-            s = min(range(n), key=lambda k: (losses[k], k))
+            s = 1 if n == 2 and losses[1] < losses[0] else 0
             stall = hints > 0 and jungle_low
             if (
                 view is not None
