@@ -106,3 +106,26 @@ def test_slot_weights_sum_the_ways_to_hold_each_hand(mask, singles, counts):
             for slot, t in enumerate(h):
                 rows[slot][t] += w
         assert slot_weights(m, counts, n) == (tuple(tuple(r) for r in rows), total)
+
+
+def test_the_public_state_kept_from_events_matches_the_observation():
+    # The bot keeps gems and discards from the events it observes, and reads them afresh when
+    # it missed a turn: either way it must see what the observation shows.
+    from simulator.sessions import GameState
+
+    for seed in range(20):
+        g = GameState(seed=seed)
+        bots = [ConventionBot(0), ConventionBot(1)]
+        forgetful = ConventionBot(1)  # observes only every third turn
+        obs = [g.observation(0), g.observation(1)]
+        while not g.over:
+            p = g.current
+            g.apply(bots[p].act(obs[p]))
+            for q in (0, 1):
+                bots[q].observe(obs[q], obs[q].last_event)
+            if g.turns % 3 == 0:
+                forgetful.observe(obs[1], obs[1].last_event)
+            truth = (tuple(obs[1].gems), tuple(sorted(obs[1].discards)))
+            assert bots[1].public_now(obs[1]) == truth
+            assert bots[0].public == truth
+            assert forgetful.public_now(obs[1]) == truth

@@ -110,6 +110,17 @@ class ConventionBot(Bot):
         # Per hand: the possible shard tuples, as a bitmask (handsets.py). Both bots hold the
         # same two masks: they are common knowledge.
         self.masks = [ALL_PAIRS_MASK, ALL_PAIRS_MASK]
+        # The public state (gems, sorted discards) after the last turn observed, kept from the
+        # events so that the memo keys need not be rebuilt from the observation every time.
+        self.public = ((0, 0, 0), ())
+        self.seen = 0  # turns observed
+
+    def public_now(self, obs):
+        """(gems, sorted discards) now; read afresh from `obs` if a turn went unobserved."""
+        if obs.turns != self.seen:
+            self.public = (tuple(obs.gems), tuple(sorted(obs.discards)))
+            self.seen = obs.turns
+        return self.public
 
     @property
     def sets(self):
@@ -122,14 +133,25 @@ class ConventionBot(Bot):
         other = 1 - actor
         move = event.move
         cls = self.__class__
+        if self.seen == event.turn - 1:
+            gems, discards = self.public  # before the move
+        else:  # a turn went unobserved: undo this one's public change from the observation
+            gems, discards = obs.gems, obs.discards
+            if event.played:
+                gems[event.shard // 3] -= 1
+            elif move.kind != "hint":
+                discards = discards[:-1]
+            gems, discards = tuple(gems), tuple(sorted(discards))
+        self.seen = event.turn
         if move.kind == "hint":
+            self.public = (gems, discards)
             key = (
                 cls,
                 0,
                 self.masks[actor],
                 self.masks[other],
-                tuple(obs.gems),
-                tuple(sorted(obs.discards)),
+                gems,
+                discards,
                 HINT_INDEX[move],
                 event.touched,
             )
@@ -138,11 +160,12 @@ class ConventionBot(Bot):
                 got = remember(_UPDATES, key, self.read_hint(*key[2:]))
             self.masks[other] = got or mask_of(self.literal_hands(obs, other))
             return
-        gems, discards = obs.gems, obs.discards
         if event.played:
-            gems[event.shard // 3] -= 1
+            after = list(gems)
+            after[event.shard // 3] += 1
+            self.public = (tuple(after), discards)
         else:
-            discards = discards[:-1]
+            self.public = (gems, tuple(sorted(discards + (event.shard,))))
         hints_before = event.hints - (1 if move.kind == "discard" or event.regained else 0)
         size_after = obs.hand_size if actor == self.player else len(obs.partner_hand)
         key = (
@@ -150,8 +173,8 @@ class ConventionBot(Bot):
             1,
             self.masks[actor],
             self.masks[other],
-            tuple(gems),
-            tuple(sorted(discards)),
+            gems,
+            discards,
             hints_before > 0,
             move.kind,
             move.slot,
@@ -255,11 +278,12 @@ class ConventionBot(Bot):
 
     # --- choosing a move --------------------------------------------------------------------
     def act(self, obs):
+        gems, discards = self.public_now(obs)
         return self.decide(
             self.masks[self.player],
             self.masks[1 - self.player],
-            tuple(obs.gems),
-            tuple(sorted(obs.discards)),
+            gems,
+            discards,
             obs.hints,
             obs.errors == 0,
             tuple(obs.partner_hand),
