@@ -103,6 +103,13 @@ class Observation:
 
 def _copy_event(ev):
     other = ev.__class__(ev.turn, ev.player, ev.move)
-    for name in ev.__slots__:
-        setattr(other, name, getattr(ev, name))
+    other.shard = ev.shard
+    other.played = ev.played
+    other.error = ev.error
+    other.completed = ev.completed
+    other.regained = ev.regained
+    other.touched = ev.touched
+    other.drew = ev.drew
+    other.hints = ev.hints
+    other.errors = ev.errors
     return other

@@ -162,3 +162,16 @@ def test_observation_hides_own_hand_and_masks_own_draw():
     assert obs.last_event.drew is None  # A cannot see what A drew
     assert g.observation(1).last_event.drew == parse_shard("Y2")
     assert g.history[-1].drew == parse_shard("Y2")  # the referee's own record is untouched
+
+
+def test_the_drawer_sees_every_part_of_the_event_but_the_shard_drawn():
+    g = GameState(seed=3)
+    g.apply(Move.hint_value(1))
+    g.apply(Move.discard(1))  # B discards and draws
+    ev = g.history[-1]
+    mine, theirs = g.observation(1).last_event, g.observation(0).last_event
+    assert theirs is ev and ev.drew is not None
+    assert mine.drew is None
+    for name in ev.__slots__:
+        if name != "drew":
+            assert getattr(mine, name) == getattr(ev, name), name
