@@ -14,9 +14,14 @@ from simulator.sessions.bots.handsets import (
     new_cache,
     remember,
 )
-from simulator.sessions.moves import ALL_HINTS
+from simulator.sessions.moves import ALL_HINTS, COLOUR
 
-HINT_INDEX = {m: i for i, m in enumerate(ALL_HINTS)}
+
+def hint_index(move):
+    """The code of a hint move: its index in ALL_HINTS (red, yellow, blue, 1, 2, 3)."""
+    return move.hint if move.hint_kind == COLOUR else move.hint + 2
+
+
 MATCHES = tuple(tuple(m.matches(t) for t in range(9)) for m in ALL_HINTS)
 # POINTING[hand][hint]: which of the hand's slots the hint points at, as a code 0..3.
 POINTING = {

@@ -57,7 +57,7 @@ from simulator.sessions.bots.beliefs import (
     public_sets,
     public_tables,
 )
-from simulator.sessions.bots.codewords import HINT_INDEX, MATCHES, shared_partition
+from simulator.sessions.bots.codewords import MATCHES, hint_index, shared_partition
 from simulator.sessions.bots.handsets import (
     ALL_PAIRS_MASK,
     BIT_OF_HAND,
@@ -152,7 +152,7 @@ class ConventionBot(Bot):
                 self.masks[other],
                 gems,
                 discards,
-                HINT_INDEX[move],
+                hint_index(move),
                 event.touched,
             )
             got = _UPDATES.get(key)
