@@ -190,14 +190,14 @@ def partner_view(mask, gems, discards, n):
         rows, total = beliefs(mask, counts, n)
         # A slot is known playable when all its weight is on playable shards.
         knows_play = total > 0 and any(sum(map(mul, row, playable)) == total for row in rows)
-        losses = [mean(row, total, loss) for row in rows]
+        losses = means(rows, total, loss)
         chop = 1 if n == 2 and losses[1] < losses[0] else 0
         got = remember(_VIEWS, key, (knows_play, chop, losses[chop]))
     return got
 
 
-def mean(row, total, table):
-    """Expected value of table[shard] for a slot whose shard weights are `row`."""
+def means(rows, total, table):
+    """Per slot, the expected value of table[shard] (slot weights `rows`, summing to total)."""
     if not total:
-        return 0.0
-    return sum(map(mul, row, table)) / total
+        return [0.0] * len(rows)
+    return [sum(map(mul, row, table)) / total for row in rows]

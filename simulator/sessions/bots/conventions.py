@@ -52,7 +52,7 @@ from simulator.sessions.bots.beliefs import (
     beliefs,
     leave_hand,
     loss_table,
-    mean,
+    means,
     partner_view,
     public_sets,
     public_tables,
@@ -322,7 +322,7 @@ class ConventionBot(Bot):
                 return self.hint(their_mask, gems, discards, partner_hand)  # a warning
         needs_hint = view is not None and not view[0] and any(playable[t] for t in partner_hand)
         rows, total = beliefs(my_mask, tuple(mine), n)
-        play_odds = [mean(rows[s], total, playable) for s in range(n)]
+        play_odds = means(rows, total, playable)
         for s in range(n):
             if play_odds[s] == 1.0:
                 return Move.play(s + 1)
@@ -337,16 +337,16 @@ class ConventionBot(Bot):
                 # cheapest discard.
                 loss = loss_table(discards, partner_hand, trash, critical)
                 fail = [0.0 if playable[t] else loss[t] + self.error_cost for t in range(9)]
-                costs = [mean(rows[k], total, fail) for k in range(n)]
+                costs = means(rows, total, fail)
                 j = 1 if n == 2 and costs[1] < costs[0] else 0
-                if costs[j] < min(mean(rows[k], total, loss) for k in range(n)):
+                if costs[j] < min(means(rows, total, loss)):
                     return Move.play(j + 1)
         if needs_hint:
             return self.hint(their_mask, gems, discards, partner_hand)
         can_discard = hints < MAX_HINTS and n > 0
         if can_discard:
             loss = loss_table(discards, partner_hand, trash, critical)
-            losses = [mean(rows[s], total, loss) for s in range(n)]
+            losses = means(rows, total, loss)
             s = 1 if n == 2 and losses[1] < losses[0] else 0
             stall = hints > 0 and jungle_low
             if (
