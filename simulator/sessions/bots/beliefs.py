@@ -25,8 +25,6 @@ from simulator.sessions.bots.knowledge import (
 )
 from simulator.sessions.shards import TYPE_COUNTS
 
-EXPANSIONS = tuple(range(9))
-
 _TABLES = new_cache()  # (gems, sorted discards) -> public_tables()
 _WEIGHTS = new_cache()  # (set mask, unseen counts, hand size) -> slot_weights()
 _LEAVES = new_cache()  # (set mask, slot, shard, hand size after) -> leave_hand()

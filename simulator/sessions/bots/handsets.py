@@ -21,10 +21,10 @@ SECOND_OF_BIT = tuple(h[1] if len(h) == 2 else -1 for h in HAND_OF_BIT)
 
 # FIRST_IN[s] / SECOND_IN[s]: the 2-shard hands whose slot 1 / slot 2 shard is in the 9-bit
 # shard set s; SINGLES_IN[s]: the 1-shard hands whose shard is.
-FIRST_IN = tuple(sum(511 << (9 * t) for t in range(9) if s >> t & 1) for s in range(512))
-SECOND_IN = tuple(
-    sum(0x1008040201008040201 << t for t in range(9) if s >> t & 1) for s in range(512)
-)
+ROW_OF_FIRST_0 = 511  # the hands (0, x): bits 0..8
+COLUMN_OF_SECOND_0 = sum(1 << (9 * a) for a in range(9))  # the hands (x, 0): bits 0, 9, .. 72
+FIRST_IN = tuple(sum(ROW_OF_FIRST_0 << (9 * t) for t in range(9) if s >> t & 1) for s in range(512))
+SECOND_IN = tuple(sum(COLUMN_OF_SECOND_0 << t for t in range(9) if s >> t & 1) for s in range(512))
 SINGLES_IN = tuple(s << 81 for s in range(512))
 
 CACHES = []
