@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from simulator.sessions import play_game
 from simulator.sessions.bots import handsets
 from simulator.sessions.bots.beliefs import slot_weights
+from simulator.sessions.bots.codewords import hand_class, partition
 from simulator.sessions.bots.conventions import ConventionBot
 from simulator.sessions.bots.handsets import ALL_PAIRS_MASK, hands_of, mask_of
 from simulator.sessions.moves import HINT, Move
@@ -129,3 +130,29 @@ def test_the_public_state_kept_from_events_matches_the_observation():
             assert bots[1].public_now(obs[1]) == truth
             assert bots[0].public == truth
             assert forgetful.public_now(obs[1]) == truth
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    mask=st.integers(1, ALL_PAIRS_MASK),
+    counts=st.tuples(*[st.integers(0, 3)] * 9),
+    playable=st.tuples(*[st.booleans()] * 9),
+    safe=st.tuples(*[st.booleans()] * 9),
+)
+def test_code_word_groups_split_the_possible_hands_by_class(mask, counts, playable, safe):
+    # Every hand some deal allows is named by exactly one hint; a hint's group never mixes
+    # classes (it refines them); and classes are split further while a group can be split
+    # and a hint is unused, so six hints are used whenever the hands allow six groups.
+    groups = partition(mask, counts, playable, safe)
+    possible = [h for h in hands_of(mask) if counts[h[0]] * (counts[h[1]] - (h[0] == h[1])) > 0]
+    union = 0
+    for g in groups:
+        assert union & g == 0
+        union |= g
+        assert len({hand_class(h, playable, safe) for h in hands_of(g)}) <= 1
+    assert union == mask_of(possible)
+    classes = {hand_class(h, playable, safe) for h in possible}
+    used = sum(1 for g in groups if g)
+    assert used >= min(6, len(classes))
+    if len(possible) >= 6 and all(hand_class(h, playable, safe) >= 4 for h in possible):
+        assert used == 6  # hands split on themselves: any six can be told apart
