@@ -38,18 +38,39 @@ def run_games(bot_name, games, seed=0, progress=None, jobs=1):
     """Scores of `games` rules-only games, in seed order; `progress(done)` is called as games
     finish. `jobs` worker processes share the games out (0: one per CPU); each worker keeps
     its own memo caches, so two workers give somewhat less than twice the speed."""
+    bot_class(bot_name)  # an unknown name fails here, not in a worker
+    return share_out(play_seeds, bot_name, games, seed, progress, jobs, min_chunk=25)
+
+
+def play_seeds(bot_name, games, seed, progress=None):
+    """Scores of the rules-only games dealt from seeds seed .. seed + games - 1."""
     cls = bot_class(bot_name)
+    scores = []
+    with no_cycle_collector():
+        for i in range(games):
+            scores.append(play_game(cls, seed=seed + i).score)
+            if progress:
+                progress(i + 1)
+    return scores
+
+
+def share_out(play, bot_name, games, seed, progress=None, jobs=1, min_chunk=1):
+    """`play(bot_name, games, seed, progress)` for seeds seed .. seed + games - 1, over `jobs`
+    worker processes (0: one per CPU) in chunks of at least `min_chunk` games (fewer would
+    cost more in messages than they balance); the scores come back in seed order, whatever
+    order the chunks finish in. `play` must be a module-level function (it is pickled)."""
     if jobs == 0:
         jobs = os.cpu_count() or 1
-    chunk = max(MIN_CHUNK, games // (jobs * 16))
+    chunk = max(min_chunk, games // (jobs * 16))
     if jobs <= 1 or games < 2 * chunk:
-        return _play_seeds(cls, seed, games, progress)
+        return play(bot_name, games, seed, progress)
     starts = list(range(seed, seed + games, chunk))
     scores = {}
     done = 0
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    try:
         futures = {
-            pool.submit(_play_seeds, cls, start, min(chunk, seed + games - start)): start
+            pool.submit(play, bot_name, min(chunk, seed + games - start), start): start
             for start in starts
         }
         for future in as_completed(futures):
@@ -58,21 +79,10 @@ def run_games(bot_name, games, seed=0, progress=None, jobs=1):
             done += len(got)
             if progress:
                 progress(done)
+    finally:
+        # On an error or Ctrl-C, do not wait for the chunks still queued.
+        pool.shutdown(cancel_futures=True)
     return [score for start in starts for score in scores[start]]
-
-
-MIN_CHUNK = 25  # games a worker plays per task: fewer costs more in messages than it balances
-
-
-def _play_seeds(cls, seed, games, progress=None):
-    """Scores of the games dealt from seeds seed .. seed + games - 1, in one process."""
-    scores = []
-    with no_cycle_collector():
-        for i in range(games):
-            scores.append(play_game(cls, seed=seed + i).score)
-            if progress:
-                progress(i + 1)
-    return scores
 
 
 def score_stats(scores):

@@ -2,8 +2,8 @@
 [--jobs J]`.
 
 Runs N games between two copies of a bot (rules only, or with --physical through the simulated
-tiles) and reports mean ± standard error, % perfect, % zero and the score histogram. Rules-only
-runs can share the games out over J worker processes; the scores do not change.
+tiles) and reports mean ± standard error, % perfect, % zero and the score histogram. The games
+can be shared out over J worker processes; the scores do not change.
 """
 
 import json
@@ -38,7 +38,7 @@ def add_arguments(parser):
         type=int,
         default=1,
         metavar="J",
-        help="worker processes for rules-only games, 0 for one per CPU (default 1); "
+        help="worker processes to share the games out, 0 for one per CPU (default 1); "
         "the scores are the same whatever J",
     )
 
@@ -56,9 +56,6 @@ def run(args):
     if args.jobs < 0:
         print(f"playtest: --jobs must be 0 (one per CPU) or more, got {args.jobs}", file=sys.stderr)
         return 2
-    if args.physical and args.jobs != 1:
-        print("playtest: --jobs applies to rules-only games, not --physical", file=sys.stderr)
-        return 2
     if args.physical:
         try:
             from simulator.sessions.physical import Mismatch, run_physical_games
@@ -70,7 +67,9 @@ def run(args):
             )
             return 2
         try:
-            scores = with_progress(run_physical_games, args.bot, args.games, args.seed, long_run=5)
+            scores = with_progress(
+                run_physical_games, args.bot, args.games, args.seed, long_run=5, jobs=args.jobs
+            )
         except Mismatch as exc:
             print(f"playtest: the tiles disagree with the referee: {exc}", file=sys.stderr)
             return 1

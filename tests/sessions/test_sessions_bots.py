@@ -70,8 +70,6 @@ def test_playtest_cli_refuses_bad_input(capsys):
     assert main(["playtest", "--games", "0"]) == 2
     assert main(["playtest", "--games", "5", "--jobs", "-1"]) == 2
     assert "--jobs" in capsys.readouterr().err
-    assert main(["playtest", "--games", "5", "--physical", "--jobs", "2"]) == 2
-    assert "rules-only" in capsys.readouterr().err
 
 
 def test_worker_processes_give_the_same_scores_in_seed_order(capsys):

@@ -9,6 +9,7 @@ import pytest
 from host_tools.cli import main
 from simulator.sessions import physical
 from simulator.sessions.physical import Table, physical_game, run_physical_games
+from simulator.sessions.playtest import run_games
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
 DECK = "deck R1 Y1 B1 R2 Y2 B2 R3 Y3 B3 R1 R1 Y1 Y1 B1 B1 R2 Y2 B2"
@@ -84,6 +85,14 @@ def test_a_bot_game_on_the_tiles_matches_the_referee_move_by_move():
     # run_physical_games checks every tile after every move and raises on a disagreement
     scores = run_physical_games("conventions", 1, seed=2)
     assert len(scores) == 1 and 0 <= scores[0] <= 9
+
+
+def test_physical_games_shared_out_over_workers_score_as_the_rules_do():
+    # Two worker processes, one game each: the tiles agree with the referee in each, and the
+    # scores come back in seed order, as the rules-only games score them.
+    assert run_physical_games("conventions", 2, seed=5, jobs=2) == run_games(
+        "conventions", 2, seed=5
+    )
 
 
 def test_physical_playtest_reports_a_disagreement_with_exit_1(capsys, monkeypatch):
