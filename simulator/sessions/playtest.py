@@ -8,6 +8,7 @@ same order.
 import gc
 import math
 import os
+import signal
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 
@@ -39,7 +40,7 @@ def run_games(bot_name, games, seed=0, progress=None, jobs=1):
     finish. `jobs` worker processes share the games out (0: one per CPU); each worker keeps
     its own memo caches, so two workers give somewhat less than twice the speed."""
     bot_class(bot_name)  # an unknown name fails here, not in a worker
-    return share_out(play_seeds, bot_name, games, seed, progress, jobs, min_chunk=25)
+    return share_out(play_seeds, bot_name, games, seed, progress, jobs, chunks=(25, 250))
 
 
 def play_seeds(bot_name, games, seed, progress=None):
@@ -54,20 +55,24 @@ def play_seeds(bot_name, games, seed, progress=None):
     return scores
 
 
-def share_out(play, bot_name, games, seed, progress=None, jobs=1, min_chunk=1):
+def share_out(play, bot_name, games, seed, progress=None, jobs=1, chunks=(1, 4)):
     """`play(bot_name, games, seed, progress)` for seeds seed .. seed + games - 1, over `jobs`
-    worker processes (0: one per CPU) in chunks of at least `min_chunk` games (fewer would
-    cost more in messages than they balance); the scores come back in seed order, whatever
-    order the chunks finish in. `play` must be a module-level function (it is pickled)."""
+    worker processes (0: one per CPU); the scores come back in seed order, whatever order the
+    chunks finish in. `play` must be a module-level function (it is pickled).
+
+    A chunk is about a sixteenth of a worker's share, within `chunks` = (fewest, most) games:
+    fewer would cost more in messages than they balance, more would keep Ctrl-C waiting for
+    the chunks under way and the progress bar still."""
     if jobs == 0:
         jobs = os.cpu_count() or 1
-    chunk = max(min_chunk, games // (jobs * 16))
+    fewest, most = chunks
+    chunk = max(fewest, min(most, games // (jobs * 16)))
     if jobs <= 1 or games < 2 * chunk:
         return play(bot_name, games, seed, progress)
     starts = list(range(seed, seed + games, chunk))
     scores = {}
     done = 0
-    pool = ProcessPoolExecutor(max_workers=jobs)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_the_parent)
     try:
         futures = {
             pool.submit(play, bot_name, min(chunk, seed + games - start), start): start
@@ -83,6 +88,11 @@ def share_out(play, bot_name, games, seed, progress=None, jobs=1, min_chunk=1):
         # On an error or Ctrl-C, do not wait for the chunks still queued.
         pool.shutdown(cancel_futures=True)
     return [score for start in starts for score in scores[start]]
+
+
+def _leave_interrupts_to_the_parent():
+    """Workers ignore Ctrl-C: the parent stops handing out chunks and reports it once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def score_stats(scores):

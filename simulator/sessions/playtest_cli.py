@@ -44,6 +44,14 @@ def add_arguments(parser):
 
 
 def run(args):
+    try:
+        return playtest(args)
+    except KeyboardInterrupt:
+        print("playtest: interrupted", file=sys.stderr)
+        return 130
+
+
+def playtest(args):
     if args.bot not in BOTS:
         print(
             f"playtest: no bot called {args.bot!r}; known bots: {', '.join(sorted(BOTS))}",

@@ -116,3 +116,52 @@ def test_rules_only_games_leave_no_reference_cycles():
             assert gc.collect() == 0, name
     finally:
         gc.enable()
+
+
+def test_ctrl_c_stops_a_playtest_with_workers_cleanly():
+    # Ctrl-C reaches the whole process group; workers leave it to the parent, which stops
+    # handing out chunks, says so in one line and exits 130, leaving no worker behind.
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    # Python ignores SIGINT if its parent did (a test runner may): restore the usual handler.
+    blinks = (
+        "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "from host_tools.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    cmd = [sys.executable, "-c", blinks, "playtest", "--games", "100000", "--jobs", "2"]
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+    deadline = time.monotonic() + 60
+    while not _children(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers = _children(proc.pid)
+    assert workers, "the workers never started"
+    time.sleep(0.5)  # let them get into their chunks
+    os.killpg(proc.pid, signal.SIGINT)
+    err = proc.communicate(timeout=60)[1]
+    assert proc.returncode == 130, err
+    assert err.decode().strip() == "playtest: interrupted"
+    for pid in workers:
+        assert not os.path.exists(f"/proc/{pid}") or _is_zombie(pid)
+
+
+def _children(pid):
+    import subprocess
+
+    found = subprocess.run(
+        ["pgrep", "-P", str(pid)], check=False, capture_output=True, text=True
+    ).stdout
+    return [int(p) for p in found.split()]
+
+
+def _is_zombie(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
