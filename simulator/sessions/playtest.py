@@ -72,7 +72,9 @@ def share_out(play, bot_name, games, seed, progress=None, jobs=1, chunks=(1, 4))
     starts = list(range(seed, seed + games, chunk))
     scores = {}
     done = 0
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_the_parent)
+    pool = ProcessPoolExecutor(
+        max_workers=min(jobs, len(starts)), initializer=_leave_interrupts_to_the_parent
+    )
     try:
         futures = {
             pool.submit(play, bot_name, min(chunk, seed + games - start), start): start
