@@ -91,7 +91,6 @@ LITERAL = tuple(
 
 # Memoised belief updates, shared by every bot and game in the process.
 _UPDATES = new_cache()  # observe(): the sets before and the public event -> the sets after
-_SILENCE = new_cache()  # (class, which, set mask, gems, discards) -> silence inferences
 
 
 class ConventionBot(Bot):
@@ -226,17 +225,10 @@ class ConventionBot(Bot):
             return None
         return target_mask & ~self.no_warning(target_mask, gems, discards)
 
-    def no_warning(self, mask, gems, discards):
+    @staticmethod
+    def no_warning(mask, gems, discards):
         """The partner of the hand played or discarded with a token available, so by this
         policy they did not see it in danger: rule out the hands they would have warned."""
-        key = (self.__class__, 0, mask, gems, discards)
-        got = _SILENCE.get(key)
-        if got is None:
-            got = remember(_SILENCE, key, self._no_warning(mask, gems, discards))
-        return got
-
-    @staticmethod
-    def _no_warning(mask, gems, discards):
         n = size_of(mask)
         if not n:
             return mask
@@ -254,18 +246,11 @@ class ConventionBot(Bot):
             warned = SINGLES_IN[critical & other]
         return mask & ~warned or mask
 
-    def no_unknown_play(self, mask, gems, discards):
+    @staticmethod
+    def no_unknown_play(mask, gems, discards):
         """The partner of the hand discarded while a token was available, so by this policy
         they saw no play in it that its holder could not know of: unless the holder already
         knew a play, the hand holds no playable shard. (Common knowledge: both bots infer it.)"""
-        key = (self.__class__, 1, mask, gems, discards)
-        got = _SILENCE.get(key)
-        if got is None:
-            got = remember(_SILENCE, key, self._no_unknown_play(mask, gems, discards))
-        return got
-
-    @staticmethod
-    def _no_unknown_play(mask, gems, discards):
         n = size_of(mask)
         if not n:
             return mask

@@ -110,11 +110,5 @@ def hands_of(mask):
     """The hands of a bitmask, as a sorted tuple of shard tuples."""
     got = _DECODED.get(mask)
     if got is None:
-        out = []
-        m = mask
-        while m:
-            low = m & -m
-            out.append(HAND_OF_BIT[low.bit_length() - 1])
-            m ^= low
-        got = remember(_DECODED, mask, tuple(out))
+        got = remember(_DECODED, mask, tuple(HAND_OF_BIT[i] for i in indices_of(mask)))
     return got
