@@ -47,7 +47,8 @@ def add_arguments(parser):
     parser.add_argument(
         "--bot",
         metavar="NAME",
-        help="play Lost Gems as A against this bot playing B (e.g. conventions, cautious)",
+        help="play Lost Gems as A against this bot playing B (conventions, cautious, or "
+        "module:Class for a bot of your own)",
     )
     parser.add_argument(
         "--replay-log",

@@ -9,7 +9,7 @@ score_stats(run_games("conventions", 1000, seed=0))["mean"]
 run_script_text(open("examples/rules-basics.lg").read()).to_dict()
 """
 
-from simulator.sessions.bots import BEST_BOT, BOTS, Bot, bot_class, play_game
+from simulator.sessions.bots import BEST_BOT, BOTS, Bot, UnknownBot, bot_class, play_game
 from simulator.sessions.moves import Move
 from simulator.sessions.observation import Observation
 from simulator.sessions.playtest import run_games, score_stats
@@ -30,6 +30,7 @@ __all__ = [
     "RulesRunner",
     "ScriptError",
     "SessionResult",
+    "UnknownBot",
     "bot_class",
     "parse_script",
     "parse_shard",

@@ -9,7 +9,7 @@ can be shared out over J worker processes; the scores do not change.
 import json
 import sys
 
-from simulator.sessions.bots import BEST_BOT, BOTS
+from simulator.sessions.bots import BEST_BOT, BOTS, UnknownBot, bot_class
 from simulator.sessions.playtest import histogram_lines, run_games, save_plot, score_stats
 
 
@@ -17,7 +17,8 @@ def add_arguments(parser):
     parser.add_argument(
         "--bot",
         default=BEST_BOT,
-        help=f"bot to play both seats: {', '.join(sorted(BOTS))} (default {BEST_BOT})",
+        help=f"bot to play both seats: {', '.join(sorted(BOTS))} (default {BEST_BOT}), or "
+        "module:Class for a Bot subclass of your own",
     )
     parser.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
     parser.add_argument(
@@ -52,11 +53,10 @@ def run(args):
 
 
 def playtest(args):
-    if args.bot not in BOTS:
-        print(
-            f"playtest: no bot called {args.bot!r}; known bots: {', '.join(sorted(BOTS))}",
-            file=sys.stderr,
-        )
+    try:
+        bot_class(args.bot)
+    except UnknownBot as exc:
+        print(f"playtest: {exc.args[0]}", file=sys.stderr)
         return 2
     if args.games < 1:
         print(f"playtest: --games must be at least 1, got {args.games}", file=sys.stderr)

@@ -2,9 +2,19 @@
 convention bot well ahead of the cautious one on the same deals."""
 
 import json
+import sys
+
+import pytest
 
 from host_tools.cli import main
-from simulator.sessions import GameState, bot_class, play_game, run_games, score_stats
+from simulator.sessions import (
+    GameState,
+    UnknownBot,
+    bot_class,
+    play_game,
+    run_games,
+    score_stats,
+)
 from simulator.sessions.bots.conventions import ConventionBot
 
 
@@ -165,3 +175,49 @@ def _is_zombie(pid):
             return f.read().split(")")[-1].split()[0] == "Z"
     except FileNotFoundError:
         return True
+
+
+MY_BOT = '''
+from simulator.sessions import Bot, Move
+
+
+class HintThenPlay(Bot):
+    """Hints while it can, then plays slot 1: a designer's first try."""
+
+    def act(self, obs):
+        if obs.hints > 0:
+            return Move.hint_colour(0)
+        return Move.play(1)
+'''
+
+
+def test_playtest_runs_a_bot_of_your_own_by_module_and_class(tmp_path, monkeypatch, capsys):
+    (tmp_path / "mybots.py").write_text(MY_BOT)
+    monkeypatch.chdir(tmp_path)  # found beside you, as `python -m` would
+    monkeypatch.setattr(sys, "path", list(sys.path))  # the lookup adds the directory
+    monkeypatch.delitem(sys.modules, "mybots", raising=False)
+    for jobs in ("1", "2"):
+        args = ["playtest", "--bot", "mybots:HintThenPlay", "--games", "60", "--jobs", jobs]
+        assert main([*args, "--json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["bot"] == "mybots:HintThenPlay" and sum(data["histogram"]) == 60
+    # It hints three times, then plays blind: every game ends early, mostly with two errors.
+    scores = run_games("mybots:HintThenPlay", 60, seed=0)
+    assert scores.count(0) > 30
+    assert bot_class("mybots:HintThenPlay").__name__ == "HintThenPlay"
+
+
+def test_a_bot_of_your_own_that_cannot_be_found_is_refused_clearly(tmp_path, monkeypatch, capsys):
+    (tmp_path / "notmybots.py").write_text(MY_BOT + "\nNotABot = int\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.delitem(sys.modules, "notmybots", raising=False)
+    for spec, says in (
+        ("nosuchmodule:Bot", "cannot import 'nosuchmodule'"),
+        ("notmybots:Missing", "notmybots has no Bot subclass called 'Missing'"),
+        ("notmybots:NotABot", "no Bot subclass called 'NotABot'"),
+    ):
+        assert main(["playtest", "--bot", spec, "--games", "5"]) == 2
+        assert says in capsys.readouterr().err, spec
+        with pytest.raises(UnknownBot, match=says.replace("'", ".")):
+            bot_class(spec)
