@@ -7,6 +7,7 @@ pygame). A subcommand module provides `add_arguments(parser)` and `run(args) -> 
 
 import argparse
 import importlib
+import os
 import sys
 
 # name -> (module, one-line help)
@@ -44,7 +45,14 @@ def main(argv=None):
     if not args.command:
         parser.print_help()
         return 2
-    return int(modules[args.command].run(args) or 0)
+    try:
+        return int(modules[args.command].run(args) or 0)
+    except BrokenPipeError:
+        # The reader went away (`blinks ... | head`): stop quietly, as Unix tools do. Later
+        # writes to stdout (at exit) go nowhere instead of raising again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, what a shell reports for a tool killed by it
 
 
 if __name__ == "__main__":

@@ -221,3 +221,15 @@ def test_a_bot_of_your_own_that_cannot_be_found_is_refused_clearly(tmp_path, mon
         assert says in capsys.readouterr().err, spec
         with pytest.raises(UnknownBot, match=says.replace("'", ".")):
             bot_class(spec)
+
+
+def test_a_reader_that_goes_away_stops_blinks_quietly():
+    # `blinks playtest | head -1`: the pipe closes under the report; no traceback, exit 141.
+    import subprocess
+
+    cmd = [sys.executable, "-m", "host_tools.cli", "playtest", "--bot", "cautious", "--games", "5"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # gone before the first line is written
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141, err
+    assert "Traceback" not in err
