@@ -23,7 +23,9 @@ def no_cycle_collector():
     and every full collection walks them all again: about a third of a batch's time. Games
     make no reference cycles (a test checks), so reference counting alone frees them. What
     outlives the batch (the caches) is then moved out of the collector's sight (gc.freeze),
-    or the first collection after it would walk everything the batch made.
+    or the first collection after it would walk everything the batch made. The price, in a
+    long-lived process such as a notebook: objects alive at that moment that later become
+    cyclic garbage stay in memory.
     """
     was_enabled = gc.isenabled()
     gc.disable()
