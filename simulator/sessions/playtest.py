@@ -13,6 +13,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 
 from simulator.sessions.bots import bot_class, play_game
+from simulator.sessions.game_scripts import game_script, script_path
 
 
 @contextmanager
@@ -54,6 +55,23 @@ def play_seeds(bot_name, games, seed, progress=None):
             scores.append(play_game(cls, seed=seed + i).score)
             if progress:
                 progress(i + 1)
+    return scores
+
+
+def write_game_scripts(bot_name, games, seed, directory, progress=None):
+    """Play the games in this process and write each as a session script into `directory`
+    (see game_scripts.py); returns the scores."""
+    cls = bot_class(bot_name)
+    os.makedirs(directory, exist_ok=True)
+    scores = []
+    for i in range(games):
+        state = play_game(cls, seed=seed + i)
+        title = f"{bot_name} playing both seats, seed {seed + i}: score {state.score}"
+        with open(script_path(directory, bot_name, seed + i), "w") as f:
+            f.write(game_script(state, title))
+        scores.append(state.score)
+        if progress:
+            progress(i + 1)
     return scores
 
 

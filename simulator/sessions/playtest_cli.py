@@ -1,16 +1,23 @@
 """`blinks playtest --bot NAME --games N --seed S [--json] [--plot FILE.png] [--physical]
-[--jobs J]`.
+[--jobs J] [--scripts DIR]`.
 
 Runs N games between two copies of a bot (rules only, or with --physical through the simulated
 tiles) and reports mean ± standard error, % perfect, % zero and the score histogram. The games
-can be shared out over J worker processes; the scores do not change.
+can be shared out over J worker processes; the scores do not change. --scripts writes each
+game as a session script that `blinks session run` replays.
 """
 
 import json
 import sys
 
 from simulator.sessions.bots import BEST_BOT, BOTS, UnknownBot, bot_class
-from simulator.sessions.playtest import histogram_lines, run_games, save_plot, score_stats
+from simulator.sessions.playtest import (
+    histogram_lines,
+    run_games,
+    save_plot,
+    score_stats,
+    write_game_scripts,
+)
 
 
 def add_arguments(parser):
@@ -32,6 +39,12 @@ def add_arguments(parser):
     )
     parser.add_argument(
         "--physical", action="store_true", help="play every move on the simulated tiles (slow)"
+    )
+    parser.add_argument(
+        "--scripts",
+        metavar="DIR",
+        help="also write each game as a session script into DIR, to read, edit or replay "
+        "with `blinks session run` (rules-only games, in one process)",
     )
     parser.add_argument(
         "-j",
@@ -64,6 +77,13 @@ def playtest(args):
     if args.jobs < 0:
         print(f"playtest: --jobs must be 0 (one per CPU) or more, got {args.jobs}", file=sys.stderr)
         return 2
+    if args.physical and args.scripts:
+        print(
+            "playtest: --scripts writes rules-only games; replay a script on the tiles with "
+            "`blinks session run SCRIPT`",
+            file=sys.stderr,
+        )
+        return 2
     if args.physical:
         try:
             from simulator.sessions.physical import Mismatch, run_physical_games
@@ -81,6 +101,14 @@ def playtest(args):
         except Mismatch as exc:
             print(f"playtest: the tiles disagree with the referee: {exc}", file=sys.stderr)
             return 1
+    elif args.scripts:
+        try:
+            scores = with_progress(
+                write_game_scripts, args.bot, args.games, args.seed, directory=args.scripts
+            )
+        except OSError as exc:
+            print(f"playtest: cannot write the scripts to {args.scripts}: {exc}", file=sys.stderr)
+            return 2
     else:
         scores = with_progress(run_games, args.bot, args.games, args.seed, jobs=args.jobs)
     stats = score_stats(scores)

@@ -233,3 +233,22 @@ def test_a_reader_that_goes_away_stops_blinks_quietly():
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 141, err
     assert "Traceback" not in err
+
+
+def test_playtest_writes_each_game_as_a_script_that_replays_it(tmp_path, capsys):
+    # The script holds the deck, every turn and how the game ended: replayed by the session
+    # runner on the referee, and on the simulated tiles, every expect holds.
+    out = tmp_path / "games"
+    assert main(["playtest", "--games", "3", "--seed", "11", "--scripts", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 3
+    scripts = sorted(out.glob("*.lg"))
+    assert [p.name for p in scripts] == [f"conventions-seed{s}.lg" for s in (11, 12, 13)]
+    for path, seed in zip(scripts, (11, 12, 13)):
+        assert main(["session", "run", str(path), "--rules-only", "--json"]) == 0
+        replayed = json.loads(capsys.readouterr().out.splitlines()[-1])
+        played = play_game(ConventionBot, seed=seed)
+        assert replayed["score"] == played.score and replayed["turns"] == played.turns
+    assert main(["session", "run", str(scripts[0])]) == 0  # on the tiles too
+    capsys.readouterr()
+    assert main(["playtest", "--games", "2", "--physical", "--scripts", str(out)]) == 2
+    assert "blinks session run" in capsys.readouterr().err
