@@ -333,10 +333,8 @@ class _Stop(Exception):
 def run_physical_games(bot_name, games, seed=0, progress=None, jobs=1):
     """Scores of bot games played on the simulated tiles, in seed order, over `jobs` worker
     processes (0: one per CPU); raises Mismatch on a disagreement."""
-    from simulator.sessions.bots import bot_class
     from simulator.sessions.playtest import share_out
 
-    bot_class(bot_name)  # an unknown name fails here, not in a worker
     return share_out(play_physical_seeds, bot_name, games, seed, progress, jobs)
 
 

@@ -42,7 +42,6 @@ def run_games(bot_name, games, seed=0, progress=None, jobs=1):
     """Scores of `games` rules-only games, in seed order; `progress(done)` is called as games
     finish. `jobs` worker processes share the games out (0: one per CPU); each worker keeps
     its own memo caches, so two workers give somewhat less than twice the speed."""
-    bot_class(bot_name)  # an unknown name fails here, not in a worker
     return share_out(play_seeds, bot_name, games, seed, progress, jobs, chunks=(25, 250))
 
 
@@ -83,6 +82,7 @@ def share_out(play, bot_name, games, seed, progress=None, jobs=1, chunks=(1, 4))
     A chunk is about a sixteenth of a worker's share, within `chunks` = (fewest, most) games:
     fewer would cost more in messages than they balance, more would keep Ctrl-C waiting for
     the chunks under way and the progress bar still."""
+    bot_class(bot_name)  # an unknown name fails here, not in a worker
     if jobs == 0:
         jobs = os.cpu_count() or 1
     fewest, most = chunks
