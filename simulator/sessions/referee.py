@@ -180,7 +180,9 @@ class GameState:
                 self.hints += 1
             else:
                 self._play(s, ev)
-            if self.next_draw < DECK_SIZE:
+            # A second error or a ninth point ends the game at once: no replacement is drawn.
+            ended = self.errors >= MAX_ERRORS or self.gems == [3, 3, 3]
+            if not ended and self.next_draw < DECK_SIZE:
                 d = self.deck[self.next_draw]
                 self.next_draw += 1
                 hand.append(d)

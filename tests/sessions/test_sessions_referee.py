@@ -74,8 +74,11 @@ def test_second_error_ends_the_game_at_once_with_zero():
     g.apply(Move.play(1))  # B1 joins blue
     assert g.score == 1
     g.apply(Move.play(1))  # A: R2 error
-    g.apply(Move.play(1))  # B: R3 error -> over
+    jungle = g.jungle
+    ev = g.apply(Move.play(1))  # B: R3 error -> over
     assert g.over and g.errors == 2 and g.score == 0
+    # "ends at once": the second error draws no replacement
+    assert ev.drew is None and g.jungle == jungle and len(g.hands[1]) == 1
     assert g.to_dict()["gems"] == {"R": 0, "Y": 0, "B": 1} and g.to_dict()["score"] == 0
     with pytest.raises(IllegalMove, match="over"):
         g.apply(Move.hint_value(1))
@@ -143,9 +146,14 @@ def test_all_three_gems_end_the_game_with_nine():
         # play whichever slot holds a playable shard, else hint (legal: tokens come back on 3s)
         hand = g.hands[g.current]
         slot = next((i + 1 for i, s in enumerate(hand) if s % 3 == g.gems[s // 3]), None)
-        g.apply(Move.play(slot) if slot else (Move.hint_value(1) if g.hints else Move.discard(1)))
+        jungle = g.jungle
+        ev = g.apply(
+            Move.play(slot) if slot else (Move.hint_value(1) if g.hints else Move.discard(1))
+        )
         plays += 1
     assert g.score == 9 and g.over and g.to_dict()["gems"] == {"R": 3, "Y": 3, "B": 3}
+    # the game ended at the ninth point, before a replacement was drawn
+    assert g.jungle > 0 and ev.drew is None and g.jungle == jungle
 
 
 def test_bad_deck_is_refused_with_a_clear_error():
