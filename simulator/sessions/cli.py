@@ -5,11 +5,12 @@ session runs on); 2 the script is malformed, asks for an illegal or out-of-turn 
 be run. The transcript goes to stdout, or to stderr with --json so stdout holds only the JSON.
 """
 
+import argparse
 import json
 import sys
 
 from simulator.cosim import CosimError
-from simulator.sessions.runner import EXIT_BAD_SCRIPT, RulesRunner
+from simulator.sessions.runner import EXIT_BAD_SCRIPT, RulesRunner, SessionResult
 from simulator.sessions.script import ScriptError, parse_script
 
 
@@ -23,7 +24,10 @@ def add_arguments(parser):
         help="referee alone, no simulated tiles (tiles: [], deal_ms: null)",
     )
     run_p.add_argument(
-        "--seed", type=int, default=None, help="random seed (overrides `seed` in the script)"
+        "--seed",
+        type=seed_number,
+        default=None,
+        help="random seed, a whole number >= 0 (overrides `seed` in the script)",
     )
     run_p.add_argument(
         "--ir-loss",
@@ -44,6 +48,13 @@ def add_arguments(parser):
         metavar="N",
         help="run the first N of the 18 tiles as real MicroPython processes (simulator only)",
     )
+
+
+def seed_number(text):
+    """--seed takes what a script's `seed N` takes: a whole number, 0 or more."""
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+    return int(text)
 
 
 def physical_runner_class():
@@ -91,7 +102,7 @@ def run_session(
     if mpy and rules_only:
         return fail(0, "--mpy runs tiles on MicroPython: it needs the simulator, not --rules-only")
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:  # a BOM, as some editors write, is no code
             text = f.read()
     except (OSError, UnicodeDecodeError) as exc:
         return fail(0, f"cannot read the script: {exc}")
@@ -105,19 +116,32 @@ def run_session(
                 "the simulator runner is not available (it needs simulator.world and "
                 "the Lost Gems firmware); use --rules-only",
             )
+    runner = None
     try:
         runner = runner_class(
             parse_script(text), seed=seed, say=lambda line: print(line, file=transcript), **options
         )
         result = runner.run()
     except ScriptError as exc:
-        return fail(exc.line, exc.message)
+        if runner is None or runner.state is None:
+            return fail(exc.line, exc.message)
+        # Stopped mid-game: report the expects that failed before, then the error, and with
+        # --json still the game as it stood, so nothing the run found is lost.
+        for line, message in runner.failures:
+            print(f"{path}:{line}: {message}", file=err)
+        code = fail(exc.line, exc.message)
+        if as_json:
+            stopped = SessionResult(code, runner.state, runner.failures, runner)
+            print(json.dumps(stopped.to_dict()), file=out)
+        return code
     except CosimError as exc:
         return fail(0, f"a tile on MicroPython failed: {exc}")
     for line, message in result.failures:
         print(f"{path}:{line}: {message}", file=err)
     if as_json:
         print(json.dumps(result.to_dict()), file=out)
+    elif result.state is None:
+        print(f"{path}: the deal failed, no game was played", file=out)
     else:
         over = "over" if result.state.over else "not over"
         print(

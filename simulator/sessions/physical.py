@@ -244,7 +244,9 @@ def physical_game(seed=0, deck=None, start=0, ir_loss=0.0, shape="blob", mpy=0):
     table = Table(seed=seed, ir_loss=ir_loss, shape=shape, mpy=mpy)
     try:
         deal_ms = table.deal()
-    except BaseException:
+    except BaseException as exc:
+        if isinstance(exc, Mismatch):
+            exc.tiles = table.tiles_json()  # what the tiles show after the failed deal
         table.close()
         raise
     order = table.choose_order(deck, seed)
@@ -279,6 +281,7 @@ class PhysicalRunner(RulesRunner):
                 seed, deck, start, self.ir_loss, shape, self.mpy
             )
         except Mismatch as exc:
+            self.tiles = getattr(exc, "tiles", [])
             raise _Stop(line, f"the deal: {exc}")
         self.say(f"dealt on {DECK_SIZE} tiles in {self.deal_ms} simulated ms")
 
@@ -312,13 +315,11 @@ class PhysicalRunner(RulesRunner):
         except _Stop as stop:
             self.failures.append((stop.line, stop.message))
             self.say(f"line {stop.line}: {stop.message}")
-            if self.state is None:
-                self.state = GameState(seed=0)
             result = SessionResult(EXIT_EXPECT_FAILED, self.state, self.failures, self)
         finally:
             # read the tiles while they still run (co-simulated ones live in processes), then stop them
-            self.tiles = self.table.tiles_json() if self.table else []
             if self.table is not None:
+                self.tiles = self.table.tiles_json()
                 self.table.close()
         return result
 

@@ -9,7 +9,7 @@ overrides the `deal`, `after_move` and `expect_tile` hooks to drive the simulate
 
 from simulator.sessions.referee import PLAYERS, GameState, IllegalMove
 from simulator.sessions.script import ScriptError, parse_script
-from simulator.sessions.shards import MAX_ERRORS, MAX_HINTS, shard_name
+from simulator.sessions.shards import DECK_SIZE, MAX_ERRORS, MAX_HINTS, shard_name
 
 EXIT_OK = 0
 EXIT_EXPECT_FAILED = 1
@@ -17,8 +17,8 @@ EXIT_BAD_SCRIPT = 2
 
 
 class SessionResult:
-    """How a session ended: exit `code`, the final `state`, and failed expects as
-    (line, message) pairs."""
+    """How a session ended: exit `code`, the final `state` (None if the deal failed), and
+    failed expects as (line, message) pairs."""
 
     def __init__(self, code, state, failures, runner=None):
         self.code = code
@@ -28,10 +28,25 @@ class SessionResult:
 
     def to_dict(self):
         """The JSON object of LOSTGEMS.md part 3."""
-        data = self.state.to_dict()
+        data = self.state.to_dict() if self.state else undealt_dict()
         data["tiles"] = self.runner.tiles_json() if self.runner else []
         data["deal_ms"] = self.runner.deal_ms if self.runner else None
         return data
+
+
+def undealt_dict():
+    """The game part of the JSON when the deal failed: nothing drawn, nothing played."""
+    return {
+        "score": 0,
+        "hints": MAX_HINTS,
+        "errors": 0,
+        "over": False,
+        "turns": 0,
+        "jungle": DECK_SIZE,
+        "gems": {"R": 0, "Y": 0, "B": 0},
+        "discards": [],
+        "hands": {"A": [], "B": []},
+    }
 
 
 class RulesRunner:

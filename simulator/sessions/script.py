@@ -10,7 +10,8 @@ from simulator.sessions.shards import check_deck, parse_colour, parse_shard
 
 SHAPES = ("blob", "line", "ring", "random")
 TILE_STATES = ("undealt", "dealing", "face down", "revealed", "played", "error", "discarded")
-EXPECT_NUMBERS = ("score", "hints", "errors", "jungle")
+# expect WHAT N: the values N can take (a number outside them can never hold: a typo).
+EXPECT_NUMBERS = {"score": 9, "hints": 3, "errors": 2, "jungle": 14}
 SETUP_KINDS = ("seed", "deck", "deal", "start")
 
 
@@ -48,7 +49,9 @@ def parse_script(text):
     statements = []
     first_game_line = None  # the first move or expect: setup must come before it
     seen = {}
-    for number, raw in enumerate(text.splitlines(), 1):
+    # Lines end at "\n" only (a "\r" before it is whitespace): str.splitlines() would also
+    # break at form feeds and Unicode separators, and the line numbers would drift.
+    for number, raw in enumerate(text.split("\n"), 1):
         code = raw.split("#", 1)[0].strip()
         if not code:
             continue
@@ -120,13 +123,15 @@ def parse_line(number, code):
 def _int(number, words, index, expected, length):
     if len(words) != length:
         raise ScriptError(number, f"expected `{expected}`")
-    try:
-        value = int(words[index])
-    except ValueError:
-        raise ScriptError(number, f"expected `{expected}`, got {words[index]!r}")
-    if value < 0:
-        raise ScriptError(number, f"expected `{expected}`, got a negative number")
-    return value
+    return _number(number, words[index], f"expected `{expected}`")
+
+
+def _number(number, word, expected):
+    """A whole number written in the digits 0-9 (int() would also take "1_0", "+5", "-1"
+    and other scripts' digits)."""
+    if not (word.isascii() and word.isdigit()):
+        raise ScriptError(number, f"{expected}, got {word!r}")
+    return int(word)
 
 
 def _parse_move(number, code, words):
@@ -174,7 +179,12 @@ def _parse_expect(number, code, words):
         )
     what = words[1].lower()
     if what in EXPECT_NUMBERS:
+        top = EXPECT_NUMBERS[what]
         value = _int(number, words, 2, f"expect {what} N", 3)
+        if value > top:
+            raise ScriptError(
+                number, f"expected `expect {what} N` with N from 0 to {top}, got {value}"
+            )
         return Statement(number, "expect", code, value=value, what=what)
     if what == "over":
         if len(words) != 3 or words[2].lower() not in ("yes", "no"):
@@ -187,10 +197,7 @@ def _parse_expect(number, code, words):
         )
         if len(words) < 5 or words[3].lower() != "shows":
             raise ScriptError(number, usage)
-        try:
-            tile = int(words[2])
-        except ValueError:
-            raise ScriptError(number, usage + f"; got tile {words[2]!r}")
+        tile = _number(number, words[2], usage)
         shown = " ".join(words[4:]).lower()
         if shown not in TILE_STATES:
             try:

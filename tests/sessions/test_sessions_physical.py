@@ -43,6 +43,18 @@ def test_deck_is_realised_by_the_tiles_picked(tmp_path, capsys):
     assert [t["shard"] for t in played] == ["R1"]
 
 
+def test_a_failed_deal_reports_no_made_up_game(tmp_path, capsys):
+    path = tmp_path / "s.lg"
+    path.write_text(f"{DECK}\nA play 1\n")
+    assert main(["session", "run", str(path), "--ir-loss", "1.0", "--json"]) == 1
+    out, err = capsys.readouterr()
+    assert f"{path}:2: the deal:" in err
+    data = json.loads(out)
+    assert data["hands"] == {"A": [], "B": []} and data["jungle"] == 18 and data["turns"] == 0
+    assert data["deal_ms"] is None
+    assert [t["state"] for t in data["tiles"]] == ["undealt"] * 18  # the tiles as they are
+
+
 def test_a_disagreement_between_tiles_and_referee_exits_1_naming_the_line(
     tmp_path, capsys, monkeypatch
 ):

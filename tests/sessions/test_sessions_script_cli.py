@@ -36,7 +36,7 @@ MALFORMED = [
     ("dance 3", "expected a statement"),
     ("seed", "seed N"),
     ("seed abc", "seed N"),
-    ("seed -4", "negative"),
+    ("seed -4", "got '-4'"),
     ("deck R1 R2", "18 shards"),
     ("deck R1 Y1 B1 R2 Y2 B2 R3 Y3 B3 R1 R1 Y1 Y1 B1 B1 R2 Y2 Q9", "not a shard"),
     ("deck R1 R1 R1 R1 Y2 B2 R3 Y3 B3 R1 R1 Y1 Y1 B1 B1 R2 Y2 B2", "permutation"),
@@ -55,9 +55,17 @@ MALFORMED = [
     ("expect colour 2", "then score"),
     ("expect over maybe", "expect over yes"),
     ("expect hints", "expect hints N"),
-    ("expect tile x shows R1", "got tile"),
+    ("expect tile x shows R1", "got 'x'"),
     ("expect tile 3 shows purple", "got 'purple'"),
     ("expect tile 3 is R1", "shows STATE"),
+    ("expect score 1_0", "got '1_0'"),  # int() would read 10
+    ("seed +5", "got '+5'"),
+    ("expect jungle \u0661", "expect jungle N"),  # an Arabic-Indic digit
+    ("expect score 10", "from 0 to 9"),
+    ("expect hints 4", "from 0 to 3"),
+    ("expect errors 3", "from 0 to 2"),
+    ("expect jungle 15", "from 0 to 14"),
+    ("expect score 0\u2028expect hints 3", "expect score N"),  # one line, two statements
 ]
 
 
@@ -182,6 +190,38 @@ def test_a_game_played_to_the_end_reports_over(tmp_path, capsys):
     lines.append("A hint value 1")
     code, _, err, path = run(tmp_path, capsys, "\n".join(lines[:-2] + lines[-1:]) + "\n")
     assert code == 2 and f"{path}:{len(lines) - 1}: the game is over" in err
+
+
+def test_line_numbers_count_newlines_only(tmp_path, capsys):
+    # a form feed or vertical tab is whitespace inside a line, not a line break
+    code, _, err, path = run(tmp_path, capsys, f"{DECK}\n\fexpect hints 3\nexpect jungle 99\n")
+    assert code == 2 and err.startswith(f"{path}:3: ")
+
+
+def test_a_byte_order_mark_and_crlf_line_ends_are_read_as_text(tmp_path, capsys):
+    path = tmp_path / "s.lg"
+    path.write_bytes(b"\xef\xbb\xbfexpect hints 3\r\nA hint value 1\r\nexpect hints 2\r\n")
+    assert main(["session", "run", str(path), "--rules-only"]) == 0
+
+
+def test_seed_flag_takes_what_the_seed_statement_takes(tmp_path, capsys):
+    path = tmp_path / "s.lg"
+    path.write_text("deal\n")
+    with pytest.raises(SystemExit) as stop:
+        main(["session", "run", str(path), "--rules-only", "--seed", "-1"])
+    assert stop.value.code == 2 and "whole number" in capsys.readouterr().err
+
+
+def test_an_illegal_move_mid_game_still_reports_earlier_failures_and_the_json(tmp_path, capsys):
+    text = f"{DECK}\nexpect score 1\nA discard 1\n"
+    code, out, err, path = run(tmp_path, capsys, text, "--json")
+    assert code == 2
+    assert err.index(f"{path}:2: expect score 1 failed") < err.index(f"{path}:3: illegal move")
+    data = json.loads(out)  # the game as it stood when the script went wrong
+    assert data["turns"] == 0 and data["hands"] == {"A": ["R1", "Y1"], "B": ["B1", "R2"]}
+    # a script malformed before anything ran prints no JSON: there is no game to show
+    code, out, _, _ = run(tmp_path, capsys, "A jump 1\n", "--json")
+    assert code == 2 and out == ""
 
 
 def test_unreadable_script_and_bad_ir_loss_exit_2(tmp_path, capsys):
