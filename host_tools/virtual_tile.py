@@ -3,9 +3,9 @@
 Host tools open `tile.port` with pyserial exactly as they open a real tile's USB serial port, so
 every bridge test runs the real code path. The unix port has no raw REPL of its own, so this
 module plays the board's REPL (friendly and raw, raw-paste, Ctrl-A/B/C/D as pyexec.c does) and
-runs the code in one persistent `micropython` process (host_tools/vt_agent.py) whose working
-directory is the tile's flash. Soft reset = a fresh process on the same directory; Ctrl-C =
-a fresh process too (see _interrupt); power-on and a friendly-REPL
+runs the code in one persistent `micropython` process (host_tools/vt_agent.py) that mounts the
+tile's directory at `/`, so the directory is the whole flash. Soft reset = a fresh process on
+the same directory; Ctrl-C = a fresh process too (see _interrupt); power-on and a friendly-REPL
 Ctrl-D run main.py, as on a board.
 
 Board-like speed (defaults, for an RP2040 on USB full speed running MicroPython):

@@ -5,17 +5,22 @@ Job protocol on stdin: a line `MODE LENGTH\\n` then LENGTH bytes. MODE is `R` (r
 output, then \\x04, error text, \\x04), `F` (friendly REPL line, compiled as 'single') or `M`
 (run main.py like a board at boot). After each job the agent writes DONE so the host knows the
 prompt may be shown. File writes go through a throttled `open` so flash speed is board-like.
+
+The process starts in the tile's directory; TileFlash then mounts that directory at `/`, so
+`/`, `os.getcwd()` and every path a host tool names are the tile's flash, as on a board, and
+the host's own filesystem is out of reach.
 """
 
 import io
+import os
 import sys
 import time
+
+import vfs
 
 DONE = b"\x00\x17VT-DONE\x17\x00"
 FLASH_RATE = int(sys.argv[1]) if len(sys.argv) > 1 else 0  # bytes/s, 0 = unthrottled
 
-sys.path.clear()
-sys.path.extend(["", ".frozen", "lib"])
 real_open = open
 out = sys.stdout.buffer
 
@@ -49,6 +54,87 @@ def throttled_open(path, mode="r", *args):
     if "w" in mode or "a" in mode or "+" in mode:
         return ThrottledFile(f)
     return f
+
+
+class TileFlash:
+    """The tile's directory as a filesystem mounted at `/`, through MicroPython's VFS protocol.
+
+    Why not a plain `vfs.VfsPosix(root)`: its relative paths follow the process's cwd and its
+    getcwd() at the root is '', and its ilistdir gives no sizes (so `mpremote fs ls` shows 0).
+    Here every path is made absolute against our own cwd ('..' stops at `/`, as nothing above
+    the flash exists), handed to a VfsPosix without a root as root + path, and ilistdir
+    yields (name, type, 0, size) like littlefs on an rp2 board.
+    """
+
+    def __init__(self, root):
+        self._root = root.rstrip("/")
+        self._host = vfs.VfsPosix()
+        self._cwd = "/"
+
+    def _path(self, path):
+        """A tile path (absolute, or relative to the tile's cwd) as a clean absolute one."""
+        parts = []
+        for part in ((self._cwd + "/" if path[:1] != "/" else "") + path).split("/"):
+            if part == "..":
+                if parts:
+                    parts.pop()
+            elif part and part != ".":
+                parts.append(part)
+        return "/" + "/".join(parts)
+
+    def _host_path(self, path):
+        return self._root + self._path(path)
+
+    def mount(self, readonly, mkfs):
+        pass
+
+    def umount(self):
+        pass
+
+    def open(self, path, mode):
+        return self._host.open(self._host_path(path), mode)
+
+    def ilistdir(self, path):
+        base = self._host_path(path)
+        for name, kind, _inode in self._host.ilistdir(base):
+            size = self._host.stat(base + "/" + name)[6] if kind == 0x8000 else 0
+            yield (name, kind, 0, size)
+
+    def stat(self, path):
+        return self._host.stat(self._host_path(path))
+
+    def statvfs(self, path):
+        return self._host.statvfs(self._host_path(path))
+
+    def mkdir(self, path):
+        self._host.mkdir(self._host_path(path))
+
+    def rmdir(self, path):
+        self._host.rmdir(self._host_path(path))
+
+    def remove(self, path):
+        self._host.remove(self._host_path(path))
+
+    def rename(self, old, new):
+        self._host.rename(self._host_path(old), self._host_path(new))
+
+    def chdir(self, path):
+        if not self.stat(path)[0] & 0x4000:
+            raise OSError(20)  # ENOTDIR, as littlefs says
+        self._cwd = self._path(path)
+
+    def getcwd(self):
+        return self._cwd
+
+
+def mount_flash():
+    """Make the tile's directory (the process's cwd at start) the whole filesystem, at `/`."""
+    flash = TileFlash(os.getcwd())
+    vfs.umount("/")
+    vfs.mount(flash, "/")
+    os.chdir("/")
+    sys.path.clear()
+    sys.path.extend(["", ".frozen", "/lib"])  # a board's default path
 
 
 def read_exact(n):
@@ -86,6 +172,7 @@ def run_job(mode, code, scope):
 
 
 def main():
+    mount_flash()
     scope = {"__name__": "__main__", "open": throttled_open}
     tail = None
     while True:

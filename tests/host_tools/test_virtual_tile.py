@@ -4,7 +4,7 @@ import time
 
 import serial
 from mpremote.transport_serial import SerialTransport
-from vtile_helpers import FAST
+from vtile_helpers import FAST, run_mpremote
 
 
 def read_until(port, marker, timeout=5.0):
@@ -107,3 +107,43 @@ def test_terminating_the_virtual_tile_command_ends_its_interpreters(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_the_flash_is_the_whole_filesystem_as_on_a_board(make_tile, tmp_path):
+    """`/` is the tile's directory: mpremote lists, reads and writes there, never on the host."""
+    flash = tmp_path / "tile0"
+    flash.mkdir()
+    (flash / "main.py").write_text("print('main ran')\n")
+    tile = make_tile(**FAST)
+    code, out = run_mpremote(tile.port, "fs", "ls", ":/")
+    assert code == 0, out
+    assert [line.split() for line in out.splitlines()[1:]] == [["18", "main.py"]]  # with size
+    code, out = run_mpremote(tile.port, "fs", "cat", ":/main.py")
+    assert (code, out) == (0, "print('main ran')\n")
+    (tmp_path / "new_main.py").write_text("print('new')\n")
+    code, out = run_mpremote(tile.port, "cp", str(tmp_path / "new_main.py"), ":/main.py")
+    assert code == 0, out
+    assert (flash / "main.py").read_text() == "print('new')\n"
+    (flash / "fw").mkdir()
+    code, out = run_mpremote(
+        tile.port,
+        "exec",
+        "import os; print(os.getcwd()); os.chdir('fw')\n"
+        "print(os.getcwd(), sorted(os.listdir('../..')))",
+    )
+    # Nothing above the flash: '..' stops at `/`.
+    assert (code, out) == (0, "/\n/fw ['fw', 'main.py']\n")
+
+
+def test_cp_r_of_a_directory_creates_it_as_on_a_board(make_tile, tmp_path):
+    """`mpremote cp -r fw :` makes `:fw` (mpremote asks os.stat('') whether `:` exists)."""
+    src = tmp_path / "src"
+    (src / "fw" / "sub").mkdir(parents=True)
+    (src / "fw" / "a.py").write_text("A = 1\n")
+    (src / "fw" / "sub" / "b.py").write_text("B = 2\n")
+    tile = make_tile(**FAST)
+    code, out = run_mpremote(tile.port, "cp", "-r", "fw", ":", cwd=src)
+    assert code == 0, out
+    flash = tmp_path / "tile0"
+    files = sorted(str(p.relative_to(flash)) for p in flash.rglob("*") if p.is_file())
+    assert files == ["fw/a.py", "fw/sub/b.py"]

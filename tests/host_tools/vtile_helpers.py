@@ -49,6 +49,19 @@ def boot_check(flash_dir):
     return proc.returncode == 0 and "BOOTS" in out, out
 
 
+def run_mpremote(port, *args, cwd=None, timeout=30):
+    """The official mpremote client against a port, as a person would run it: (exit code, output)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "mpremote", "connect", port, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    return proc.returncode, proc.stdout + proc.stderr
+
+
 def run_blinks(*args, timeout=120):
     return subprocess.run(
         [sys.executable, "-m", "host_tools.cli", *args],
