@@ -5,8 +5,8 @@ every bridge test runs the real code path. The unix port has no raw REPL of its 
 module plays the board's REPL (friendly and raw, raw-paste, Ctrl-A/B/C/D as pyexec.c does) and
 runs the code in one persistent `micropython` process (host_tools/vt_agent.py) that mounts the
 tile's directory at `/`, so the directory is the whole flash. Soft reset = a fresh process on
-the same directory; Ctrl-C = a fresh process too (see _interrupt); power-on and a friendly-REPL
-Ctrl-D run main.py, as on a board.
+the same directory; Ctrl-C = a fresh process too (see _interrupt). As on a board, every soft
+reset runs boot.py, and power-on and a friendly-REPL Ctrl-D then run main.py.
 
 Board-like speed (defaults, for an RP2040 on USB full speed running MicroPython):
 - BYTE_RATE 100 kB/s each way: USB FS bulk tops out near 1 MB/s, but MicroPython's CDC stdin
@@ -167,12 +167,9 @@ class VirtualTile(BoardRepl):
         if announce:
             self._emit(b"MPY: soft reboot\r\n")
         self._spawn()
-        if run_main and os.path.exists(os.path.join(self.flash_dir, "main.py")):
-            self._job("M", b"")
-        elif self._mode == "raw":
-            self._emit(RAW_BANNER + b">")
-        else:
-            self._emit(BANNER + b">>> ")
+        # The agent runs boot.py (and main.py for "M") if the flash has them; the banner and
+        # prompt follow when it is done (_job_done).
+        self._job("M" if run_main else "B", b"")
 
     def _spawn(self):
         """A fresh interpreter on the tile's flash (the old one, if any, is killed)."""
@@ -237,11 +234,11 @@ class VirtualTile(BoardRepl):
             if child is not self._child or not self._busy:
                 return
             self._busy = False
-            if self._mode == "raw":
+            if self._job_mode in ("B", "M"):  # a boot ends with the banner, as on a board
+                self._emit(RAW_BANNER + b">" if self._mode == "raw" else BANNER + b">>> ")
+            elif self._mode == "raw":
                 self._emit(b">")
             else:
-                if self._job_mode == "M":
-                    self._emit(BANNER)
                 self._emit(b">>> ")
             pending, self._pending = self._pending, b""
         if pending:

@@ -2,8 +2,9 @@
 """Runs code sent by host_tools.virtual_tile in one persistent interpreter, like a board's VM.
 
 Job protocol on stdin: a line `MODE LENGTH\\n` then LENGTH bytes. MODE is `R` (raw REPL exec:
-output, then \\x04, error text, \\x04), `F` (friendly REPL line, compiled as 'single') or `M`
-(run main.py like a board at boot). After each job the agent writes DONE so the host knows the
+output, then \\x04, error text, \\x04), `F` (friendly REPL line, compiled as 'single'), `B`
+(boot.py, as a board's soft reset in raw REPL mode) or `M` (boot.py then main.py, as a board's
+power-on or friendly soft reset). After each job the agent writes DONE so the host knows the
 prompt may be shown. File writes go through a throttled `open` so flash speed is board-like.
 
 The process starts in the tile's directory; TileFlash then mounts that directory at `/`, so
@@ -153,13 +154,25 @@ def error_text(exc):
     return buf.getvalue().encode()
 
 
+def run_file(name, scope):
+    """Run a script from the flash if it is there, as pyexec_file_if_exists does on a board."""
+    try:
+        with real_open(name) as f:
+            code = f.read()
+    except OSError:
+        return
+    exec(compile(code, name, "exec"), scope)  # noqa: S102  this is the board's boot
+
+
 def run_job(mode, code, scope):
     err = b""
     try:
-        if mode == "M":
-            with real_open("main.py") as f:
-                code = f.read()
-            exec(compile(code, "main.py", "exec"), scope)  # noqa: S102  this is the REPL
+        if mode in ("B", "M"):
+            # As rp2's main.c: boot.py on every soft reset; main.py only in the friendly REPL,
+            # and not after a boot.py that raised (its exception skips it here too).
+            run_file("boot.py", scope)
+            if mode == "M":
+                run_file("main.py", scope)
         elif mode == "F":
             exec(compile(code, "<stdin>", "single"), scope)  # noqa: S102  this is the REPL
         else:

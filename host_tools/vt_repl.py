@@ -1,10 +1,10 @@
 """A board's REPL protocol (MicroPython's pyexec.c) as a state machine fed with host bytes.
 
 Friendly REPL: line editing, Enter runs the line, Ctrl-A raw REPL, Ctrl-B banner, Ctrl-C clears
-the line, Ctrl-D on an empty line soft-reboots (and runs main.py). Raw REPL: bytes collect until
-Ctrl-D, which answers OK and runs them (output, Ctrl-D, error text, Ctrl-D, '>'); Ctrl-D on an
-empty buffer soft-reboots without running main.py (as a board does in raw mode); Ctrl-B back to
-friendly; `Ctrl-E A Ctrl-A` starts raw-paste with flow control (window PASTE_WINDOW bytes).
+the line, Ctrl-D on an empty line soft-reboots (boot.py, then main.py). Raw REPL: bytes collect
+until Ctrl-D, which answers OK and runs them (output, Ctrl-D, error text, Ctrl-D, '>'); Ctrl-D on
+an empty buffer soft-reboots running boot.py but not main.py (as a board does in raw mode);
+Ctrl-B back to friendly; `Ctrl-E A Ctrl-A` starts raw-paste with flow control (window PASTE_WINDOW bytes).
 While code runs, Ctrl-C interrupts it and other input waits for the prompt.
 
 The VirtualTile this is mixed into provides the interpreter side: _emit(bytes), _job(mode,
@@ -68,8 +68,10 @@ class BoardRepl:
         self._busy = False
         if mode == "R" and self._mode == "raw":
             self._emit(b"\x04" + KBD_TRACE + b"\x04>")
+        elif mode in ("B", "M"):  # boot.py or main.py stopped: the boot ends with the banner
+            self._emit(KBD_TRACE + (RAW_BANNER + b">" if self._mode == "raw" else BANNER + b">>> "))
         else:
-            self._emit(KBD_TRACE + (BANNER if mode == "M" else b"") + b">>> ")
+            self._emit(KBD_TRACE + b">>> ")
 
     def _raw_byte(self, c):
         if c == b"\x01":

@@ -147,3 +147,29 @@ def test_cp_r_of_a_directory_creates_it_as_on_a_board(make_tile, tmp_path):
     flash = tmp_path / "tile0"
     files = sorted(str(p.relative_to(flash)) for p in flash.rglob("*") if p.is_file())
     assert files == ["fw/a.py", "fw/sub/b.py"]
+
+
+def test_boot_py_runs_on_every_soft_reset_before_main_py(make_tile, tmp_path):
+    """As on a board: a raw-REPL soft reset runs boot.py (its globals stay for the REPL); a
+    friendly one runs boot.py then main.py; a boot.py that raises skips main.py."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "boot.py").write_text("X_FROM_BOOT = 42\nprint('boot ran')\n")
+    tile = make_tile(**FAST)
+    code, out = run_mpremote(tile.port, "fs", "cp", "boot.py", ":boot.py", cwd=src)
+    assert code == 0, out
+    code, out = run_mpremote(tile.port, "soft-reset", "exec", "print(globals().get('X_FROM_BOOT'))")
+    assert (code, out) == (0, "42\n")
+    flash = tmp_path / "tile0"
+    (flash / "main.py").write_text("print('main ran', globals().get('X_FROM_BOOT'))\n")
+    with serial.Serial(tile.port, timeout=0.1) as port:
+        port.write(b"\x02")  # back at the friendly prompt (mpremote leaves it there too)
+        read_until(port, b">>> ")
+        port.write(b"\x04")  # friendly soft reboot
+        out = read_until(port, b"soft reboot") + read_until(port, b">>> ")
+        assert b"boot ran\r\nmain ran 42\r\n" in out
+        (flash / "boot.py").write_text("raise ValueError('bad boot')\n")
+        port.write(b"\x04")
+        out = read_until(port, b"soft reboot") + read_until(port, b">>> ")
+        assert b"ValueError: bad boot" in out
+        assert b"main ran" not in out
