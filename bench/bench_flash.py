@@ -1,6 +1,7 @@
 """flash_speedup: `blinks flash` to 6 tiles at once vs the official `mpremote cp`, one tile after another.
 
-Both flash the same firmware files (the .mpy build `blinks flash` makes, plus main.py) to six
+Both flash the same firmware files (the .mpy build `blinks flash` makes, plus main.py), to the
+same places (fw/<build>/... and main.py at the root, checked file by file afterwards), to six
 fresh virtual tiles running at board-like speed (host_tools.virtual_tile defaults: 100 kB/s
 serial, 48 kB/s flash writes, 2 ms per executed command). Each tile is its own process, as a
 board is its own machine. Goal: flash_speedup >= 4. flash_one_tile_s (blinks flash to a single
@@ -90,12 +91,37 @@ def blinks_parallel(ports):
     return time.perf_counter() - t0
 
 
-def tiles_hold(base, name, image):
-    for i in range(TILES):
-        with open(os.path.join(base, f"{name}{i}", "main.py"), "rb") as f:
-            if f.read() != image.main_py:
-                return False
-    return True
+# What the game itself writes on a tile's flash once it runs (hal/headless.py, hal/storage.py).
+TILE_OWN_FILES = {"tile_serial.bin", "tile_state.bin"}
+
+
+def flash_tree(flash_dir):
+    """Every file on a tile's flash as {path: bytes}, but for the game's own state files."""
+    tree = {}
+    for top, _dirs, names in os.walk(flash_dir):
+        for n in names:
+            path = os.path.join(top, n)
+            rel = os.path.relpath(path, flash_dir).replace(os.sep, "/")
+            if rel not in TILE_OWN_FILES:
+                with open(path, "rb") as f:
+                    tree[rel] = f.read()
+    return tree
+
+
+def tiles_hold(base, name, image, count=TILES):
+    """None if every tile holds exactly the image where boot and `blinks ports` look for it
+    (fw/<build>/..., main.py at the root), else what is wrong. The whole tree is compared, so
+    a baseline that copied the right bytes to the wrong places is caught, not timed."""
+    want = {f"{image.fw_dir}/{rel}": data for rel, data in image.files.items()}
+    want["main.py"] = image.main_py
+    for i in range(count):
+        have = flash_tree(os.path.join(base, f"{name}{i}"))
+        if have != want:
+            missing = sorted(set(want) - set(have))[:3]
+            extra = sorted(set(have) - set(want))[:3]
+            differ = sorted(p for p in set(want) & set(have) if want[p] != have[p])[:3]
+            return f"{name}{i}: missing {missing}, unexpected {extra}, different {differ}"
+    return None
 
 
 def run(quick: bool) -> dict:
@@ -118,8 +144,13 @@ def run(quick: bool) -> dict:
             one = blinks_parallel(ports)
         finally:
             stop_tiles(procs)
-        if not (tiles_hold(base, "seq", image) and tiles_hold(base, "par", image)):
-            raise RuntimeError("a tile did not end up with the firmware")
+        wrong = (
+            tiles_hold(base, "seq", image)
+            or tiles_hold(base, "par", image)
+            or tiles_hold(base, "one", image, count=1)
+        )
+        if wrong:
+            raise RuntimeError("a tile did not end up with the firmware: " + wrong)
     return {
         "flash_speedup": round(seq / par, 2),
         "flash_seq_s": round(seq, 2),
