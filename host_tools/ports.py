@@ -23,12 +23,13 @@ ENV_PORTS = "BLINKS_PORTS"
 
 
 class PortInfo:
-    def __init__(self, device, description="", vid=None, pid=None, usb_serial=None):
+    def __init__(self, device, description="", vid=None, pid=None, usb_serial=None, named=False):
         self.device = device
         self.description = description
         self.vid = vid
         self.pid = pid
         self.usb_serial = usb_serial
+        self.named = named  # asked for by --port or BLINKS_PORTS (not only found on USB)
 
     def usb_id(self):
         return f"{self.vid:04X}:{self.pid:04X}" if self.vid is not None else "-"
@@ -38,27 +39,43 @@ def env_ports():
     return [p for p in os.environ.get(ENV_PORTS, "").split(os.pathsep) if p]
 
 
+def same_port(device):
+    """The key two names of one port share: /dev/serial/by-id/... and a virtual tile's symlink
+    resolve to the device itself. Opening one port twice at once fails (mpremote opens it
+    exclusively), so every command lists each port once."""
+    return os.path.realpath(device)
+
+
 def find_ports(extra=()):
     """Every MicroPython-looking USB port plus the named ones, each once, named ports last."""
     found = {}
     for p in sorted(list_ports.comports(), key=lambda p: p.device):
         if p.vid in MICROPYTHON_VIDS:
-            found[p.device] = PortInfo(
+            found[same_port(p.device)] = PortInfo(
                 p.device, p.description or MICROPYTHON_VIDS[p.vid], p.vid, p.pid, p.serial_number
             )
     for device in list(extra) + env_ports():
-        if device not in found:
-            found[device] = PortInfo(device, "named port")
+        key = same_port(device)
+        if key not in found:
+            found[key] = PortInfo(device, "named port")
+        found[key].named = True
     return list(found.values())
 
 
 def target_ports(named, every=False):
     """The ports a command acts on: those named with --port, then with --all every port
-    `find_ports` sees (USB tiles and BLINKS_PORTS), each once."""
-    ports = list(named)
+    `find_ports` sees (USB tiles and BLINKS_PORTS), each port once (see same_port)."""
+    ports = {}
+    for device in list(named) + ([p.device for p in find_ports()] if every else []):
+        ports.setdefault(same_port(device), device)
+    return list(ports.values())
+
+
+def no_tile_message(every):
+    """What a command says when it has no port to act on."""
     if every:
-        ports += [p.device for p in find_ports() if p.device not in ports]
-    return ports
+        return "no tile found (plug one in, or name it with --port P or BLINKS_PORTS)"
+    return "no tile named (use --port P or --all)"
 
 
 PROBE = """
@@ -92,24 +109,20 @@ print(_pv())
 """
 
 
+PROBE_DEADLINE_S = 15.0  # connecting (5 s at most) and one short command
+
+
 def probe(device, restart=True):
     """{'serial', 'firmware' (version.json without file hashes, or None)} of the tile on `device`.
 
     Entering the raw REPL stops the running game; `restart` soft-resets the tile afterwards so
-    it goes back to its game.
+    it goes back to its game. Raises host_tools.link.LinkError (or TransportError) when the tile
+    cannot be reached, within PROBE_DEADLINE_S whatever the port.
     """
-    from mpremote.transport_serial import SerialTransport
+    from host_tools.link import close, connect
 
-    from host_tools.deploy import soft_reset
-
-    t = SerialTransport(device)
+    t = connect(device, overall=PROBE_DEADLINE_S)
     try:
-        t.enter_raw_repl(soft_reset=False, timeout_overall=5)
-        info = json.loads(t.exec(PROBE).decode())
-        if restart:
-            soft_reset(t)
-        else:
-            t.exit_raw_repl()
-        return info
+        return json.loads(t.exec(PROBE).decode())
     finally:
-        t.close()
+        close(t, restart=restart)

@@ -1,7 +1,13 @@
-"""`blinks ports`: list the serial ports that look like tiles, with serial number and firmware."""
+"""`blinks ports`: list the serial ports that look like tiles, with serial number and firmware.
+
+Exit 1 when a port named with --port or BLINKS_PORTS could not be probed (a USB port that merely
+looks like a tile is listed with its error, without failing the command); stdout holds only
+the table, or with --json only the JSON list.
+"""
 
 import json
 
+from host_tools.link import LinkError
 from host_tools.ports import find_ports, probe
 
 
@@ -28,6 +34,8 @@ def describe(port, do_probe):
         "description": port.description,
         "serial": port.usb_serial,
         "firmware": None,
+        "probed": do_probe,  # False: firmware unknown, not "none"
+        "named": port.named,
         "error": None,
     }
     if do_probe:
@@ -35,12 +43,17 @@ def describe(port, do_probe):
             info = probe(port.device)
             row["serial"] = info["serial"]
             row["firmware"] = info["firmware"]
+        except LinkError as exc:
+            row["error"] = str(exc)
         except Exception as exc:  # noqa: BLE001  a tile that does not answer is listed, not fatal
             row["error"] = f"{type(exc).__name__}: {exc}"
     return row
 
 
-def firmware_text(fw):
+def firmware_text(row):
+    if not row["probed"]:
+        return "not probed (unknown)"
+    fw = row["firmware"]
     if not fw:
         return "none (not flashed by blinks)"
     return f"{fw.get('game', '?')} v{fw.get('version', '?')} build {fw.get('build', '?')}"
@@ -48,9 +61,10 @@ def firmware_text(fw):
 
 def run(args):
     rows = [describe(p, not args.no_probe) for p in find_ports(args.port)]
+    status = 1 if any(r["error"] and r["named"] for r in rows) else 0
     if args.json:
         print(json.dumps(rows, sort_keys=True))
-        return 0
+        return status
     if not rows:
         print("no tiles found (plug one in, or name it with --port)")
         return 0
@@ -61,7 +75,7 @@ def run(args):
     for col in ("port", "usb", "serial", "firmware"):
         table.add_column(col)
     for r in rows:
-        fw = f"[red]{r['error']}[/red]" if r["error"] else firmware_text(r["firmware"])
+        fw = f"[red]{r['error']}[/red]" if r["error"] else firmware_text(r)
         table.add_row(r["port"], r["usb"], r["serial"] or "?", fw)
     Console(width=max(Console().width, 120)).print(table)
-    return 0
+    return status

@@ -5,6 +5,7 @@ import os
 import time
 
 import serial
+from repl_checks import SilentPort
 from vtile_helpers import FAST, run_blinks
 
 from host_tools.build import build
@@ -67,8 +68,34 @@ def test_ports_without_probing_does_not_touch_the_tiles(tmp_path):
     assert proc.returncode == 0
     assert [r["port"] for r in json.loads(proc.stdout)] == [missing]
     proc = run_blinks("ports", "--port", missing, "--json", timeout=60)
+    assert proc.returncode == 1  # a port asked for by name that cannot be probed
     row = json.loads(proc.stdout)[0]
-    assert row["firmware"] is None and "failed to access" in row["error"]
+    assert row["firmware"] is None and row["error"].startswith("no such port")
+
+
+def test_ports_without_probing_says_the_firmware_is_unknown(make_tile):
+    tile = make_tile(**FAST)
+    assert flash_all([tile.port], build(), quiet=True)[0].ok
+    proc = run_blinks("ports", "--port", tile.port, "--no-probe", timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "not probed" in proc.stdout and "not flashed" not in proc.stdout
+    row = json.loads(run_blinks("ports", "--port", tile.port, "--no-probe", "--json").stdout)[0]
+    assert row["probed"] is False and row["firmware"] is None
+
+
+def test_a_silent_port_is_reported_in_valid_json_whatever_its_path(tmp_path):
+    silent = SilentPort()
+    alias = tmp_path / "ttySILENT"
+    alias.symlink_to(silent.path)
+    try:
+        for path in (silent.path, str(alias)):  # /dev/pts/N is read differently by mpremote
+            proc = run_blinks("ports", "--port", path, "--json", timeout=60)
+            assert proc.returncode == 1
+            rows = json.loads(proc.stdout)  # nothing else on stdout
+            assert [r["port"] for r in rows] == [path]
+            assert rows[0]["error"].startswith("no MicroPython prompt within 5 s (heard nothing")
+    finally:
+        silent.close()
 
 
 def test_all_adds_every_found_port_after_the_named_ones_each_once(monkeypatch):
@@ -80,3 +107,11 @@ def test_all_adds_every_found_port_after_the_named_ones_each_once(monkeypatch):
     assert target_ports(["/dev/vt-b"]) == ["/dev/vt-b"]
     assert target_ports(["/dev/vt-b"], every=True) == ["/dev/vt-b", "/dev/vt-a"]
     assert target_ports([], every=False) == []
+
+
+def test_a_port_named_twice_or_through_a_symlink_is_listed_once(make_tile, tmp_path):
+    tile = make_tile(**FAST)
+    alias = tmp_path / "by-id-tile"
+    alias.symlink_to(tile.port)
+    proc = run_blinks("ports", "--port", tile.port, "--port", str(alias), "--no-probe", "--json")
+    assert [r["port"] for r in json.loads(proc.stdout)] == [tile.port]
