@@ -7,10 +7,12 @@ vanishes (unplugged, tile reset) the reader reports it and keeps trying to open 
 A record (one JSON object per line) looks like
     {"time": 12.345, "port": "/dev/ttyACM0", "line": "LG state tile=... ", "event": {...}}
     {"time": 13.0, "port": "/dev/ttyACM0", "status": "disconnected"}
+    {"time": 0.1, "port": "/dev/ttyACM1", "status": "waiting", "detail": "no such port yet; ..."}
 where time is seconds since the monitor started and event is the parsed structured line.
 """
 
 import json
+import os
 import queue
 import re
 import threading
@@ -20,6 +22,7 @@ import serial
 
 RETRY_S = 0.25
 _FIELD = re.compile(r"(\w+)=(\S+)")
+_FATAL = re.compile(r"^BLINKS (boot failed|game crashed):? ?(.*)$")
 
 
 def parse_line(line):
@@ -27,9 +30,17 @@ def parse_line(line):
 
     Lost Gems lines: `LG state tile=<hex> t=<ms> <old> -> <new> shard=<shard>` (state names may
     contain a space), `LG restore|deal|count tile=<hex> t=<ms> ...`; the bridge's own:
-    `BLINKS boot tile=<hex> fw=<dir> game=<module:Class>`.
+    `BLINKS boot tile=<hex> fw=<dir> game=<module:Class>`, and the fatal ones firmware/main.py
+    prints, which carry no tile id: `BLINKS boot failed: <error>`, `BLINKS game crashed: <error>`
+    (kind "boot failed" / "game crashed", with the error). Any other `BLINKS ...` line is still
+    an event (kind = its second word, text = the rest): the bridge's lines are never dropped.
     """
+    fatal = _FATAL.match(line.strip())
+    if fatal:
+        return {"kind": fatal.group(1), "error": fatal.group(2)}
     parts = line.strip().split(" ", 2)
+    if len(parts) == 2 and parts[0] == "BLINKS":
+        return {"kind": parts[1]}
     if len(parts) < 3 or parts[0] not in ("LG", "BLINKS"):
         return None
     kind, rest = parts[1], parts[2]
@@ -48,7 +59,7 @@ def parse_line(line):
         return event
     fields = dict(_FIELD.findall(rest))
     if "tile" not in fields:
-        return None
+        return {"kind": kind, "text": rest} if parts[0] == "BLINKS" else None
     event.update(fields)
     if "t" in event:
         try:
@@ -63,6 +74,13 @@ def parse_line(line):
     return event
 
 
+def waiting_reason(port, exc):
+    """Why `port` cannot be opened yet, in words (the reader keeps trying)."""
+    if not os.path.exists(port):
+        return "no such port yet; waiting for it"
+    return f"cannot open it ({exc}); retrying"
+
+
 class PortReader(threading.Thread):
     """Reads one port for ever (until stop()), reconnecting; puts records on `out`."""
 
@@ -72,6 +90,8 @@ class PortReader(threading.Thread):
         self.out = out
         self.clock = clock
         self.baudrate = baudrate
+        self.connected_once = False
+        self.waiting_for = None  # why the port could not be opened yet
         self._halt = threading.Event()
 
     def stop(self):
@@ -84,15 +104,21 @@ class PortReader(threading.Thread):
         self.out.put(rec)
 
     def run(self):
-        connected_once = False
+        said = None
         while not self._halt.is_set():
             try:
                 link = serial.Serial(self.port, self.baudrate, timeout=0.1)
-            except (OSError, serial.SerialException, ValueError):
+            except (OSError, serial.SerialException, ValueError) as exc:
+                if not self.connected_once:
+                    # Say once (per reason) why nothing comes yet, instead of staying silent.
+                    why = waiting_reason(self.port, exc)
+                    if why != said:
+                        self._status("waiting", why)
+                        said = self.waiting_for = why
                 self._halt.wait(RETRY_S)
                 continue
-            self._status("reconnected" if connected_once else "connected")
-            connected_once = True
+            self._status("reconnected" if self.connected_once else "connected")
+            self.connected_once = True
             try:
                 self._read(link)
             except (OSError, serial.SerialException, TypeError) as exc:

@@ -1,10 +1,15 @@
-"""`blinks monitor`: every tile's output, interleaved, prefixed and coloured per tile."""
+"""`blinks monitor`: every tile's output, interleaved, prefixed and coloured per tile.
 
+A port that cannot be opened is shown as waiting (the monitor keeps trying, as it does for a
+tile that is reset or unplugged). Exit 0, or 1 if a port was never opened; 2 for bad options.
+"""
+
+import argparse
 import sys
 import time
 
 from host_tools.monitor import Monitor
-from host_tools.ports import target_ports
+from host_tools.ports import no_tile_message, target_ports
 
 COLOURS = (
     "cyan",
@@ -20,6 +25,17 @@ COLOURS = (
     "bright_blue",
     "bright_red",
 )
+
+
+def seconds(text):
+    """--duration's type: a number of seconds, 0 or more (0 means no limit)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value >= 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must be 0 or more seconds (0: until Ctrl-C), not {text}")
+    return value
 
 
 def add_arguments(parser):
@@ -38,7 +54,11 @@ def add_arguments(parser):
         help="open a window showing the tiles' states as the simulator draws them",
     )
     parser.add_argument(
-        "--duration", type=float, metavar="S", help="stop after S seconds (default: until Ctrl-C)"
+        "--duration",
+        type=seconds,
+        default=0.0,
+        metavar="S",
+        help="stop after S seconds (0, the default: until Ctrl-C)",
     )
     parser.add_argument(
         "--events-only", action="store_true", help="show only structured lines (LG ..., BLINKS ...)"
@@ -61,8 +81,8 @@ def run(args):
 
     ports = target_ports(args.port, args.all)
     if not ports:
-        print("blinks monitor: no tile named (use --port P or --all)", file=sys.stderr)
-        return 2
+        print("blinks monitor: " + no_tile_message(args.all), file=sys.stderr)
+        return 1 if args.all else 2
     console = Console(highlight=False, width=max(Console().width, 120))
     colour = {p: COLOURS[i % len(COLOURS)] for i, p in enumerate(ports)}
     label = {p: p.rsplit("/", 1)[-1] for p in ports}
@@ -99,4 +119,7 @@ def run(args):
         monitor.stop()
         if mirror is not None:
             mirror.close()
-    return 0
+    never = [r for r in monitor.readers if not r.connected_once]
+    for r in never:
+        print(f"blinks monitor: {r.port}: never opened ({r.waiting_for})", file=sys.stderr)
+    return 1 if never else 0

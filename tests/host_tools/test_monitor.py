@@ -54,6 +54,14 @@ def test_parse_lost_gems_and_boot_lines():
     assert boot["kind"] == "boot" and boot["tile"] == "00ff"
     assert parse_line("hello") is None
     assert parse_line("LG state tile=ab12 t=x garbage") is None
+    # firmware/main.py's fatal lines carry no tile id, and are events all the same
+    assert parse_line("BLINKS boot failed: RuntimeError('no rp2')") == {
+        "kind": "boot failed",
+        "error": "RuntimeError('no rp2')",
+    }
+    crash = parse_line("BLINKS game crashed: MemoryError()")
+    assert crash == {"kind": "game crashed", "error": "MemoryError()"}
+    assert parse_line("BLINKS safe mode entered") == {"kind": "safe", "text": "mode entered"}
 
 
 def test_monitor_interleaves_two_tiles_records_and_reconnects(make_tile, tmp_path):
@@ -109,6 +117,43 @@ def test_monitor_cli_prefixes_each_tile(make_tile, tmp_path):
     assert "[ttytwo b002] LG state tile=b002" in proc.stdout
     lines = [json.loads(x) for x in record.read_text().splitlines()]
     assert any(r.get("event", {}).get("tile") == "b002" for r in lines)
+
+
+CRASHING_MAIN = """
+import time
+n = 0
+while True:
+    print('free text %d' % n)
+    print("BLINKS game crashed: RuntimeError('face %d')" % n)
+    n += 1
+    time.sleep_ms(40)
+"""
+
+
+def test_events_only_still_shows_a_tiles_fatal_lines(make_tile, tmp_path):
+    flash = tmp_path / "crashy"
+    flash.mkdir()
+    (flash / "main.py").write_text(CRASHING_MAIN)
+    tile = make_tile("crashy", **FAST)
+    proc = run_blinks("monitor", "--port", tile.port, "--events-only", "--duration", "2")
+    assert proc.returncode == 0, proc.stderr
+    assert "[ttycrashy] BLINKS game crashed: RuntimeError('face " in proc.stdout
+    assert "free text" not in proc.stdout
+
+
+def test_monitor_says_a_missing_port_is_awaited_and_fails_if_it_never_came(tmp_path):
+    missing = str(tmp_path / "ttyLATER")
+    proc = run_blinks("monitor", "--port", missing, "--duration", "1")
+    assert proc.returncode == 1
+    assert "[ttyLATER] -- waiting (no such port yet; waiting for it)" in proc.stdout
+    assert f"{missing}: never opened" in proc.stderr
+
+
+def test_monitor_refuses_a_negative_duration():
+    proc = run_blinks("monitor", "--port", "/dev/null", "--duration", "-1")
+    assert proc.returncode == 2
+    assert "usage: blinks monitor" in proc.stderr
+    assert "--duration: must be 0 or more seconds (0: until Ctrl-C), not -1" in proc.stderr
 
 
 def test_monitor_mirror_draws_the_tiles(make_tile, tmp_path, monkeypatch):
