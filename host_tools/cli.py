@@ -34,19 +34,31 @@ def build_parser(argv):
         if name == wanted:
             module = importlib.import_module(module_name)
             module.add_arguments(p)
-            modules[name] = module
+            modules[name] = (module, p)
     return parser, modules
 
 
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     parser, modules = build_parser(argv)
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
     if not args.command:
+        if unknown:
+            parser.error("unrecognized arguments: " + " ".join(unknown))
         parser.print_help()
         return 2
+    module, subparser = modules[args.command]
+    if unknown:
+        # argparse would blame the top-level parser and print its usage; the subcommand's
+        # usage is the one that lists the options that were meant.
+        subparser.error("unrecognized arguments: " + " ".join(unknown))
     try:
-        return int(modules[args.command].run(args) or 0)
+        return int(module.run(args) or 0)
+    except KeyboardInterrupt:
+        # Ctrl-C: commands that hold something (tiles mid-flash) tidy up themselves; here
+        # only the traceback is spared, with the shell's code for SIGINT.
+        print(f"blinks {args.command}: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # The reader went away (`blinks ... | head`): stop quietly, as Unix tools do. Later
         # writes to stdout (at exit) go nowhere instead of raising again.

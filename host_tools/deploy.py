@@ -10,8 +10,12 @@ its new firmware:
    this one rename is the switch from old to new;
 4. other fw/ directories are deleted (a crash here only leaves litter, removed next time).
 Hashes (sha256) are computed on the tile, so unchanged files are never sent again.
+
+`cancel` (a threading.Event) stops a flash between two commands on the tile, never inside one,
+so the switch stays atomic.
 """
 
+import ast
 import base64
 import hashlib
 
@@ -116,6 +120,10 @@ class DeployError(Exception):
     """The tile did not end up with the new firmware; the message says at which step."""
 
 
+class Cancelled(DeployError):
+    """The flash was stopped (Ctrl-C) between two commands; the tile holds a complete build."""
+
+
 def sha256(data):
     return hashlib.sha256(data).hexdigest()
 
@@ -123,26 +131,37 @@ def sha256(data):
 class Deployer:
     """Flashes `image` through an open mpremote SerialTransport; `progress(done, total, step)`."""
 
-    def __init__(self, transport, image, progress=None):
-        self.transport = transport
+    def __init__(self, transport, image, progress=None, cancel=None):
+        self.transport = transport  # already in the raw REPL (host_tools.link.connect)
         self.image = image
         self.progress = progress or (lambda done, total, step: None)
+        self.cancel = cancel
         self.written_files = []  # sent over the serial link
         self.copied_files = []  # unchanged since the running build: copied on the tile
         self.serial = "?"
+        self.switched = False  # main.py names the new build
+
+    def _exec(self, code):
+        if self.cancel is not None and self.cancel.is_set():
+            raise Cancelled(
+                "interrupted; the new firmware is in place"
+                if self.switched
+                else "interrupted; old firmware kept"
+            )
+        return self.transport.exec(code)
 
     def _eval(self, expr):
-        return self.transport.eval(expr)  # print(repr(...)) on the tile, literal_eval here
+        # print(repr(...)) on the tile, literal_eval here (as mpremote's eval)
+        return ast.literal_eval(self._exec(f"print(repr({expr}))").strip().decode())
 
     def run(self):
-        t = self.transport
         image = self.image
-        t.enter_raw_repl(soft_reset=False)  # Ctrl-C stops the running game first
-        t.exec(DEVICE_HELPERS)
+        self._exec(DEVICE_HELPERS)
         self.serial = self._eval("_bserial()")
         on_tile = self._eval(f"_bwalk({image.fw_dir!r}, '', {{}})")
         todo = sorted(p for p, data in image.files.items() if on_tile.get(p) != sha256(data))
         main_changed = self._eval("_bfs('main.py')") != sha256(image.main_py)
+        self.switched = not main_changed
         total = sum(len(image.files[p]) for p in todo) + (len(image.main_py) if main_changed else 0)
         done = 0
         self.progress(done, total, "writing")
@@ -153,7 +172,7 @@ class Deployer:
                     for p in todo
                 }
             )
-            t.exec("\n".join(f"_bmk({d!r})" for d in dirs))
+            self._exec("\n".join(f"_bmk({d!r})" for d in dirs))
         current = self._eval("_bcur()")
         running = {}
         if current and current != image.fw_dir:
@@ -161,7 +180,7 @@ class Deployer:
         for path in todo:
             data = image.files[path]
             if running.get(path) == sha256(data):
-                t.exec(f"_bcp({current + '/' + path!r}, {image.fw_dir + '/' + path!r})")
+                self._exec(f"_bcp({current + '/' + path!r}, {image.fw_dir + '/' + path!r})")
                 self.copied_files.append(path)
                 done += len(data)
                 self.progress(done, total, "writing")
@@ -177,39 +196,32 @@ class Deployer:
             self._write("main.py", image.main_py, done, total, rename=False)
             if self._eval("_bfs('main.py.tmp')") != sha256(image.main_py):
                 raise DeployError("hash mismatch on main.py.tmp; old firmware kept")
-            t.exec("_bmv('main.py')")  # the switch to the new build
+            self._exec("_bmv('main.py')")  # the switch to the new build
+            self.switched = True
             self.written_files.append("main.py")
         if self._eval("_bfs('main.py')") != sha256(image.main_py):
             raise DeployError("main.py does not match after the switch")
         stale = [d for d in self._eval("_bdirs()") if d != image.build]
         if stale:
-            t.exec("\n".join("_brm(%r)" % ("fw/" + d) for d in stale))
+            self._exec("\n".join("_brm(%r)" % ("fw/" + d) for d in stale))
         extra = sorted(set(on_tile) - set(image.files))
         if extra:
-            t.exec("\n".join("os.remove(%r)" % (image.fw_dir + "/" + p) for p in extra))
+            self._exec("\n".join("os.remove(%r)" % (image.fw_dir + "/" + p) for p in extra))
         self.progress(total, total, "done")
         return self
 
     def _write(self, path, data, done, total, rename=True):
-        t = self.transport
         if not data:
-            t.exec(f"_bw({path!r}, '', 'wb')")
+            self._exec(f"_bw({path!r}, '', 'wb')")
         for i in range(0, len(data), CHUNK):
             b64 = base64.b64encode(data[i : i + CHUNK]).decode()
             last = i + CHUNK >= len(data)
             code = "_bw({!r}, {!r}, {!r})".format(path, b64, "wb" if i == 0 else "ab")
             if last and rename:
                 code += f"\n_bmv({path!r})"
-            t.exec(code)
+            self._exec(code)
             done += min(CHUNK, len(data) - i)
             self.progress(done, total, "writing")
         if not data and rename:
-            t.exec(f"_bmv({path!r})")
+            self._exec(f"_bmv({path!r})")
         return done
-
-
-def soft_reset(transport):
-    """Leave the raw REPL and press Ctrl-D at the friendly prompt: the board reboots into main.py."""
-    transport.exit_raw_repl()
-    transport.read_until(1, b">>> ", timeout=2)
-    transport.serial.write(b"\x04")

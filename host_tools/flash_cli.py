@@ -1,8 +1,11 @@
 """`blinks flash`: build the firmware once, then flash every tile in parallel.
 
-One thread per tile, each with its own mpremote SerialTransport; one progress bar per tile; a
-summary table at the end. Exit status 1 if any tile failed (each failure is named with its
-reason), 2 if the firmware could not be built or no tile was named.
+One thread per tile, each with its own mpremote SerialTransport (opened by host_tools.link);
+one progress bar per tile; a summary table at the end. Exit status 1 if any tile failed (each
+failure is named with its reason) or --all found no tile, 2 if the firmware could not be built
+or no tile was named, 130 on Ctrl-C. Ctrl-C lets each tile finish the command it is running
+(so the switch to the new build stays one atomic step), then leaves the raw REPL and restarts
+the tile into whichever complete build it holds.
 """
 
 import sys
@@ -10,8 +13,14 @@ import threading
 import time
 
 from host_tools.build import FIRMWARE, BuildError, build
-from host_tools.deploy import Deployer, soft_reset
-from host_tools.ports import target_ports
+from host_tools.deploy import Cancelled, Deployer
+from host_tools.link import LinkError, close, connect
+from host_tools.ports import no_tile_message, target_ports
+
+# Longest a tile may take, whatever it does: a minute plus 2 kB/s for the image (a board
+# writes ~50 kB/s), so only a tile that stopped answering, or never ends a reply, reaches it.
+DEADLINE_S = 60.0
+DEADLINE_BYTES_PER_S = 2000
 
 
 def add_arguments(parser):
@@ -62,10 +71,19 @@ class TileResult:
         self.copied = 0  # files unchanged since the running build, copied on the tile
         self.bytes_written = 0
         self.seconds = 0.0
+        self.switched = False  # main.py names the new build (it was there, or was switched to)
+        self.cancelled = False  # stopped by Ctrl-C
 
 
 def classify(exc):
     """A short reason a person can act on."""
+    from mpremote.transport import TransportExecError
+
+    if isinstance(exc, LinkError):
+        return str(exc)
+    if isinstance(exc, TransportExecError):
+        lines = exc.error_output.strip().splitlines()
+        return "error on the tile: " + (lines[-1] if lines else "?")
     text = f"{type(exc).__name__}: {exc}"
     lowered = text.lower()
     if any(
@@ -89,39 +107,50 @@ def classify(exc):
     return text
 
 
-def flash_one(port, image, result, progress, reset):
-    """Flash one tile; never raises (the result says what happened)."""
-    from mpremote.transport_serial import SerialTransport
+def flash_one(port, image, result, progress, reset, cancel=None):
+    """Flash one tile; never raises (the result says what happened).
 
+    Whatever happens the tile leaves the raw REPL, and with `reset` restarts into the build it
+    holds (the old one after a failure before the switch): entering the raw REPL stopped its game.
+    """
     t0 = time.monotonic()
     transport = None
+    deadline = DEADLINE_S + image.total_bytes() / DEADLINE_BYTES_PER_S
     try:
-        transport = SerialTransport(port)
-        d = Deployer(transport, image, progress)
-        d.run()
-        result.serial = d.serial
-        result.written = list(d.written_files)
-        result.copied = len(d.copied_files)
-        result.files_written = len(d.written_files)
-        result.bytes_written = sum(len(image.files.get(p, image.main_py)) for p in d.written_files)
-        if reset:
-            soft_reset(transport)
+        transport = connect(port, overall=deadline)
+        d = Deployer(transport, image, progress, cancel)
+        try:
+            d.run()
+        finally:
+            result.serial = d.serial
+            result.switched = d.switched
+            result.written = list(d.written_files)
+            result.copied = len(d.copied_files)
+            result.files_written = len(d.written_files)
+            result.bytes_written = sum(
+                len(image.files.get(p, image.main_py)) for p in d.written_files
+            )
         result.ok = True
+    except Cancelled as exc:
+        result.cancelled = True
+        result.error = str(exc)
     except Exception as exc:  # noqa: BLE001  one tile's failure must not stop the others
         result.error = classify(exc)
     finally:
-        result.seconds = time.monotonic() - t0
         if transport is not None:
-            try:
-                transport.close()
-            except Exception:  # noqa: BLE001, S110  the port may already be gone
-                pass
+            close(transport, restart=reset)
+        result.seconds = time.monotonic() - t0
 
 
-def flash_all(ports, image, reset=True, quiet=False):
-    """Flash `image` to every port at once; returns the TileResults in port order."""
+def flash_all(ports, image, reset=True, quiet=False, cancel=None):
+    """Flash `image` to every port at once; returns the TileResults in port order.
+
+    Ctrl-C sets `cancel`: every tile stops after the command it is running and is left as
+    flash_one says; a second Ctrl-C stops waiting for them.
+    """
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
+    cancel = cancel or threading.Event()
     results = [TileResult(p) for p in ports]
     columns = (
         TextColumn("{task.description:<24}"),
@@ -131,19 +160,41 @@ def flash_all(ports, image, reset=True, quiet=False):
     )
     with Progress(*columns, disable=quiet, transient=False) as bars:
         threads = []
-        for r in results:
-            task = bars.add_task(r.port, total=None, step="connecting")
+        try:
+            for r in results:
+                task = bars.add_task(r.port, total=None, step="connecting")
 
-            def progress(done, total, step, task=task):
-                bars.update(task, completed=done, total=max(total, 1), step=step)
+                def progress(done, total, step, task=task):
+                    bars.update(task, completed=done, total=max(total, 1), step=step)
 
-            th = threading.Thread(target=flash_one, args=(r.port, image, r, progress, reset))
-            th.start()
-            threads.append((th, task, r))
-        for th, task, r in threads:
-            th.join()
+                th = threading.Thread(
+                    target=flash_one,
+                    args=(r.port, image, r, progress, reset, cancel),
+                    daemon=True,  # a second Ctrl-C must not wait for them
+                )
+                th.start()
+                threads.append((th, task, r))
+            for th, _, _ in threads:
+                th.join()
+        except KeyboardInterrupt:
+            cancel.set()
+            for th, _, _ in threads:
+                th.join()
+        for _, task, r in threads:
             bars.update(task, step="[green]ok" if r.ok else "[red]failed")
     return results
+
+
+def interrupted_message(results):
+    """One line for Ctrl-C: which tiles kept their old firmware and which have the new one."""
+    new = [r.port for r in results if r.switched]
+    old = [r.port for r in results if not r.switched]
+    parts = []
+    if old:
+        parts.append("old firmware kept on " + ", ".join(old))
+    if new:
+        parts.append("new firmware on " + ", ".join(new))
+    return "blinks flash: interrupted; " + "; ".join(parts)
 
 
 def print_summary(results, image, console):
@@ -171,14 +222,18 @@ def run(args):
     console = Console(width=max(Console().width, 120))
     ports = target_ports(args.port, args.all)
     if not ports:
-        print("blinks flash: no tile named (use --port P or --all)", file=sys.stderr)
-        return 2
+        print("blinks flash: " + no_tile_message(args.all), file=sys.stderr)
+        return 1 if args.all else 2
     try:
         image = build(args.game, compile=not args.no_compile, firmware_dir=args.firmware)
     except BuildError as exc:
         print(f"blinks flash: cannot build the firmware: {exc}", file=sys.stderr)
         return 2
-    results = flash_all(ports, image, reset=not args.no_reset, quiet=args.quiet)
+    cancel = threading.Event()
+    results = flash_all(ports, image, reset=not args.no_reset, quiet=args.quiet, cancel=cancel)
+    if cancel.is_set():
+        print(interrupted_message(results), file=sys.stderr)
+        return 130
     print_summary(results, image, console)
     failed = [r for r in results if not r.ok]
     for r in failed:

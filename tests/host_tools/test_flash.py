@@ -10,6 +10,7 @@ import threading
 import time
 
 import pytest
+from repl_checks import ANSWER, SilentPort, typed_answer
 from vtile_helpers import FAST, ROOT, boot_check, run_blinks
 
 from host_tools.build import BuildError, build, resolve_game
@@ -167,7 +168,80 @@ def test_cli_names_the_failed_tile_and_exits_nonzero(make_tile, tmp_path):
     proc = run_blinks("flash", "--quiet", "--port", good.port, "--port", missing)
     assert proc.returncode == 1
     assert f"FAILED {missing}" in proc.stderr
-    assert "port not found" in proc.stderr
+    assert "no such port" in proc.stderr
+
+
+def test_flash_no_reset_leaves_the_tile_at_its_friendly_repl(make_tile):
+    tile = make_tile(**FAST)
+    proc = run_blinks("flash", "--quiet", "--no-reset", "--port", tile.port)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert ANSWER in typed_answer(tile.port)  # echoed and run: not the raw REPL
+
+
+def test_a_port_named_twice_is_flashed_once(make_tile, tmp_path):
+    tile = make_tile(**FAST)
+    alias = tmp_path / "alias"
+    alias.symlink_to(tile.port)  # like /dev/serial/by-id/... pointing at /dev/ttyACM0
+    proc = run_blinks("flash", "--quiet", "--port", tile.port, "--port", tile.port, "--port", alias)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.count(" ok ") == 1 and str(alias) not in proc.stdout
+
+
+def test_a_tile_named_by_its_dev_pts_path_is_flashed_like_any_other(make_tile):
+    tile = make_tile(**FAST)  # mpremote reads /dev/pts/N with blocking reads, not polling
+    proc = run_blinks("flash", "--quiet", "--no-reset", "--port", tile.pty_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert installed_build(tile.flash_dir, [build()]) is not None
+    assert ANSWER in typed_answer(tile.port)
+
+
+def test_a_silent_port_fails_with_a_clear_error_and_nothing_on_stdout_but_the_table():
+    silent = SilentPort()  # a /dev/pts/N path: mpremote reads it with blocking reads
+    try:
+        proc = run_blinks("flash", "--quiet", "--port", silent.path, timeout=60)
+    finally:
+        silent.close()
+    assert proc.returncode == 1
+    assert f"FAILED {silent.path}: no MicroPython prompt within 5 s" in proc.stderr
+    assert "b''" not in proc.stdout and proc.stdout.lstrip().startswith("flash ")
+
+
+# `blinks` with Python's own Ctrl-C handler, even if this test runs where SIGINT is ignored
+# (a process started from a shell always has it).
+AS_FROM_A_SHELL = (
+    "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "from host_tools.cli import main; sys.exit(main())"
+)
+
+
+def test_ctrl_c_stops_every_tile_on_a_complete_build_out_of_the_raw_repl(make_tile, firmware_copy):
+    tiles = [make_tile(f"tile{i}") for i in range(2)]  # board-like speed: a flash takes ~1 s
+    dirs = [firmware_copy("a"), firmware_copy("b")]
+    a, b = (build(firmware_dir=d) for d in dirs)
+    assert all(r.ok for r in flash_all([t.port for t in tiles], a, quiet=True, reset=False))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", AS_FROM_A_SHELL, "flash", "--quiet", "--no-reset"]
+        + ["--firmware", dirs[1], "--port", tiles[0].port, "--port", tiles[1].port],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    started = os.path.join(tiles[0].flash_dir, "fw", b.build)
+    while proc.poll() is None and not os.path.isdir(started):
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGINT)  # what Ctrl-C in the terminal sends
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, out + err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert err.startswith("blinks flash: interrupted;")
+    for t in tiles:
+        held = installed_build(t.flash_dir, [a, b])
+        assert held is not None, f"{t.port} holds neither build complete"
+        assert t.port in err.split("old firmware kept on" if held is a else "new firmware on")[1]
+        ok, text = boot_check(t.flash_dir)
+        assert ok, text
+        assert ANSWER in typed_answer(t.port)  # out of the raw REPL
 
 
 def test_unknown_game_is_a_clear_error_and_touches_no_tile(make_tile):
@@ -195,3 +269,22 @@ def test_no_compile_flashes_sources_that_boot(make_tile):
     assert result.ok, result.error
     ok, out = boot_check(tile.flash_dir)
     assert ok, out
+
+
+def test_a_bad_option_shows_the_subcommands_usage():
+    proc = run_blinks("flash", "--bogus")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("usage: blinks flash ")
+    assert "blinks flash: error: unrecognized arguments: --bogus" in proc.stderr
+
+
+def test_all_with_no_tile_found_says_so(monkeypatch, capsys):
+    from host_tools import cli, ports
+
+    monkeypatch.setattr(ports.list_ports, "comports", list)  # no USB tile plugged in
+    monkeypatch.delenv("BLINKS_PORTS", raising=False)
+    for command in ("flash", "monitor"):
+        assert cli.main([command, "--all"]) == 1
+        assert f"blinks {command}: no tile found (plug one in" in capsys.readouterr().err
+    assert cli.main(["flash"]) == 2
+    assert "no tile named (use --port P or --all)" in capsys.readouterr().err
