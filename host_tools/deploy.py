@@ -11,19 +11,22 @@ its new firmware:
 4. other fw/ directories are deleted (a crash here only leaves litter, removed next time).
 Hashes (sha256) are computed on the tile, so unchanged files are never sent again.
 
-`cancel` (a threading.Event) stops a flash between two commands on the tile, never inside one,
-so the switch stays atomic.
+Before step 1 the tile's .mpy version is checked against the build's (host_tools.mpy_compat): a
+build the tile could not import is refused with nothing written. `cancel` (a threading.Event)
+stops a flash between two commands on the tile, never inside one, so the switch stays atomic.
 """
 
 import ast
 import base64
 import hashlib
 
+from host_tools.mpy_compat import incompatibility
+
 CHUNK = 2048  # raw bytes per exec: ~2.7 KB of base64 source, small for a board's heap
 
 # Helpers defined once per session on the tile (MicroPython).
 DEVICE_HELPERS = """
-import os, hashlib, binascii
+import os, sys, hashlib, binascii
 def _bh(p):
     h = hashlib.sha256()
     with open(p, 'rb') as f:
@@ -158,6 +161,11 @@ class Deployer:
         image = self.image
         self._exec(DEVICE_HELPERS)
         self.serial = self._eval("_bserial()")
+        problem = incompatibility(
+            image.files, self._eval("getattr(sys.implementation, '_mpy', None)")
+        )
+        if problem:
+            raise DeployError(problem + "; old firmware kept")
         on_tile = self._eval(f"_bwalk({image.fw_dir!r}, '', {{}})")
         todo = sorted(p for p, data in image.files.items() if on_tile.get(p) != sha256(data))
         main_changed = self._eval("_bfs('main.py')") != sha256(image.main_py)

@@ -271,6 +271,50 @@ def test_no_compile_flashes_sources_that_boot(make_tile):
     assert ok, out
 
 
+def with_mpy_version(image, version):
+    """The image as an mpy-cross of another .mpy format version would have built it (a test
+    stand-in: only the version byte of each .mpy header differs)."""
+    for path, data in image.files.items():
+        if path.endswith(".mpy"):
+            image.files[path] = data[:1] + bytes([version]) + data[2:]
+    return image
+
+
+def test_a_build_the_tile_cannot_import_is_refused_and_the_old_firmware_kept(
+    make_tile, firmware_copy
+):
+    tile = make_tile(**FAST)
+    old = build()
+    assert flash_all([tile.port], old, quiet=True)[0].ok
+    new = with_mpy_version(build(firmware_dir=firmware_copy("b")), 5)  # the tile loads v6
+    result = flash_all([tile.port], new, quiet=True, reset=False)[0]
+    assert not result.ok
+    assert "the tile loads .mpy v6 but this build's .mpy files are v5" in result.error
+    assert "old firmware kept" in result.error and result.files_written == 0
+    assert installed_build(tile.flash_dir, [old, new]) is old
+    assert not os.path.exists(os.path.join(tile.flash_dir, "fw", new.build))
+    ok, out = boot_check(tile.flash_dir)
+    assert ok, out
+    assert ANSWER in typed_answer(tile.port)  # a failed flash leaves the raw REPL too
+
+
+def test_mpy_compatibility_follows_micropythons_rules():
+    from host_tools.mpy_compat import incompatibility
+
+    def tile(version, sub=3, arch=2):  # sys.implementation._mpy
+        return version | sub << 8 | arch << 10
+
+    bytecode = {"a.mpy": b"M\x06\x00\x1f", "b.json": b"{}"}
+    assert incompatibility(bytecode, tile(6)) is None  # sub-version and arch: native code only
+    assert incompatibility(bytecode, tile(5)).startswith("the tile loads .mpy v5 but")
+    assert "cannot import .mpy files" in incompatibility(bytecode, None)
+    assert incompatibility({"a.py": b"x = 1"}, None) is None  # --no-compile: sources only
+    native = {"n.mpy": b"M\x06" + bytes([3 | 2 << 2]) + b"\x1f"}  # v6.3, native arch 2
+    assert incompatibility(native, tile(6, 3, 2)) is None
+    assert "native code" in incompatibility(native, tile(6, 3, 3))
+    assert "mixes .mpy formats" in incompatibility({**bytecode, **native}, tile(6))
+
+
 def test_a_bad_option_shows_the_subcommands_usage():
     proc = run_blinks("flash", "--bogus")
     assert proc.returncode == 2
