@@ -167,6 +167,7 @@ class GameState:
         p = self.current
         ev = Event(self.turns + 1, p, move)
         drew_last = False
+        ended = False  # a hint changes no gem and no error token
         if move.kind == HINT:
             self._hint(1 - p, move, ev)
         else:
@@ -194,7 +195,7 @@ class GameState:
         ev.errors = self.errors
         self.history.append(ev)
         self.current = 1 - p
-        if self.errors >= MAX_ERRORS or self.gems == [3, 3, 3]:
+        if ended:
             self.over = True
         elif self.final_turns is not None:
             self.final_turns -= 1
