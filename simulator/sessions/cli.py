@@ -11,7 +11,7 @@ import sys
 
 from simulator.cosim import CosimError
 from simulator.sessions.runner import EXIT_BAD_SCRIPT, RulesRunner, SessionResult
-from simulator.sessions.script import ScriptError, parse_script
+from simulator.sessions.script import ScriptError, parse_script, whole_number
 
 
 def add_arguments(parser):
@@ -52,9 +52,10 @@ def add_arguments(parser):
 
 def seed_number(text):
     """--seed takes what a script's `seed N` takes: a whole number, 0 or more."""
-    if not (text.isascii() and text.isdigit()):
+    value = whole_number(text)
+    if value is None:
         raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
-    return int(text)
+    return value
 
 
 def physical_runner_class():
@@ -117,6 +118,7 @@ def run_session(
                 "the Lost Gems firmware); use --rules-only",
             )
     runner = None
+    stop = None  # the ScriptError that stopped a game under way
     try:
         runner = runner_class(
             parse_script(text), seed=seed, say=lambda line: print(line, file=transcript), **options
@@ -125,27 +127,26 @@ def run_session(
     except ScriptError as exc:
         if runner is None or runner.state is None:
             return fail(exc.line, exc.message)
-        # Stopped mid-game: report the expects that failed before, then the error, and with
-        # --json still the game as it stood, so nothing the run found is lost.
-        for line, message in runner.failures:
-            print(f"{path}:{line}: {message}", file=err)
-        code = fail(exc.line, exc.message)
-        if as_json:
-            stopped = SessionResult(code, runner.state, runner.failures, runner)
-            print(json.dumps(stopped.to_dict()), file=out)
-        return code
+        # Stopped mid-game: the expects that failed before are still reported, then the
+        # error, and with --json the game as it stood, so nothing the run found is lost.
+        stop = exc
+        result = SessionResult(EXIT_BAD_SCRIPT, runner.state, runner.failures, runner)
     except CosimError as exc:
         return fail(0, f"a tile on MicroPython failed: {exc}")
     for line, message in result.failures:
         print(f"{path}:{line}: {message}", file=err)
+    if stop is not None:
+        fail(stop.line, stop.message)
     if as_json:
         print(json.dumps(result.to_dict()), file=out)
-    elif result.state is None:
-        print(f"{path}: the deal failed, no game was played", file=out)
-    else:
-        over = "over" if result.state.over else "not over"
-        print(
-            f"{path}: score {result.state.score}, {over}; {len(result.failures)} expect(s) failed",
-            file=out,
-        )
+    elif stop is None:  # after an error, its line says how the session ended
+        print(f"{path}: {outcome(result)}", file=out)
     return result.code
+
+
+def outcome(result):
+    """The last line of a session run without --json."""
+    if result.state is None:
+        return "the deal failed, no game was played"
+    over = "over" if result.state.over else "not over"
+    return f"score {result.state.score}, {over}; {len(result.failures)} expect(s) failed"

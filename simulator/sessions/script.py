@@ -126,12 +126,17 @@ def _int(number, words, index, expected, length):
     return _number(number, words[index], f"expected `{expected}`")
 
 
+def whole_number(word):
+    """`word` as a whole number if it is written in the digits 0-9, else None (int() would also
+    take "1_0", "+5", "-1" and other scripts' digits)."""
+    return int(word) if word.isascii() and word.isdigit() else None
+
+
 def _number(number, word, expected):
-    """A whole number written in the digits 0-9 (int() would also take "1_0", "+5", "-1"
-    and other scripts' digits)."""
-    if not (word.isascii() and word.isdigit()):
+    value = whole_number(word)
+    if value is None:
         raise ScriptError(number, f"{expected}, got {word!r}")
-    return int(word)
+    return value
 
 
 def _parse_move(number, code, words):
