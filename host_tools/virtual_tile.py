@@ -31,7 +31,7 @@ import threading
 import time
 import tty
 
-from host_tools.vt_repl import BANNER, RAW_BANNER, BoardRepl
+from host_tools.vt_repl import BoardRepl
 
 AGENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vt_agent.py")
 DONE = b"\x00\x17VT-DONE\x17\x00"
@@ -235,7 +235,7 @@ class VirtualTile(BoardRepl):
                 return
             self._busy = False
             if self._job_mode in ("B", "M"):  # a boot ends with the banner, as on a board
-                self._emit(RAW_BANNER + b">" if self._mode == "raw" else BANNER + b">>> ")
+                self._emit(self._boot_prompt())
             elif self._mode == "raw":
                 self._emit(b">")
             else:

@@ -69,9 +69,13 @@ class BoardRepl:
         if mode == "R" and self._mode == "raw":
             self._emit(b"\x04" + KBD_TRACE + b"\x04>")
         elif mode in ("B", "M"):  # boot.py or main.py stopped: the boot ends with the banner
-            self._emit(KBD_TRACE + (RAW_BANNER + b">" if self._mode == "raw" else BANNER + b">>> "))
+            self._emit(KBD_TRACE + self._boot_prompt())
         else:
             self._emit(KBD_TRACE + b">>> ")
+
+    def _boot_prompt(self):
+        """How a boot ends on a board: the banner, then the prompt of the REPL mode it is in."""
+        return RAW_BANNER + b">" if self._mode == "raw" else BANNER + b">>> "
 
     def _raw_byte(self, c):
         if c == b"\x01":
