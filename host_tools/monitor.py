@@ -104,7 +104,6 @@ class PortReader(threading.Thread):
         self.out.put(rec)
 
     def run(self):
-        said = None
         while not self._halt.is_set():
             try:
                 link = serial.Serial(self.port, self.baudrate, timeout=0.1)
@@ -112,9 +111,9 @@ class PortReader(threading.Thread):
                 if not self.connected_once:
                     # Say once (per reason) why nothing comes yet, instead of staying silent.
                     why = waiting_reason(self.port, exc)
-                    if why != said:
+                    if why != self.waiting_for:
                         self._status("waiting", why)
-                        said = self.waiting_for = why
+                        self.waiting_for = why
                 self._halt.wait(RETRY_S)
                 continue
             self._status("reconnected" if self.connected_once else "connected")
