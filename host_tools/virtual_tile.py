@@ -185,6 +185,18 @@ class VirtualTile(BoardRepl):
         )
         threading.Thread(target=self._read_child, args=(self._child,), daemon=True).start()
 
+    def wait_for_command(self, timeout=10.0):
+        """Wait until the REPL command the host sent last has finished, as when that host was
+        killed and the tile completes it alone (a running game is no command); returns whether
+        it finished in time."""
+        end = time.monotonic() + timeout
+        while self._running_command() and time.monotonic() < end:
+            time.sleep(0.01)
+        return not self._running_command()
+
+    def _running_command(self):
+        return self._busy and self._job_mode in ("R", "F")
+
     def _kill_child(self):
         child, self._child = self._child, None
         if child and child.poll() is None:

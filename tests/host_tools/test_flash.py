@@ -18,11 +18,14 @@ from host_tools.flash_cli import flash_all
 
 
 def tile_files(flash_dir):
-    """{relative path: (sha256, mtime_ns)} of everything on a tile's flash."""
+    """{relative path: (sha256, mtime_ns)} of everything on a tile's flash (a write under way,
+    a .tmp file, may be renamed while we look: it is left out)."""
     out = {}
     for dirpath, _, names in os.walk(flash_dir):
         for n in names:
             p = os.path.join(dirpath, n)
+            if n.endswith(".tmp"):
+                continue
             with open(p, "rb") as f:
                 out[os.path.relpath(p, flash_dir)] = (
                     hashlib.sha256(f.read()).hexdigest(),
@@ -122,6 +125,8 @@ def test_flash_killed_at_random_moments_leaves_a_tile_that_boots(make_tile, firm
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
         proc.wait()
+        # the tile finishes the command it was given (a file write and rename) on its own
+        assert tile.wait_for_command(), f"trial {trial}: the tile's last command never ended"
         held = installed_build(tile.flash_dir, images)
         assert held is not None, f"trial {trial}: tile holds neither build complete"
         interrupted += held is not target

@@ -1,8 +1,10 @@
 """Helpers for the serial-bridge tests: speeds, running `blinks`, checking that a tile boots."""
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 from host_tools.virtual_tile import micropython_command
 
@@ -35,16 +37,22 @@ print('BOOTS', main.FIRMWARE_DIR, cls.__name__, len(names))
 
 
 def boot_check(flash_dir):
-    """Run micropython in a tile's flash directory: (ok, output) for 'main.py and modules import'."""
-    proc = subprocess.run(
-        [micropython_command(), "-c", BOOT_CHECK],
-        cwd=flash_dir,
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
-        env=dict(os.environ, MICROPYPATH=""),
-    )
+    """Run micropython on a copy of a tile's flash: (ok, output) for 'main.py and modules import'.
+
+    A copy, because the tile may be running its game on the same files, saving its state as the
+    check's own boot would (two interpreters renaming one .tmp file race); a state save under
+    way (a .tmp file) is left out, as a board's boot would ignore it."""
+    with tempfile.TemporaryDirectory() as copy:
+        shutil.copytree(flash_dir, copy, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.tmp"))
+        proc = subprocess.run(
+            [micropython_command(), "-c", BOOT_CHECK],
+            cwd=copy,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+            env=dict(os.environ, MICROPYPATH=""),
+        )
     out = proc.stdout + proc.stderr
     return proc.returncode == 0 and "BOOTS" in out, out
 
