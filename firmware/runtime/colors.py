@@ -46,7 +46,10 @@ def blue_of(c: int) -> int:
 
 
 def hsb(h: int, s: int, b: int) -> int:
-    """A colour from hue, saturation and brightness, each 0-255 (hue wraps)."""
+    """A colour from hue, saturation and brightness, each 0-255 (hue wraps).
+
+    Integer arithmetic scaled by `>> 8` as the reference's makeColorHSB does, so a game ported
+    from it gets the very same colours."""
     h = h & 255
     s = _c8(s)
     b = _c8(b)
@@ -54,9 +57,9 @@ def hsb(h: int, s: int, b: int) -> int:
         return rgb(b, b, b)
     region = h * 6 >> 8
     rem = h * 6 & 255
-    p = b * (255 - s) // 255
-    q = b * (255 - s * rem // 255) // 255
-    t = b * (255 - s * (255 - rem) // 255) // 255
+    p = b * (255 - s) >> 8
+    q = b * (255 - (s * rem >> 8)) >> 8
+    t = b * (255 - (s * (255 - rem) >> 8)) >> 8
     if region == 0:
         return rgb(b, t, p)
     if region == 1:

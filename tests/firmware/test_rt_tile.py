@@ -24,6 +24,13 @@ def test_colour_helpers_use_5_bit_channels():
     assert colors.make(40, -3, 7) == 31 << 10 | 7
 
 
+def test_hsb_rounds_as_the_reference_does():
+    # the reference scales by >> 8, not // 255: each of these comes out one step apart
+    assert colors.hsb(0, 128, 128) == colors.make(16, 8, 7)
+    assert colors.hsb(85, 128, 255) == colors.make(15, 31, 15)
+    assert colors.hsb(128, 128, 128) == colors.make(7, 15, 16)
+
+
 def test_timer_starts_expired_and_counts_on_the_pass_clock():
     hal, tile = make()
     timer = Timer(tile)
