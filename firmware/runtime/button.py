@@ -8,7 +8,11 @@ in order with the edges, so the result does not depend on how often a pass runs.
 Figures (the reference platform's): click window 330 ms, restarted on every press; a click counts
 when released inside its window; the click event fires when the window runs out with the button
 up; holding past the window cancels the sequence. Long press at 2000 ms while held; long-long
-press at 6000 ms while held and not alone.
+press at 6000 ms while held, decided at that moment: it fires only if the tile is not alone then
+(the reference enters seed mode instead), never later in the same press.
+
+Each gesture latches its own flag, as the reference's bit flags do: a single click the game has
+not read yet is still there after a later double click.
 """
 
 DEBOUNCE_MS = 20
@@ -34,8 +38,10 @@ class Button:
         self.last_press_ms = 0
         self.pressed = False
         self.released = False
-        self.clicks = 0  # count of the last click event, 0 when none is latched
-        self.click_count = 0
+        self.single = False
+        self.double = False
+        self.multi = False
+        self.click_count = 0  # clicks in the latest click event (kept, not cleared by reading)
         self.long_pressed = False
         self.long_long_pressed = False
 
@@ -56,7 +62,7 @@ class Button:
         self._long_done = True
         self._long_long_done = True
         self.pressed = self.released = False
-        self.clicks = 0
+        self.single = self.double = self.multi = False
         self.long_pressed = self.long_long_pressed = False
         self.pending = self._raw != self.down
 
@@ -88,7 +94,12 @@ class Button:
         if self._pending and t >= self._window_end:
             if not self.down:
                 n = self._pending
-                self.clicks = n
+                if n == 1:
+                    self.single = True
+                elif n == 2:
+                    self.double = True
+                else:
+                    self.multi = True
                 self.click_count = n
             self._pending = 0
         if self.down:
@@ -96,6 +107,7 @@ class Button:
             if not self._long_done and held >= LONG_PRESS_MS:
                 self._long_done = True
                 self.long_pressed = True
-            if not self._long_long_done and held >= LONG_LONG_PRESS_MS and not alone:
+            if not self._long_long_done and held >= LONG_LONG_PRESS_MS:
                 self._long_long_done = True
-                self.long_long_pressed = True
+                if not alone:
+                    self.long_long_pressed = True

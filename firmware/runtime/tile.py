@@ -178,25 +178,22 @@ class Tile:
     def button_single_clicked(self) -> bool:
         """One click; fires when the 330 ms click window runs out with the button up."""
         b = self._button
-        if b.clicks == 1:
-            b.clicks = 0
-            return True
-        return False
+        r = b.single
+        b.single = False
+        return r
 
     def button_double_clicked(self) -> bool:
         b = self._button
-        if b.clicks == 2:
-            b.clicks = 0
-            return True
-        return False
+        r = b.double
+        b.double = False
+        return r
 
     def button_multi_clicked(self) -> bool:
         """Three or more clicks; `button_click_count()` tells how many."""
         b = self._button
-        if b.clicks >= 3:
-            b.clicks = 0
-            return True
-        return False
+        r = b.multi
+        b.multi = False
+        return r
 
     def button_click_count(self) -> int:
         """Clicks in the last click event (kept until the next one)."""

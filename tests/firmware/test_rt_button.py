@@ -110,3 +110,30 @@ def test_long_long_press_only_when_not_alone():
         play(hal, tile, [e for e in edges if hal.t < e[0] <= hal.t + 10], hal.t + 10)
     assert ev.names() == ["long", "longlong"]
     assert 6100 <= next(t for t, n in ev.log if n == "longlong") < 6110
+
+
+def test_each_click_flag_latches_on_its_own_until_read():
+    # a single click, then a double click, both before the game looks: both flags are up
+    hal, tile = make()
+    play(hal, tile, clicks([100]) + clicks([1000, 1200]), 3000)
+    assert tile.button_double_clicked()
+    assert tile.button_single_clicked()
+    assert not tile.button_single_clicked() and not tile.button_double_clicked()
+    assert tile.button_click_count() == 2  # the count of the latest click event
+    play(hal, tile, clicks([3100, 3300, 3500]) + clicks([4000]), 6000)
+    assert tile.button_multi_clicked() and tile.button_single_clicked()
+    assert tile.button_click_count() == 1
+
+
+def test_long_long_press_is_decided_at_6000ms_not_later():
+    # alone at the 6 s mark, a neighbour arrives while the button is still held: nothing fires
+    hal, tile = make()
+    ev = Events()
+    tile.game.on_loop = ev
+    edges = [(100, True), (8000, False)]
+    while hal.t < 8500:
+        if hal.t >= 6500 and hal.t % 50 == 0:
+            hal.rx[2].append((hal.t, b"\x85"))
+        play(hal, tile, [e for e in edges if hal.t < e[0] <= hal.t + 10], hal.t + 10)
+    assert not tile.is_alone()
+    assert ev.names() == ["long"]
