@@ -203,7 +203,9 @@ def test_pending_datagram_is_dropped_1000ms_after_the_last_valid_frame():
     assert tile.is_datagram_pending_on_face(2)
     run_to(hal, tile, 1006)
     assert not tile.is_datagram_pending_on_face(2)
-    assert not tile.send_datagram_on_face(b"nobody", 2)  # expired: nobody to deliver to
+    assert tile.send_datagram_on_face(b"nobody", 2)  # accepted, but nobody is there to take it
+    run_to(hal, tile, 1016)
+    assert not tile.is_datagram_pending_on_face(2)
 
 
 def test_datagram_size_limit():
@@ -217,3 +219,17 @@ def test_datagram_size_limit():
         pass
     assert not tile.is_datagram_pending_on_face(0)
     assert tile.send_datagram_on_face(bytes(16), 0)
+
+
+def test_send_on_an_expired_face_is_accepted_then_dropped_at_the_next_pass():
+    # as on the reference: send refuses only while a datagram is pending; with nobody there to
+    # acknowledge it, the datagram is dropped when the face's expiry is next checked
+    hal, tile = make()
+    run_to(hal, tile, 10)
+    assert tile.is_value_received_on_face_expired(4)
+    assert tile.send_datagram_on_face(b"hello", 4)
+    assert tile.is_datagram_pending_on_face(4)
+    assert not tile.send_datagram_on_face(b"again", 4)
+    run_to(hal, tile, 20)
+    assert not tile.is_datagram_pending_on_face(4)
+    assert tile.send_datagram_on_face(b"again", 4)

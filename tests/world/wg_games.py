@@ -91,6 +91,7 @@ class Courier:
             k = self.next[f]
             if (
                 k < self.limit
+                and not t.is_value_received_on_face_expired(f)
                 and not t.is_datagram_pending_on_face(f)
                 and t.send_datagram_on_face(expected_datagram(f, k), f)
             ):
