@@ -16,6 +16,10 @@ expired for a moment, and dropping it on the first flicker would lose data the n
 there to take. The price: a tile put in the place of another within that second may receive a
 datagram meant for the one it replaced.
 
+Sleep: a tile falling asleep sends the sleep frame SLEEP_REPEAT times on every face, SLEEP_REPEAT_MS
+apart, and then stays silent. A received sleep frame is noted (`sleep_rx_ms`) for the tile to act
+on; it is not a sign of life, so it neither refreshes the face nor asks for a reply.
+
 State lives in flat per-face lists, preallocated, so a pass allocates nothing unless a datagram
 moves.
 """
@@ -28,12 +32,15 @@ DATAGRAM_DROP_MS = 1000
 PROBE_MS = 150
 DATAGRAM_RETRY_MS = 60
 RETRY_JITTER_MASK = 127
+SLEEP_REPEAT = 3
+SLEEP_REPEAT_MS = 40
 _LONG_AGO = -(1 << 20)
 
 _ODD = link.ODD
 _VALUE_FRAME = link.VALUE_FRAME
 _DATA = link.KIND_DATA
 _ACK = link.KIND_ACK
+_SLEEP = link.SLEEP_FRAME
 
 
 class Faces:
@@ -59,10 +66,16 @@ class Faces:
         self.ack_due = [False] * FACE_COUNT
         self.inbox: list = [None] * FACE_COUNT
         self.flag_rx_ms = _LONG_AGO  # latest arrival of a frame carrying the press flag
+        self.sleep_rx_ms = _LONG_AGO  # latest arrival of a sleep frame
+        self.sleep_left = [0] * FACE_COUNT  # sleep frames still to send on each face
         self.frames_dropped = 0
 
     def expired(self, f: int, now: int) -> bool:
         return now - self.last_rx[f] > EXPIRE_MS
+
+    def last_heard(self) -> int:
+        """When the latest valid frame arrived, on any face."""
+        return max(self.last_rx)
 
     def all_expired(self, now: int) -> bool:
         limit = now - EXPIRE_MS
@@ -107,6 +120,9 @@ class Faces:
             if not _ODD[b]:
                 self.frames_dropped += 1
                 return
+        elif n == 2 and data[0] == _SLEEP[0] and data[1] == _SLEEP[1]:
+            self.sleep_rx_ms = max(self.sleep_rx_ms, ms)
+            return
         elif link.check_datagram(data):
             b = data[1]
         else:
@@ -167,6 +183,26 @@ class Faces:
                     self.retry_at[f] = (
                         now + DATAGRAM_RETRY_MS + (self._jitter() & RETRY_JITTER_MASK)
                     )
+
+    def start_sleep(self, now: int) -> None:
+        """Falling asleep: the sleep frame goes out on every face, from this pass on."""
+        for f in range(FACE_COUNT):
+            self.sleep_left[f] = SLEEP_REPEAT
+            self.next_probe[f] = now
+
+    def emit_sleep(self, hal, now: int) -> None:
+        """A pass while asleep: send the sleep frames still due, and nothing else."""
+        left = self.sleep_left
+        for f in range(FACE_COUNT):
+            if left[f] and now >= self.next_probe[f] and hal.send_frame(f, _SLEEP):
+                left[f] -= 1
+                self.next_probe[f] = now + SLEEP_REPEAT_MS
+
+    def wake(self, now: int) -> None:
+        """Awake again: stop the sleep frames and probe every face at once."""
+        for f in range(FACE_COUNT):
+            self.sleep_left[f] = 0
+            self.next_probe[f] = now
 
     def _datagram_frame(self, f: int, pending: int, fl: int):
         return link.encode_datagram(

@@ -4,6 +4,9 @@ A frame's length tells its kind, so no bit flip can turn one kind into another:
 
 * value frame, 1 byte: bits 0-5 the face value, bit 6 the press flag, bit 7 odd parity
   (the byte always has an odd number of ones). Parity catches every single-bit error.
+* sleep frame, 2 bytes: exactly SLEEP_FRAME. A tile falling asleep sends it on every face so its
+  neighbours fall asleep with it (the reference's viral warm sleep). Both bytes have even parity,
+  so a value byte can never be part of it.
 * datagram-layer frame, 7 to 23 bytes:
   `kind, value byte, sender id, acked id, seq << 4 | ack, payload (0-16 bytes), crc16 hi, lo`.
   `kind` is DATA (carries a payload to deliver) or ACK (acknowledges only). The value byte keeps
@@ -18,6 +21,8 @@ Every decoder returns None (never raises) for a frame that fails its checks.
 MAX_PAYLOAD = 16
 KIND_DATA = 0xA5
 KIND_ACK = 0x5A
+KIND_SLEEP = 0x3C
+SLEEP_FRAME = bytes((KIND_SLEEP, KIND_SLEEP ^ 0xFF))
 HEADER = 5  # kind, value, sender id, acked id, seq/ack
 DATAGRAM_MIN = HEADER + 2
 DATAGRAM_MAX = HEADER + MAX_PAYLOAD + 2

@@ -10,10 +10,14 @@ is sent as 63 (a negative one raises ValueError); a datagram over 16 bytes raise
 a saved state over 256 bytes raises ValueError.
 
 Warm sleep: after 10 minutes without a local press or a press flag from a neighbour the tile
-turns its LEDs off, stops sending and stops calling `loop()`. A local press, or a frame carrying
-the press flag (a press somewhere in the cluster), wakes it with its state intact, and
-`start_state()` then says START_WOKE. A plain neighbour frame does not wake it: two tiles that
-fell asleep a few milliseconds apart would otherwise keep waking each other.
+turns its LEDs off, stops calling `loop()` and, once it has sent the sleep frame on every face
+(see runtime.link), stops sending. A neighbour that receives the sleep frame falls asleep too and
+passes it on, as on the reference: a cluster sleeps as one, whatever the skew of its timers.
+A local press or any valid neighbour frame wakes the tile with its state intact; `start_state()`
+then says START_WOKE and the tile has 10 minutes again. Frames that arrive within 200 ms
+(SLEEP_GRACE_MS) of falling asleep are not taken as a wake-up: they are the last words of
+neighbours that had not yet heard the sleep frame, and would otherwise wake the tile at once.
+A frame carrying the press flag wakes it even then.
 """
 
 from runtime.button import Button
@@ -24,6 +28,7 @@ START_WOKE = 1
 START_NEW_GAME = 2  # reserved: set by a HAL that loads a new game onto the tile
 
 SLEEP_MS = 10 * 60 * 1000
+SLEEP_GRACE_MS = 200  # frames this soon after falling asleep do not wake the tile
 FLAG_SEND_MS = 500  # how long a press flag rides on outgoing frames
 FLAG_LOCKOUT_MS = 2000  # a tile takes (and spreads) a flag at most this often
 MAX_DATAGRAM = 16
@@ -70,6 +75,7 @@ class Tile:
         self._started = False
         self._start_state = START_POWER_UP
         self._asleep = False
+        self._asleep_at = self._now
         self._last_activity = self._now
         self._flag_until = self._now - 1
         self._flag_lockout = self._now - FLAG_LOCKOUT_MS
@@ -97,9 +103,12 @@ class Tile:
             if self._asleep:
                 self._wake(now)
         if self._asleep:
-            return
-        if now - self._last_activity >= SLEEP_MS:
-            self._sleep()
+            if faces.last_heard() < self._asleep_at + SLEEP_GRACE_MS:
+                faces.emit_sleep(hal, now)
+                return
+            self._wake(now)  # a neighbour is talking to us
+        elif faces.sleep_rx_ms > self._last_activity or now - self._last_activity >= SLEEP_MS:
+            self._sleep(now)  # a neighbour fell asleep after our last press, or our time is up
             return
         if not self._started:
             self._started = True
@@ -132,15 +141,19 @@ class Tile:
             self._flag_lockout = ms
             self._flag_until = ms + FLAG_SEND_MS
 
-    def _sleep(self) -> None:
+    def _sleep(self, now: int) -> None:
         self._asleep = True
+        self._asleep_at = now
         self._hal.show([0] * FACE_COUNT)
         self._leds_dirty = True  # show the game's colours again on waking
+        self._faces.start_sleep(now)
+        self._faces.emit_sleep(self._hal, now)
 
     def _wake(self, now: int) -> None:
         self._asleep = False
         self._start_state = START_WOKE
         self._last_activity = now
+        self._faces.wake(now)
 
     # ---- display ----
 

@@ -1,8 +1,8 @@
 """Colours, timers, random, storage, log, sleep and start state (CPython and MicroPython)."""
 
-from rt_hal import make, play, run_to
+from rt_hal import Recorder, RtHal, make, play, run_to
 from runtime import colors, link
-from runtime.tile import SLEEP_MS, START_POWER_UP, START_WOKE
+from runtime.tile import SLEEP_MS, START_POWER_UP, START_WOKE, Tile
 from runtime.timer import Timer
 
 
@@ -143,12 +143,11 @@ def test_sleeps_after_10_minutes_without_a_press_and_wakes_on_a_press():
     run_to(hal, tile, SLEEP_MS + 1000, every=1000)
     assert tile.inspect()["asleep"]
     assert hal.shown == [0] * 6
-    passes, sent = tile.game.passes, hal.sent_count
-    run_to(hal, tile, SLEEP_MS + 5000, every=1000)
+    passes = tile.game.passes
+    run_to(hal, tile, SLEEP_MS + 5000, every=1000)  # the sleep frames go out (see below)
+    sent = hal.sent_count
+    run_to(hal, tile, SLEEP_MS + 9000, every=1000)
     assert tile.game.passes == passes and hal.sent_count == sent  # no loop, no frames
-    hal.rx[0].append((hal.t, link.VALUE_FRAME[3]))  # a plain neighbour frame does not wake it
-    run_to(hal, tile, SLEEP_MS + 6000, every=1000)
-    assert tile.inspect()["asleep"]
     play(hal, tile, [(hal.t + 5, True), (hal.t + 60, False)], hal.t + 1000)
     assert not tile.inspect()["asleep"]
     assert tile.start_state() == START_WOKE
@@ -181,3 +180,111 @@ def test_a_neighbours_press_flag_wakes_a_sleeping_tile_and_spreads():
     since = hal.t
     run_to(hal, tile, hal.t + 400)
     assert any(d[0] & 64 for t, f, d in hal.sent if t >= since and len(d) == 1 and f != 4)
+
+
+def asleep_at_10_minutes(hal, tile):
+    run_to(hal, tile, SLEEP_MS - 1000, every=1000)
+    hal.sent = []
+    run_to(hal, tile, SLEEP_MS, every=10)
+    assert tile.inspect()["asleep"]
+
+
+def test_any_neighbour_frame_wakes_a_sleeping_tile_with_its_state():
+    hal, tile = make()
+    tile.set_color(colors.GREEN)
+    asleep_at_10_minutes(hal, tile)
+    run_to(hal, tile, SLEEP_MS + 5000, every=1000)
+    hal.rx[3].append((hal.t + 5, link.VALUE_FRAME[3]))  # a plain value frame, no press flag
+    run_to(hal, tile, hal.t + 10)
+    assert not tile.inspect()["asleep"] and tile.start_state() == START_WOKE
+    assert tile.get_last_value_received_on_face(3) == 3
+    assert hal.shown == [colors.GREEN] * 6
+    woke = hal.t
+    assert [f for t, f, d in hal.sent if t == woke] == [0, 1, 2, 3, 4, 5]  # talking again
+    run_to(hal, tile, woke + SLEEP_MS - 1000, every=1000)  # a full 10 minutes more
+    assert not tile.inspect()["asleep"]
+    run_to(hal, tile, woke + SLEEP_MS + 1000, every=1000)
+    assert tile.inspect()["asleep"]
+
+
+def test_falling_asleep_tells_every_face_and_ignores_frames_already_on_their_way():
+    hal, tile = make()
+    asleep_at_10_minutes(hal, tile)
+    run_to(hal, tile, SLEEP_MS + 150, every=10)
+    late = [t for t, f, d in hal.sent if d != link.SLEEP_FRAME]
+    assert late == [] or max(late) < SLEEP_MS
+    told = [f for t, f, d in hal.sent if d == link.SLEEP_FRAME]
+    assert sorted(set(told)) == [0, 1, 2, 3, 4, 5] and len(told) >= 12  # repeated, for loss
+    # a neighbour that had not heard us yet: its frame within the grace does not wake us
+    hal.rx[1].append((SLEEP_MS + 150, link.VALUE_FRAME[5]))
+    run_to(hal, tile, SLEEP_MS + 180, every=10)
+    assert tile.inspect()["asleep"]
+    count = hal.sent_count
+    run_to(hal, tile, SLEEP_MS + 5000, every=100)
+    assert tile.inspect()["asleep"] and hal.sent_count == count  # silent once the word is out
+
+
+def test_a_sleep_frame_puts_an_awake_tile_to_sleep_and_it_passes_the_word_on():
+    hal, tile = make()
+    tile.set_color(colors.RED)
+    run_to(hal, tile, 1000)
+    hal.sent = []
+    hal.rx[2].append((1005, link.SLEEP_FRAME))
+    run_to(hal, tile, 1010)
+    assert tile.inspect()["asleep"] and hal.shown == [0] * 6
+    assert tile.inspect()["frames_dropped"] == 0
+    assert sorted(f for t, f, d in hal.sent if t == 1010 and d == link.SLEEP_FRAME) == list(
+        range(6)
+    )
+    run_to(hal, tile, 2000)
+    hal.rx[2].append((2005, link.SLEEP_FRAME))  # more sleep frames do not wake it
+    run_to(hal, tile, 2010)
+    assert tile.inspect()["asleep"]
+    hal.rx[2].append((2015, link.VALUE_FRAME[1]))
+    run_to(hal, tile, 2020)
+    assert not tile.inspect()["asleep"] and hal.shown == [colors.RED] * 6
+    run_to(hal, tile, 2100)
+    assert not tile.inspect()["asleep"]  # the old sleep frame does not put it back to sleep
+
+
+class WiredHal(RtHal):
+    """An RtHal whose face `face` is wired to face `peer_face` of another WiredHal."""
+
+    def wire(self, face, peer, peer_face):
+        self.face, self.peer, self.peer_face = face, peer, peer_face
+
+    def send_frame(self, face, data):
+        if face == self.face:
+            self.peer.rx[self.peer_face].append((self.t, bytes(data)))
+        return super().send_frame(face, data)
+
+
+def test_two_tiles_with_skewed_timers_fall_asleep_together_and_one_press_wakes_both():
+    ha, hb = WiredHal(1), WiredHal(2)
+    ha.wire(0, hb, 3)
+    hb.wire(3, ha, 0)
+    a = Tile(ha, Recorder)
+    hb.t = 120000  # b powers up two minutes after a: its own timer runs out two minutes later
+    b = Tile(hb, Recorder)
+    ha.t = hb.t  # a has lain alone on the table until then
+
+    def run(until, every=100, edges_b=()):
+        pending = list(edges_b)
+        while ha.t < until:
+            ha.t = hb.t = min(ha.t + every, until)
+            while pending and pending[0][0] <= hb.t:
+                hb.edges.append(pending.pop(0))
+            a.step()
+            b.step()
+
+    run(SLEEP_MS - 1000)
+    assert not a.is_alone() and not b.is_alone()
+    assert not a.inspect()["asleep"] and not b.inspect()["asleep"]
+    run(SLEEP_MS + 1000)
+    assert a.inspect()["asleep"] and b.inspect()["asleep"]  # b went with a, not 2 minutes later
+    run(SLEEP_MS + 300000, every=1000)
+    assert a.inspect()["asleep"] and b.inspect()["asleep"]  # and neither wakes the other
+    t = hb.t
+    run(t + 500, every=10, edges_b=[(t + 10, True), (t + 70, False)])
+    assert not a.inspect()["asleep"] and not b.inspect()["asleep"]
+    assert a.start_state() == START_WOKE and b.start_state() == START_WOKE
