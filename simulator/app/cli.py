@@ -1,10 +1,12 @@
 """`blinks sim`: the desktop simulator window (Lost Gems on 18 tiles by default)."""
 
+import math
 import os
 import sys
 
 WINDOW_TITLE = "Blinks simulator"
 FRAME_MS = 1000.0 / 60.0
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tga")
 
 
 def add_arguments(parser):
@@ -62,8 +64,11 @@ def _check(args):
         return f"--tiles must be between 1 and 60, not {args.tiles}"
     if not 0.0 <= args.ir_loss <= 1.0:
         return f"--ir-loss must be a probability between 0 and 1, not {args.ir_loss:g}"
-    if args.run_for is not None and args.run_for < 0:
-        return "--run-for must not be negative"
+    if args.run_for is not None and not (math.isfinite(args.run_for) and args.run_for >= 0):
+        return f"--run-for takes simulated seconds, 0 or more, not {args.run_for:g}"
+    for option in ("record", "replay", "replay_log", "screenshot"):
+        if getattr(args, option, None) == "":
+            return f"--{option.replace('_', '-')} needs a file name"
     try:
         w, h = (int(v) for v in args.window.lower().split("x"))
     except ValueError:
@@ -153,16 +158,16 @@ def _close_runners(world, runners):
 
 
 def run(args) -> int:
+    problem = _check(args)
+    if problem:
+        print("blinks sim: " + problem, file=sys.stderr)
+        return 2
     if args.replay_log:
         # A physical session has no world to rebuild: the tiles' recorded states are drawn as
         # the monitor's mirror draws live tiles.
         from host_tools.replay_log import run_replay_log
 
         return run_replay_log(args.replay_log, args.speed)
-    problem = _check(args)
-    if problem:
-        print("blinks sim: " + problem, file=sys.stderr)
-        return 2
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
@@ -197,7 +202,7 @@ def run(args) -> int:
             status = 2
         if args.screenshot:
             try:
-                pygame.image.save(screen, args.screenshot)
+                save_screenshot(screen, args.screenshot)
             except (pygame.error, OSError) as exc:
                 print(
                     f"blinks sim: cannot save the screenshot {args.screenshot}: {exc}",
@@ -208,6 +213,16 @@ def run(args) -> int:
         app.close()
         pygame.quit()
     return status
+
+
+def save_screenshot(surface, path):
+    """A PNG at `path`, whatever its name (pygame would write a TGA for `shot` or `shot.out`);
+    a name ending in another format pygame writes (.jpg, .bmp, .tga) gets that format."""
+    import pygame
+
+    suffix = os.path.splitext(path)[1].lower()
+    with open(path, "wb") as f:
+        pygame.image.save(surface, f, suffix if suffix in IMAGE_SUFFIXES else ".png")
 
 
 def run_loop(app, screen, run_for=None):

@@ -77,6 +77,14 @@ def test_screenshot_at_exit_is_a_real_picture(tmp_path):
     assert len(colours) > 10
 
 
+def test_a_screenshot_is_a_png_whatever_its_name(tmp_path):
+    for name in ("shot", "shot.out"):
+        assert blinks(["sim", "--run-for", "0.1", "--screenshot", str(tmp_path / name)]) == 0
+        assert (tmp_path / name).read_bytes().startswith(b"\x89PNG")
+    assert blinks(["sim", "--run-for", "0.1", "--screenshot", str(tmp_path / "shot.bmp")]) == 0
+    assert (tmp_path / "shot.bmp").read_bytes().startswith(b"BM")
+
+
 def test_cli_replay_runs_to_the_end_headless(tmp_path, capsys):
     rec = tmp_path / "r.jsonl"
     assert (
@@ -106,6 +114,15 @@ def test_bad_options_and_files_are_clear_errors(tmp_path, capsys):
     assert blinks(["sim", "--replay", str(bad)]) == 2
     assert "bad.jsonl:2: unknown op 'fly'" in capsys.readouterr().err
     assert blinks(["sim", "--game", "no_such_game"]) == 2
+    capsys.readouterr()
+    for seconds in ("inf", "nan", "-1"):  # a run that could never end, or no time at all
+        assert blinks(["sim", "--run-for", seconds]) == 2
+        assert capsys.readouterr().err == (
+            f"blinks sim: --run-for takes simulated seconds, 0 or more, not {seconds}\n"
+        )
+    for option in ("--screenshot", "--record", "--replay", "--replay-log"):
+        assert blinks(["sim", option, ""]) == 2  # not silently ignored
+        assert capsys.readouterr().err == f"blinks sim: {option} needs a file name\n"
 
 
 def test_a_recording_that_does_not_fit_the_table_is_a_clear_error(tmp_path, capsys):
