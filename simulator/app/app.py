@@ -34,9 +34,10 @@ FACE_UP = ("revealed", "played", "error", "discarded")  # shards both players ma
 
 
 def table_for(size: tuple) -> Table:
-    """The table left of the side panel for a window size; hexes shrink on small windows."""
+    """The table left of the side panel for a window size; hexes scale with the window (a
+    bigger window shows bigger tiles, not the same tiles lost in bigger areas)."""
     width = size[0] - PANEL_WIDTH
-    scale = min(1.0, width / (WIDTH - PANEL_WIDTH), size[1] / HEIGHT)
+    scale = min(width / (WIDTH - PANEL_WIDTH), size[1] / HEIGHT)
     return Table(width, size[1], HEX_SIZE * scale)
 
 

@@ -4,9 +4,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from simulator.app.app import table_for
 from simulator.app.clock import STEP_MS, SimClock, format_clock
 from simulator.app.layout import DIRECTIONS, HexLayout, Table, hex_distance
 from simulator.app.panels import Tokens
+
+SMALL_DEFAULT_BIG = ((1100, 700), (1280, 800), (1920, 1080))
 
 
 @given(st.integers(-30, 30), st.integers(-30, 30), st.floats(10, 60))
@@ -46,6 +49,12 @@ def test_table_areas_are_labelled_and_hands_are_at_bottom_and_top():
     )
     q, r = table.centre_cell("jungle")
     assert table.area_of_cell(q, r).name == "jungle"
+
+
+def test_tiles_grow_and_shrink_with_the_window():
+    small, default, big = (table_for(size).layout.size for size in SMALL_DEFAULT_BIG)
+    assert small < default < big
+    assert table_for((1920, 1080)).width > table_for((1280, 800)).width
 
 
 def test_clock_caps_a_lagging_frame_and_scales_with_speed():
