@@ -58,9 +58,38 @@ class Recorder:
             self.closed = True
 
 
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _check_int(path, n, event, key):
-    if not isinstance(event.get(key), int) or isinstance(event.get(key), bool):
+    if not _is_int(event.get(key)):
         raise RecordingError(f"{path}:{n}: {event.get('op')!r} needs an integer {key!r}")
+
+
+def _check_header(path, n, head):
+    """The header rebuilds the table: its layout, game and infrared loss must make sense."""
+    for key in ("seed", "tiles"):
+        if not _is_int(head.get(key)):
+            raise RecordingError(f"{path}:{n}: the header needs an integer {key!r}")
+    layout = head.get("layout")
+    if not (
+        isinstance(layout, list)
+        and layout
+        and all(isinstance(c, list) and len(c) == 3 and all(map(_is_int, c)) for c in layout)
+    ):
+        raise RecordingError(
+            f"{path}:{n}: the header needs a 'layout': a list of [q, r, rotation] integers"
+        )
+    if len({(q, r) for q, r, _ in layout}) < len(layout):
+        raise RecordingError(f"{path}:{n}: the layout puts two tiles on one cell")
+    ir_loss = head.get("ir_loss", 0.0)
+    if not (isinstance(ir_loss, (int, float)) and not isinstance(ir_loss, bool)) or not (
+        0.0 <= ir_loss <= 1.0
+    ):
+        raise RecordingError(f"{path}:{n}: 'ir_loss' must be a probability between 0 and 1")
+    if not isinstance(head.get("game"), (str, type(None))):
+        raise RecordingError(f"{path}:{n}: 'game' must be a game's name")
 
 
 def load(path: str) -> tuple:
@@ -70,6 +99,8 @@ def load(path: str) -> tuple:
             lines = f.read().splitlines()
     except OSError as exc:
         raise RecordingError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise RecordingError(f"{path}: not a blinks sim recording (not UTF-8 text)") from None
     header = None
     events = []
     last_t = 0
@@ -91,8 +122,7 @@ def load(path: str) -> tuple:
                 raise RecordingError(
                     f"{path}:{n}: recording version {obj.get('version')!r}, this simulator reads {VERSION}"
                 )
-            for key in ("seed", "tiles"):
-                _check_int(path, n, obj, key)
+            _check_header(path, n, obj)
             header = obj
             continue
         op = obj.get("op")

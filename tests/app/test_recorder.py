@@ -54,6 +54,17 @@ HEADER = json.dumps(
             ":3: time 5 goes back",
         ),
         ([], "empty recording"),
+        ([HEADER.replace(', "layout": [[0, 0, 0]]', "")], ":1: the header needs a 'layout'"),
+        ([HEADER.replace("[[0, 0, 0]]", "[[0, 0]]")], ":1: the header needs a 'layout'"),
+        ([HEADER.replace("[[0, 0, 0]]", "[[0, 0, 0.5]]")], ":1: the header needs a 'layout'"),
+        (
+            [HEADER.replace("[[0, 0, 0]]", "[[0, 0, 0], [0, 0, 1]]")],
+            ":1: the layout puts two tiles on one cell",
+        ),
+        ([HEADER.replace('"seed": 0', '"seed": 0, "ir_loss": "x"')], ":1: 'ir_loss' must be"),
+        ([HEADER.replace('"seed": 0', '"seed": 0, "ir_loss": 2')], ":1: 'ir_loss' must be"),
+        ([HEADER.replace('"seed": 0', '"seed": 0, "game": 5')], ":1: 'game' must be"),
+        ([HEADER.replace('"seed": 0', '"seed": "0"')], ":1: the header needs an integer 'seed'"),
     ],
 )
 def test_bad_files_name_the_line(tmp_path, lines, message):
@@ -65,6 +76,13 @@ def test_bad_files_name_the_line(tmp_path, lines, message):
 def test_missing_file_is_a_clear_error(tmp_path):
     with pytest.raises(RecordingError, match="cannot read"):
         load(str(tmp_path / "nope.jsonl"))
+
+
+def test_a_file_that_is_not_text_is_a_clear_error(tmp_path):
+    picture = tmp_path / "shot.png"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n\x00")
+    with pytest.raises(RecordingError, match=r"shot.png: not a blinks sim recording \(not UTF-8"):
+        load(str(picture))
 
 
 def test_unknown_op_cannot_be_recorded(tmp_path):

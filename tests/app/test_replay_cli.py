@@ -109,7 +109,8 @@ def test_bad_options_and_files_are_clear_errors(tmp_path, capsys):
     assert "cannot read" in capsys.readouterr().err
     bad = tmp_path / "bad.jsonl"
     bad.write_text(
-        '{"kind": "blinks-sim", "version": 1, "seed": 0, "tiles": 1}\n{"t": 1, "op": "fly"}\n'
+        '{"kind": "blinks-sim", "version": 1, "seed": 0, "tiles": 1, "layout": [[0, 0, 0]]}\n'
+        '{"t": 1, "op": "fly"}\n'
     )
     assert blinks(["sim", "--replay", str(bad)]) == 2
     assert "bad.jsonl:2: unknown op 'fly'" in capsys.readouterr().err
