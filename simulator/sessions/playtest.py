@@ -148,22 +148,34 @@ def histogram_lines(histogram, width=40):
     return lines
 
 
+def plot_formats():
+    """The file suffixes save_plot can write (png, svg, pdf, ...)."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    return set(FigureCanvasBase.get_supported_filetypes())
+
+
 def save_plot(stats, path, title):
-    """Save the score histogram as a PNG (matplotlib, Agg backend: no display needed)."""
+    """Save the score histogram at exactly `path` (matplotlib, Agg backend: no display needed):
+    in the format its suffix names, PNG when it has none (matplotlib would add ".png")."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     fig, ax = plt.subplots(figsize=(6, 4))
     ax.bar(range(10), stats["histogram"], color="#3a7bd5")
     ax.set_xticks(range(10))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # no half games
     ax.set_xlabel("score")
     ax.set_ylabel("games")
     ax.set_title(
-        f"{title}: mean {stats['mean']:.3f} ± {stats['stderr']:.3f}, "
-        f"{stats['perfect_pct']:.1f}% perfect"
+        f"{title}\nmean {stats['mean']:.3f} ± {stats['stderr']:.3f}, "
+        f"{stats['perfect_pct']:.1f}% perfect, {stats['zero_pct']:.1f}% zero"
     )
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    try:
+        fig.savefig(path, format=os.path.splitext(path)[1][1:].lower() or "png")
+    finally:
+        plt.close(fig)

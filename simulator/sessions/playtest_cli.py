@@ -8,11 +8,13 @@ game as a session script that `blinks session run` replays.
 """
 
 import json
+import os
 import sys
 
 from simulator.sessions.bots import BEST_BOT, BOTS, UnknownBot, bot_class
 from simulator.sessions.playtest import (
     histogram_lines,
+    plot_formats,
     run_games,
     save_plot,
     score_stats,
@@ -65,24 +67,49 @@ def run(args):
         return 130
 
 
-def playtest(args):
+def problem(args):
+    """What is wrong with the options, in one line, or None."""
     try:
         bot_class(args.bot)
     except UnknownBot as exc:
-        print(f"playtest: {exc.args[0]}", file=sys.stderr)
-        return 2
+        return exc.args[0]
+    except (ValueError, TypeError):  # importlib refuses a module named '' or '.x'
+        return f"{args.bot}: name the module in full, not {args.bot.partition(':')[0]!r}"
     if args.games < 1:
-        print(f"playtest: --games must be at least 1, got {args.games}", file=sys.stderr)
-        return 2
+        return f"--games must be at least 1, got {args.games}"
     if args.jobs < 0:
-        print(f"playtest: --jobs must be 0 (one per CPU) or more, got {args.jobs}", file=sys.stderr)
-        return 2
+        return f"--jobs must be 0 (one per CPU) or more, got {args.jobs}"
     if args.physical and args.scripts:
-        print(
-            "playtest: --scripts writes rules-only games; replay a script on the tiles with "
-            "`blinks session run SCRIPT`",
-            file=sys.stderr,
+        return (
+            "--scripts writes rules-only games; replay a script on the tiles with "
+            "`blinks session run SCRIPT`"
         )
+    if args.plot is not None:
+        return plot_problem(args.plot)
+    return None
+
+
+def plot_problem(path):
+    """Why the histogram could not be saved at `path`, found before any game is played."""
+    if not path:
+        return "--plot needs a file name"
+    if os.path.isdir(path):
+        return f"--plot {path}: is a directory, give a file name such as scores.png"
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        return f"--plot {path}: no directory {folder}"
+    if not os.access(folder, os.W_OK):
+        return f"--plot {path}: cannot write in {folder}"
+    suffix = os.path.splitext(path)[1].lower()[1:]
+    if suffix and suffix not in plot_formats():
+        return f"--plot {path}: cannot write .{suffix} ({', '.join(sorted(plot_formats()))})"
+    return None
+
+
+def playtest(args):
+    wrong = problem(args)
+    if wrong:
+        print(f"playtest: {wrong}", file=sys.stderr)
         return 2
     if args.physical:
         try:
@@ -113,15 +140,25 @@ def playtest(args):
         scores = with_progress(run_games, args.bot, args.games, args.seed, jobs=args.jobs)
     stats = score_stats(scores)
     stats.update(bot=args.bot, seed=args.seed, physical=bool(args.physical))
+    report(args, stats)  # before the plot: a plot that fails at the end loses no figures
     if args.plot:
+        where = " on the tiles" if args.physical else ""
+        title = f"{args.bot}: {args.games} games from seed {args.seed}{where}"
         try:
-            save_plot(stats, args.plot, f"{args.bot}, {args.games} games")
+            save_plot(stats, args.plot, title)
         except (OSError, ValueError) as exc:
             print(f"playtest: cannot save the plot to {args.plot}: {exc}", file=sys.stderr)
             return 2
+        if not args.json:
+            print(f"histogram saved to {args.plot}")
+    return 0
+
+
+def report(args, stats):
+    """The figures on stdout: one JSON object with --json, else text and a histogram."""
     if args.json:
         print(json.dumps(stats))
-        return 0
+        return
     print(f"{args.bot}: {stats['games']} games from seed {args.seed}")
     print(
         f"mean {stats['mean']:.3f} ± {stats['stderr']:.3f} (standard error)   "
@@ -129,9 +166,6 @@ def playtest(args):
     )
     for line in histogram_lines(stats["histogram"]):
         print(line)
-    if args.plot:
-        print(f"histogram saved to {args.plot}")
-    return 0
 
 
 def with_progress(runner, bot, games, seed, long_run=500, **options):

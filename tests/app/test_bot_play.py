@@ -175,3 +175,7 @@ def test_bot_options_are_checked(tmp_path, capsys):
     assert blinks(["sim", "--bot", "cautious", "--replay", str(tmp_path / "x.jsonl")]) == 2
     assert "--replay" in capsys.readouterr().err
     assert blinks(["sim", "--bot", "cautious", "--game", "demo"]) == 2
+    capsys.readouterr()
+    for name in (":", ".mybots:Greedy"):  # names importlib refuses with ValueError/TypeError
+        assert blinks(["sim", "--bot", name]) == 2
+        assert capsys.readouterr().err.startswith(f"blinks sim: --bot: {name}: name the module")

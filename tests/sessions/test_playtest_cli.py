@@ -1,0 +1,66 @@
+"""`blinks playtest` from a user's seat: a bad option is one line and exit 2 before any game is
+played, and a long run's figures are never lost to a plot that cannot be saved."""
+
+import pytest
+
+from host_tools.cli import main
+from simulator.sessions import playtest_cli
+
+
+@pytest.fixture
+def no_games(monkeypatch):
+    """Fail the test if a game is played: the options should have been refused first."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("games were played before the options were checked")
+
+    monkeypatch.setattr(playtest_cli, "run_games", refuse)
+
+
+def one_line_error(capsys):
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("playtest: ") and captured.err.count("\n") == 1, captured.err
+    return captured.err
+
+
+@pytest.mark.parametrize("bot", [":", ":Greedy", ".mybots:Greedy"])
+def test_a_bot_name_importlib_refuses_is_one_line(bot, capsys, no_games):
+    assert main(["playtest", "--bot", bot, "--games", "5"]) == 2
+    assert "name the module in full" in one_line_error(capsys)
+
+
+def test_a_plot_that_cannot_be_saved_is_refused_before_the_games(tmp_path, capsys, no_games):
+    for plot, says in (
+        ("", "--plot needs a file name"),
+        (str(tmp_path), "is a directory"),
+        (str(tmp_path / "missing" / "scores.png"), "no directory"),
+        (str(tmp_path / "scores.txt"), "cannot write .txt"),
+    ):
+        assert main(["playtest", "--games", "500", "--plot", plot]) == 2, plot
+        assert says in one_line_error(capsys), plot
+
+
+def test_the_plot_is_written_at_exactly_the_name_given(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["playtest", "--bot", "cautious", "--games", "5", "--plot", "scores"]) == 0
+    assert (tmp_path / "scores").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not (tmp_path / "scores.png").exists()  # matplotlib's own habit: add ".png"
+    assert capsys.readouterr().out.endswith("histogram saved to scores\n")
+    assert main(["playtest", "--bot", "cautious", "--games", "5", "--plot", "s.svg"]) == 0
+    assert b"<svg" in (tmp_path / "s.svg").read_bytes()[:500]
+
+
+def test_a_plot_failing_at_the_end_still_reports_the_figures(tmp_path, monkeypatch, capsys):
+    def disk_full(stats, path, title):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(playtest_cli, "save_plot", disk_full)
+    plot = str(tmp_path / "scores.png")
+    assert main(["playtest", "--bot", "cautious", "--games", "7", "--plot", plot]) == 2
+    captured = capsys.readouterr()
+    assert "cautious: 7 games from seed 0" in captured.out and "mean " in captured.out
+    assert (
+        captured.err
+        == f"playtest: cannot save the plot to {plot}: [Errno 28] No space left on device\n"
+    )
