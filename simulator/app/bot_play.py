@@ -175,9 +175,11 @@ class BotGame:
 
     def marks(self, tid) -> list:
         out = []
+        in_hand = False
         for player in (HUMAN, BOT):
             hand = self.table.hands[player]
             if tid in hand:
+                in_hand = True
                 slot = hand.index(tid) + 1
                 out.append(f"slot {slot}")
                 if player == HUMAN and self.state is not None:
@@ -185,8 +187,8 @@ class BotGame:
                     if known != "RYB/123":  # something learnt from hints
                         out.append(known)
         tiles, word, until = self.pointed
-        if tid in tiles and self.app.world.now < until:
-            out.append(word + "!")
+        if tid in tiles and self.app.world.now < until and in_hand:
+            out.append(word + "!")  # only while it is in the hand the hint pointed at
         return out
 
     def draw_panel(self, surface, panel, x, y):

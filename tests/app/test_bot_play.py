@@ -179,3 +179,26 @@ def test_bot_options_are_checked(tmp_path, capsys):
     for name in (":", ".mybots:Greedy"):  # names importlib refuses with ValueError/TypeError
         assert blinks(["sim", "--bot", name]) == 2
         assert capsys.readouterr().err.startswith(f"blinks sim: --bot: {name}: name the module")
+
+
+def test_a_hinted_tile_loses_its_hint_word_when_it_leaves_the_hand(make_app):
+    """B's hint writes its word ("red!") on the tiles it pointed at in A's hand; a tile played
+    at once carries no hint word onto the gem board."""
+    app = make_app(seed=5, bot="conventions")
+    hands = Hands(app)
+    game = app.controllers[0]
+    wait_for(app, hands, lambda: game.phase == PERSON)
+    state = game.state
+    while not (state.history and state.history[-1].player == 1 and state.history[-1].touched):
+        assert game.phase == PERSON and state.turns < 12, "B never pointed at A's shards"
+        move = ALL_HINTS[state.turns % 6] if state.hints else DISCARDS[0]
+        press_button(app, hands, game, move)
+        wait_for(app, hands, lambda: game.phase in (PERSON, OVER))
+    slot = state.history[-1].touched[0]
+    tile = game.table.hands[0][slot - 1]
+    word = game.marks(tile)[-1]
+    assert word.endswith("!")  # pointed at, in A's hand
+    press_button(app, hands, game, PLAYS[slot - 1])
+    wait_for(app, hands, lambda: tile in game.table.board or tile in game.table.discards)
+    assert app.world.now < game.pointed[2]  # the mark would still be shown
+    assert word not in game.marks(tile)
