@@ -112,11 +112,21 @@ class SimApp:
         area = self.table.area_of_cell(pos[0], pos[1])
         return None if area is None else area.name
 
+    def home_area(self, tid):
+        """The area a tile lies in; for a tile being carried, the area it was lifted from."""
+        drag = self.gestures.drag
+        for t, q, r, _ in drag.origin if drag is not None else ():
+            if t == tid:
+                area = self.table.area_of_cell(q, r)
+                return None if area is None else area.name
+        return self.area_name(tid)
+
     def hidden(self, tid) -> bool:
-        """Viewing as A (or B): a shard in A's (B's) own hand must not be seen by A (B)."""
+        """Viewing as A (or B): a shard in A's (B's) own hand must not be seen by A (B), nor
+        while they carry it out of the hand."""
         if self.view_as is None:
             return False
-        if self.area_name(tid) != "hand_" + self.view_as.lower():
+        if self.home_area(tid) != "hand_" + self.view_as.lower():
             return False
         return self.inspect(tid).get("state") in VIEW_HIDES
 

@@ -34,6 +34,24 @@ def test_hold_deals_then_a_double_click_in_hand_reveals_and_view_as_hides_it(mak
     assert app.world.inspect(tid)["state"] == "face down"
 
 
+def test_viewing_as_a_a_carried_shard_from_a_hand_stays_hidden(make_app):
+    app = make_app()
+    hands = Hands(app)
+    hands.deal()
+    tid = edge_tile(app)
+    hands.drag(hands.at(tid), hands.cell(*lone_cell(app, "hand_a")))
+    hands.clicks(tid, 2)
+    app.view_as = "A"
+    start = hands.at(tid)
+    hands.down(start, button=3)  # A picks up their own revealed shard...
+    hands.move((start[0], start[1] - 4 * round(app.table.layout.size)))
+    assert app.world.position(tid) is None  # ...and carries it over the table
+    assert app.hidden(tid) and app.shown_leds(tid) == list(BACK)
+    assert app.shard_shown(tid) == "hidden"
+    hands.up(start, button=3)
+    assert app.area_name(tid) == "hand_a" and app.hidden(tid)  # put back in the hand
+
+
 def test_right_drag_joins_a_tile_with_the_facing_faces_paired(make_app):
     app = make_app(tiles=3, game="demo")
     hands = Hands(app)
