@@ -18,6 +18,7 @@ LABEL = (150, 190, 170)
 TEXT = (225, 230, 225)
 LINK_OK = (90, 230, 120)
 LINK_EXPIRED = (200, 70, 70)
+DOT_EDGE = (10, 10, 12)
 TEXT_CACHE_LIMIT = 512
 
 
@@ -90,6 +91,7 @@ class Painter:
             x = centre[0] + 0.80 * apothem * math.cos(a)
             y = centre[1] + 0.80 * apothem * math.sin(a)
             color = LINK_EXPIRED if expired[f] else LINK_OK
+            pygame.draw.circle(surface, DOT_EDGE, (int(x), int(y)), 5)  # readable on any glow
             pygame.draw.circle(surface, color, (int(x), int(y)), 4)
             if not expired[f]:
                 vx = centre[0] + 0.52 * apothem * math.cos(a)
