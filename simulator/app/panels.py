@@ -147,11 +147,11 @@ class Panel:
         t = self.text
         for kind, label, count, total, on in (
             ("hint", "Hints", tokens.hints, HINTS, HINT_ON),
-            ("error", "Errors", tokens.errors, ERRORS, ERROR_ON),
+            ("error", "Errors left", tokens.errors, ERRORS, ERROR_ON),
         ):
             t.blit(surface, f"{label} {count}/{total}", (x, y + 8), 22)
             for i in range(total):
-                centre = (x + 120 + i * 34, y + 16)
+                centre = (x + 132 + i * 34, y + 16)
                 pygame.draw.circle(surface, on if i < count else COIN_OFF, centre, 14)
                 pygame.draw.circle(surface, (20, 20, 20), centre, 14, 2)
                 self.coins.append((pygame.Rect(centre[0] - 14, centre[1] - 14, 28, 28), kind, i))
