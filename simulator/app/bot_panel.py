@@ -33,7 +33,7 @@ STATUS = {
     "moving": "Moving the tiles...",
     "thinking": "B is thinking...",
     "over": "Game over",
-    "broken": "Stopped: tiles and referee disagree",
+    "broken": "Game stopped (see below)",
 }
 
 

@@ -142,11 +142,21 @@ class BotGame:
                 after, self.after = self.after, None
                 after()
             if self.phase == THINKING and app.world.now >= self.think_until:
-                self._apply(self.bot.act(self.state.observation(BOT)))
+                move = self.bot.act(self.state.observation(BOT))
+                try:
+                    self.state.check(move)
+                except IllegalMove as exc:  # a bot of your own broke a rule
+                    self._stop(f"The bot's move {move} is not allowed: {exc}")
+                    return
+                self._apply(move)
         except Mismatch as exc:
-            self.phase = BROKEN
-            self.steps = None
-            self.say(f"The tiles disagree with the referee: {exc}", "bad")
+            self._stop(f"The tiles disagree with the referee: {exc}")
+
+    def _stop(self, why):
+        """The game cannot go on: say why; New game deals again."""
+        self.phase = BROKEN
+        self.steps = None
+        self.say(why, "bad")
 
     def click(self, pos) -> bool:
         for rect, move, enabled in self.buttons:

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 
 from simulator.sessions.bots import bot_class, play_game
 from simulator.sessions.game_scripts import game_script, script_path
+from simulator.sessions.referee import IllegalMove
 
 
 @contextmanager
@@ -51,10 +52,18 @@ def play_seeds(bot_name, games, seed, progress=None):
     scores = []
     with no_cycle_collector():
         for i in range(games):
-            scores.append(play_game(cls, seed=seed + i).score)
+            scores.append(play_bot_game(cls, seed + i).score)
             if progress:
                 progress(i + 1)
     return scores
+
+
+def play_bot_game(cls, seed):
+    """play_game, with the deal's seed in the message of a move the rules refuse."""
+    try:
+        return play_game(cls, seed=seed)
+    except IllegalMove as exc:
+        raise IllegalMove(f"in the game dealt from seed {seed}: {exc}") from None
 
 
 def write_game_scripts(bot_name, games, seed, directory, progress=None):
@@ -64,7 +73,7 @@ def write_game_scripts(bot_name, games, seed, directory, progress=None):
     os.makedirs(directory, exist_ok=True)
     scores = []
     for i in range(games):
-        state = play_game(cls, seed=seed + i)
+        state = play_bot_game(cls, seed + i)
         title = f"{bot_name} playing both seats, seed {seed + i}: score {state.score}"
         with open(script_path(directory, bot_name, seed + i), "w") as f:
             f.write(game_script(state, title))

@@ -20,6 +20,7 @@ from simulator.sessions.playtest import (
     score_stats,
     write_game_scripts,
 )
+from simulator.sessions.referee import IllegalMove
 
 
 def add_arguments(parser):
@@ -65,6 +66,9 @@ def run(args):
     except KeyboardInterrupt:
         print("playtest: interrupted", file=sys.stderr)
         return 130
+    except IllegalMove as exc:  # a bot of your own broke a rule: say which, in which deal
+        print(f"playtest: {args.bot} made a move the rules refuse ({exc})", file=sys.stderr)
+        return 1
 
 
 def problem(args):

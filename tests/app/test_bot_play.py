@@ -202,3 +202,21 @@ def test_a_hinted_tile_loses_its_hint_word_when_it_leaves_the_hand(make_app):
     wait_for(app, hands, lambda: tile in game.table.board or tile in game.table.discards)
     assert app.world.now < game.pointed[2]  # the mark would still be shown
     assert word not in game.marks(tile)
+
+
+def test_a_bot_move_the_rules_refuse_stops_the_game_with_a_message(make_app):
+    """A bot of your own that breaks a rule stops the game (New game deals again); the window
+    does not crash."""
+    app = make_app(seed=2, bot="cautious")
+    hands = Hands(app)
+    game = app.controllers[0]
+    game.bot.act = lambda obs: DISCARDS[0]  # with every hint token available: not allowed
+    wait_for(app, hands, lambda: game.phase == PERSON)
+    press_button(app, hands, game, PLAYS[0])
+    wait_for(app, hands, lambda: game.phase in (PERSON, OVER, BROKEN))
+    assert game.phase == BROKEN and game.state.turns == 1
+    assert game.messages[-1][0].startswith("The bot's move discard 1 is not allowed: a discard")
+    hands.frames(2000)  # nothing more happens, nothing breaks
+    app.render(pygame.Surface((app.width, app.height)))
+    press_button(app, hands, game, NEW_GAME)
+    wait_for(app, hands, lambda: game.phase == PERSON)

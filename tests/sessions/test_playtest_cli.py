@@ -1,6 +1,8 @@
 """`blinks playtest` from a user's seat: a bad option is one line and exit 2 before any game is
 played, and a long run's figures are never lost to a plot that cannot be saved."""
 
+import sys
+
 import pytest
 
 from host_tools.cli import main
@@ -64,3 +66,26 @@ def test_a_plot_failing_at_the_end_still_reports_the_figures(tmp_path, monkeypat
         captured.err
         == f"playtest: cannot save the plot to {plot}: [Errno 28] No space left on device\n"
     )
+
+
+RULE_BREAKER = """
+from simulator.sessions import Bot, Move
+
+
+class DiscardAtOnce(Bot):
+    def act(self, obs):
+        return Move.discard(1)  # every hint token is available at first: not allowed
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_bot_that_breaks_a_rule_is_one_line_naming_the_deal(jobs, tmp_path, monkeypatch, capsys):
+    (tmp_path / "rulebreakers.py").write_text(RULE_BREAKER)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.delitem(sys.modules, "rulebreakers", raising=False)
+    args = ["playtest", "--bot", "rulebreakers:DiscardAtOnce", "--games", "60", "--seed", "7"]
+    assert main([*args, "--jobs", jobs]) == 1
+    err = one_line_error(capsys)
+    assert "made a move the rules refuse (in the game dealt from seed " in err
+    assert "a discard needs a spent hint token" in err
