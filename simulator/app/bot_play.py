@@ -45,8 +45,6 @@ def check_bot_name(name):
         bot_class(name)
     except KeyError as exc:
         return f"--bot: {exc.args[0]}"
-    except (ValueError, TypeError):  # importlib refuses a module named '' or '.x'
-        return f"--bot: {name}: name the module in full, not {name.partition(':')[0]!r}"
     return None
 
 

@@ -77,8 +77,6 @@ def problem(args):
         bot_class(args.bot)
     except UnknownBot as exc:
         return exc.args[0]
-    except (ValueError, TypeError):  # importlib refuses a module named '' or '.x'
-        return f"{args.bot}: name the module in full, not {args.bot.partition(':')[0]!r}"
     if args.games < 1:
         return f"--games must be at least 1, got {args.games}"
     if args.jobs < 0:

@@ -216,6 +216,8 @@ def test_a_bot_of_your_own_that_cannot_be_found_is_refused_clearly(tmp_path, mon
         ("nosuchmodule:Bot", "cannot import 'nosuchmodule'"),
         ("notmybots:Missing", "notmybots has no Bot subclass called 'Missing'"),
         ("notmybots:NotABot", "no Bot subclass called 'NotABot'"),
+        (":Bot", "name the module in full, not ''"),
+        (".notmybots:Bot", "name the module in full, not '.notmybots'"),
     ):
         assert main(["playtest", "--bot", spec, "--games", "5"]) == 2
         assert says in capsys.readouterr().err, spec

@@ -44,6 +44,8 @@ def _bot_of_your_own(spec):
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise UnknownBot(f"{spec}: cannot import {module_name!r} ({exc})") from None
+    except (ValueError, TypeError):  # importlib refuses a module named '' or '.x'
+        raise UnknownBot(f"{spec}: name the module in full, not {module_name!r}") from None
     cls = getattr(module, class_name, None)
     if not (isinstance(cls, type) and issubclass(cls, Bot)):
         raise UnknownBot(
