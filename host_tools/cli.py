@@ -40,7 +40,11 @@ def build_parser(argv):
 
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser, modules = build_parser(argv)
+    try:
+        parser, modules = build_parser(argv)  # imports the subcommand (pygame for sim)
+    except KeyboardInterrupt:
+        print("blinks: interrupted", file=sys.stderr)
+        return 130
     args, unknown = parser.parse_known_args(argv)
     if not args.command:
         if unknown:
