@@ -16,6 +16,7 @@ slot 2"), and after every move the tiles are checked against the referee.
 from simulator.app.table_moves import AppTable, Steps
 from simulator.app.world_setup import starting_layout
 from simulator.sessions import GameState, IllegalMove, bot_class
+from simulator.sessions.bots.base import bot_seed
 from simulator.sessions.moves import HINT
 from simulator.sessions.observation import describe_knowledge
 from simulator.sessions.physical import Mismatch
@@ -84,7 +85,7 @@ class BotGame:
         """A fresh referee, bot and table bookkeeping; the deal (after gathering the tiles of
         a finished game back into the jungle) runs over the next frames."""
         self.seed = seed
-        self.bot = bot_class(self.bot_name)(BOT, seed)
+        self.bot = bot_class(self.bot_name)(BOT, bot_seed(seed, BOT))
         self.table = AppTable(self.app)
         self.state: GameState | None = None  # the referee, once the deal is done
         self.phase = SETUP

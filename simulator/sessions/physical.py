@@ -342,12 +342,13 @@ def run_physical_games(bot_name, games, seed=0, progress=None, jobs=1):
 def play_physical_seeds(bot_name, games, seed, progress=None):
     """Scores of the games dealt from seeds seed .. seed + games - 1, played on the tiles."""
     from simulator.sessions.bots import bot_class
+    from simulator.sessions.bots.base import bot_seed
 
     cls = bot_class(bot_name)
     scores = []
     for i in range(games):
         table, state, _ = physical_game(seed + i)
-        bots = (cls(0, seed + i), cls(1, seed + i))
+        bots = (cls(0, bot_seed(seed + i, 0)), cls(1, bot_seed(seed + i, 1)))
         obs = (state.observation(0), state.observation(1))
         while not state.over:
             p = state.current

@@ -254,3 +254,29 @@ def test_playtest_writes_each_game_as_a_script_that_replays_it(tmp_path, capsys)
     capsys.readouterr()
     assert main(["playtest", "--games", "2", "--physical", "--scripts", str(out)]) == 2
     assert "blinks session run" in capsys.readouterr().err
+
+
+def test_a_bot_never_gets_the_deal_seed_so_its_own_randomness_cannot_replay_the_shuffle():
+    import random
+
+    from simulator.sessions.bots.base import Bot, bot_seed
+    from simulator.sessions.shards import full_deck, shuffled_deck
+
+    seen = set()
+
+    class Shuffler(Bot):
+        """Remembers its seed, as a bot that shuffles with random.Random(self.seed) would."""
+
+        def act(self, obs):
+            seen.add((self.player, self.seed))
+            return obs.legal_moves()[0]
+
+    for seed in range(20):
+        seen.clear()
+        play_game(Shuffler, seed=seed)
+        assert seen == {(0, bot_seed(seed, 0)), (1, bot_seed(seed, 1))}
+        for _, own in seen:
+            replay = full_deck()
+            random.Random(own).shuffle(replay)
+            assert replay != shuffled_deck(seed), seed
+    assert bot_seed(7, 0) != bot_seed(7, 1)

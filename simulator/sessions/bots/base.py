@@ -15,7 +15,7 @@ class Bot:
 
     def __init__(self, player, seed=0):
         self.player = player
-        self.seed = seed
+        self.seed = seed  # for the bot's own randomness; never the deal's seed (bot_seed)
 
     def act(self, obs):
         """Return the Move to make; `obs.legal_moves()` lists the legal ones."""
@@ -25,10 +25,17 @@ class Bot:
         """Called after every turn, with this bot's observation and the (masked) event."""
 
 
+def bot_seed(deal_seed, player):
+    """The seed a bot gets for its own randomness in the game dealt from `deal_seed`: not the
+    deal's seed itself, or a bot drawing from `random.Random(self.seed)` would replay the
+    shuffle that dealt its own shards (cheating by accident). Deterministic across runs."""
+    return hash((deal_seed, player, 0x5EED)) & 0xFFFFFFFF
+
+
 def play_game(bot_class, seed=0, deck=None, start=0):
     """Play one game with `bot_class` in both seats; return the final GameState."""
     state = GameState(seed=seed, deck=deck, start=start)
-    bots = (bot_class(0, seed), bot_class(1, seed))
+    bots = (bot_class(0, bot_seed(seed, 0)), bot_class(1, bot_seed(seed, 1)))
     obs = (state.observation(0), state.observation(1))
     while not state.over:
         p = state.current
