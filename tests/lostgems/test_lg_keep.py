@@ -121,3 +121,37 @@ def test_a_damaged_save_is_reported_and_the_tile_starts_undealt():
     w.advance(300)
     assert state(w, 2) == "undealt"
     assert any("damaged save ignored" in line for line in logs(w, 2))
+
+
+def deal_lines(w):
+    return [line for t in w.tiles for line in logs(w, t) if line.startswith("LG deal ")]
+
+
+def test_the_press_that_wakes_a_sleeping_cluster_starts_no_deal():
+    """The runtime swallows the press that wakes a tile; the 6-second hold must not be timed
+    from a press the tile saw before it fell asleep, or waking the jungle deals again."""
+    w = dealt_table(6)
+    dealt = [(state(w, t), shard(w, t)) for t in w.tiles]
+    lines = deal_lines(w)
+    w.advance(runtime_tile.SLEEP_MS + 1000)
+    assert all(w.inspect(t)["asleep"] for t in w.tiles)
+    w.hold(2, 300)  # a firm press to wake the jungle
+    w.advance(3000)
+    assert not any(w.inspect(t)["asleep"] for t in w.tiles)
+    assert deal_lines(w) == lines
+    assert [(state(w, t), shard(w, t)) for t in w.tiles] == dealt
+
+
+def test_a_triple_click_that_wakes_a_sleeping_board_only_counts_it():
+    w = dealt_table(6)
+    r1, r2 = find(w, "R1"), find(w, "R2")
+    first_play(w, r1)
+    attach(w, r2, east(BOARD, 1))
+    lines = deal_lines(w)
+    w.advance(runtime_tile.SLEEP_MS + 1000)
+    assert w.inspect(r1)["asleep"] and w.inspect(r2)["asleep"]
+    w.triple_click(r2)  # the first press wakes it, the other two make a double click
+    w.advance(3000)
+    assert deal_lines(w) == lines
+    assert state(w, r1) == state(w, r2) == "played"
+    assert board_of(w, r1) == board_of(w, r2) == {"R": 2, "Y": 0, "B": 0}

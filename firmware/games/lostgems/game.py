@@ -3,9 +3,10 @@
 States: undealt, dealing, face down, revealed, played, error, discarded (see `store`).
 
 Gestures (read every pass so the runtime's latched flags never go stale):
-- hold 6 s on a tile of a cluster (button_long_long_pressed, or 6 s of button_down() while a
-  neighbour was heard in the last LONE_MS: over lossy links the runtime's flag, which needs
-  every face unexpired at that instant, can miss): deal (see `deal`); any state.
+- hold 6 s on a tile of a cluster (button_long_long_pressed, or 6 s of button_down() since a
+  press the game saw, while a neighbour was heard in the last LONE_MS: over lossy links the
+  runtime's flag, which needs a face heard at that instant, can miss): deal (see `deal`); any
+  state. The press that wakes a sleeping tile is swallowed by the runtime and times nothing.
 - double-click a face-down or revealed shard: toggle face down <-> revealed.
 - "lone" below means no neighbour frame for LONE_MS (0.6 s), so a link that blinks out for a
   moment does not make a tile in a cluster lone.
@@ -106,10 +107,9 @@ class LostGems:
         self.copper_until = _NEVER
         self.count_id = 0
         self.count_start = _NEVER
-        self.pressed_at = _NEVER
+        self.pressed_at = None  # when the game saw the button go down, while it is held
         self.heard = [0] * 6
         self.heard_since = [0] * 6
-        self.hold_dealt = False
         self.name = ""
         self.courier = Courier(tile)
         self.deal = Deal(tile, self.courier, self)
@@ -233,16 +233,19 @@ class LostGems:
         t = self.tile
         if t.button_pressed():
             self.pressed_at = now
-            self.hold_dealt = False
+        if not t.button_down():
+            self.pressed_at = None  # the press that wakes a tile is swallowed: never time it
         deal = t.button_long_long_pressed()
         hold = t.button_long_pressed()
         double = t.button_double_clicked()
         triple = t.button_multi_clicked()
-        if not deal and t.button_down() and now - self.pressed_at >= HOLD_DEAL_MS:
-            # the runtime only fires when no face is expired at 6 s; lossy links blink out
-            deal = self.deal.heard_within(now, _LONE_MS)
-        if deal and not self.hold_dealt:
-            self.hold_dealt = True
+        if self.pressed_at is not None and now - self.pressed_at >= HOLD_DEAL_MS:
+            # decided once, as the runtime does; its flag needs a face heard at that instant,
+            # which a lossy link can miss, so a neighbour heard in the last LONE_MS counts too
+            self.pressed_at = None
+            deal = deal or self.deal.heard_within(now, _LONE_MS)
+        if deal:
+            self.pressed_at = None
             self.deal.start(now)
             return
         lone = not self.deal.heard_within(now, _LONE_MS)
