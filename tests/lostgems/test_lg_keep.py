@@ -9,9 +9,11 @@ from lg_story import (
     attach,
     board_of,
     dealt_table,
+    deck_counter,
     east,
     find,
     first_play,
+    hand_out,
     logs,
     shard,
     state,
@@ -155,3 +157,18 @@ def test_a_triple_click_that_wakes_a_sleeping_board_only_counts_it():
     assert deal_lines(w) == lines
     assert state(w, r1) == state(w, r2) == "played"
     assert board_of(w, r1) == board_of(w, r2) == {"R": 2, "Y": 0, "B": 0}
+
+
+def test_holding_a_sleeping_tile_for_six_seconds_deals_from_the_press_that_woke_it():
+    w = dealt_table(6)
+    w.advance(runtime_tile.SLEEP_MS + 1000)
+    assert all(w.inspect(t)["asleep"] for t in w.tiles)
+    lines = deal_lines(w)
+    w.press(2)
+    w.advance(game.HOLD_DEAL_MS - 200)
+    assert deal_lines(w) == lines  # not yet: the hold counts from the waking press
+    w.advance(300)
+    w.release(2)
+    assert w.run_until(lambda: w.inspect(2)["deal"]["result"] == "dealt 6", 10000)
+    assert states(w) == ["face down"] * 6
+    assert hand_out(w) == deck_counter(1)

@@ -3,10 +3,11 @@
 States: undealt, dealing, face down, revealed, played, error, discarded (see `store`).
 
 Gestures (read every pass so the runtime's latched flags never go stale):
-- hold 6 s on a tile of a cluster (button_long_long_pressed, or 6 s of button_down() since a
-  press the game saw, while a neighbour was heard in the last LONE_MS: over lossy links the
-  runtime's flag, which needs a face heard at that instant, can miss): deal (see `deal`); any
-  state. The press that wakes a sleeping tile is swallowed by the runtime and times nothing.
+- hold 6 s on a tile of a cluster (button_long_long_pressed, or button_down() for 6 s while a
+  neighbour was heard in the last LONE_MS: over lossy links the runtime's flag, which needs a
+  face heard at that instant, can miss): deal (see `deal`); any state. The hold is timed from
+  the first pass that sees the button down, so holding a sleeping tile deals 6 s after the
+  press that woke it (the runtime swallows that press, and an older one must not count).
 - double-click a face-down or revealed shard: toggle face down <-> revealed.
 - "lone" below means no neighbour frame for LONE_MS (0.6 s), so a link that blinks out for a
   moment does not make a tile in a cluster lone.
@@ -107,7 +108,7 @@ class LostGems:
         self.copper_until = _NEVER
         self.count_id = 0
         self.count_start = _NEVER
-        self.pressed_at = None  # when the game saw the button go down, while it is held
+        self.held_from = None  # while the button is down: since when (-1 once the hold dealt)
         self.heard = [0] * 6
         self.heard_since = [0] * 6
         self.name = ""
@@ -231,21 +232,25 @@ class LostGems:
     # -- gestures ---------------------------------------------------------------------------
     def _buttons(self, now):
         t = self.tile
-        if t.button_pressed():
-            self.pressed_at = now
+        held = self.held_from
         if not t.button_down():
-            self.pressed_at = None  # the press that wakes a tile is swallowed: never time it
+            held = None
+        elif held is None:
+            held = now  # the first pass that sees it down: a press, or the one that woke us
         deal = t.button_long_long_pressed()
         hold = t.button_long_pressed()
         double = t.button_double_clicked()
         triple = t.button_multi_clicked()
-        if self.pressed_at is not None and now - self.pressed_at >= HOLD_DEAL_MS:
-            # decided once, as the runtime does; its flag needs a face heard at that instant,
-            # which a lossy link can miss, so a neighbour heard in the last LONE_MS counts too
-            self.pressed_at = None
+        if held is not None and held >= 0 and now - held >= HOLD_DEAL_MS:
+            # decided once a press, as the runtime does; its flag needs a face heard at that
+            # instant, which a lossy link can miss, so a neighbour heard in the last LONE_MS
+            # counts too
+            held = -1
             deal = deal or self.deal.heard_within(now, _LONE_MS)
         if deal:
-            self.pressed_at = None
+            held = -1
+        self.held_from = held
+        if deal:
             self.deal.start(now)
             return
         lone = not self.deal.heard_within(now, _LONE_MS)
