@@ -118,3 +118,35 @@ def test_bit_flips_neither_break_the_deal_nor_judge_the_jungle():
     w.advance(20000)
     assert w.ir.flipped > 100  # the links really were noisy
     assert states(w) == ["face down"] * 6
+
+
+def lift_during_the_commit(w, held, gone):
+    """Hold `held` for the deal and lift `gone` once the held tile has committed."""
+    w.press(held)
+    w.advance(6000)
+    w.release(held)
+    assert w.run_until(lambda: w.inspect(held)["deal"]["phase"] == "committing", 20000)
+    cell = w.position(gone)[:2]
+    w.lift(gone)
+    return cell
+
+
+def test_a_tile_taken_away_after_the_commit_makes_the_held_tile_say_the_deal_failed():
+    """Tiles that committed cannot take their shard back: the held tile must at least tell the
+    players that the deal did not reach every tile, so they deal again."""
+    w = table(18, "line", 0.0, seed=9)
+    lift_during_the_commit(w, 0, 17)
+    assert w.run_until(lambda: w.inspect(0)["show"] == "deal failed", 40000)
+    assert w.inspect(0)["deal"]["result"] != "dealt 18"
+    assert any(" failed " in line for line in logs(w, 0))
+
+
+def test_a_tile_put_back_before_its_commit_times_out_completes_the_deal():
+    w = table(18, "line", 0.0, seed=9)
+    cell = lift_during_the_commit(w, 0, 17)
+    w.advance(3000)
+    w.place(17, *cell)
+    assert w.run_until(lambda: w.inspect(0)["deal"]["result"], 40000)
+    assert w.inspect(0)["deal"]["result"] == "dealt 18"
+    assert states(w) == ["face down"] * 18
+    assert hand_out(w) == deck_counter(3)

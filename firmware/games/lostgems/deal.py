@@ -20,7 +20,10 @@ it was in flight, and repeated again after RESEND_MS without progress. A face co
 when it received a frame in the last PRESENT_MS (lossy links go quiet for a second or more now
 and then); an asked face is waited for however long it stays silent, because guessing it empty
 could miss six tiles and deal a wrong-sized game. A tile that really left makes the deal time
-out: the root gives up after ROOT_TIMEOUT_MS, any other tile after TILE_TIMEOUT_MS.
+out: the root gives up after ROOT_TIMEOUT_MS, any other tile after TILE_TIMEOUT_MS. A tile taken
+away between READY and COMMIT gives up too (it cannot know what the root decided) while the
+others keep their new shards: the root, still without every DONE TILE_TIMEOUT_MS after its
+commit, reports the deal failed (orange), so the players deal again.
 """
 
 from games.lostgems import shards
@@ -219,7 +222,7 @@ class Deal:
     def _commit(self, now):
         self.phase = _COMMITTING
         self.answered = [False] * 6
-        self.progress = now
+        self.progress = self.started = now  # the root waits for DONE from here (see poll)
         self.host.deal_committed(self.shard, now)
         for f in range(6):
             if self.child[f]:
@@ -317,13 +320,15 @@ class Deal:
                 self.last_seen[f] = now
         if not (self.active() or self.phase == _COMMITTING):
             return
-        limit = _ROOT_TIMEOUT_MS if self.root else TILE_TIMEOUT_MS
-        if self.active() and now - self.started > limit:
-            if self.root:
-                self.fail("timeout", now)
-            else:
-                self.result = "timeout"
+        limit = _ROOT_TIMEOUT_MS if self.root and self.active() else TILE_TIMEOUT_MS
+        if now - self.started > limit and (self.root or self.active()):
+            self.result = "timeout"
+            if self.active():
                 self._abort(now)
+            else:  # the root, TILE_TIMEOUT_MS after its commit: a tile never answered DONE,
+                self.phase = _ABORTED  # so it gave up and went back to what it showed
+            if self.root:
+                self.host.deal_failed(self.result, now)
             return
         if now - self.progress >= _RESEND_MS:
             self.progress = now
