@@ -150,3 +150,15 @@ def test_a_tile_put_back_before_its_commit_times_out_completes_the_deal():
     assert w.inspect(0)["deal"]["result"] == "dealt 18"
     assert states(w) == ["face down"] * 18
     assert hand_out(w) == deck_counter(3)
+
+
+def test_a_lone_tile_held_for_six_seconds_is_a_cluster_of_one_and_flashes_orange():
+    w = World(seed=14)
+    w.add_tile(LostGems, q=0, r=0)
+    w.advance(300)
+    deal(w, 0)
+    assert states(w) == ["undealt"] and shard(w, 0) is None
+    assert w.inspect(0)["show"] == "deal failed"
+    assert any("reason=cluster of 1 tiles" in line for line in logs(w, 0))
+    w.advance(2500)
+    assert w.inspect(0)["show"] == "undealt"

@@ -3,11 +3,12 @@
 States: undealt, dealing, face down, revealed, played, error, discarded (see `store`).
 
 Gestures (read every pass so the runtime's latched flags never go stale):
-- hold 6 s on a tile of a cluster (button_long_long_pressed, or button_down() for 6 s while a
-  neighbour was heard in the last LONE_MS: over lossy links the runtime's flag, which needs a
-  face heard at that instant, can miss): deal (see `deal`); any state. The hold is timed from
-  the first pass that sees the button down, so holding a sleeping tile deals 6 s after the
-  press that woke it (the runtime swallows that press, and an older one must not count).
+- hold 6 s (button_long_long_pressed, or button_down() for 6 s: the runtime's flag needs a
+  face heard at that instant, which a lossy link can miss, and never fires on a lone tile):
+  deal (see `deal`); any state. A lone tile is a cluster of 1: its deal fails (orange). The
+  hold is timed from the first pass that sees the button down, so holding a sleeping tile
+  deals 6 s after the press that woke it (the runtime swallows that press, and an older one
+  must not count).
 - double-click a face-down or revealed shard: toggle face down <-> revealed.
 - "lone" below means no neighbour frame for LONE_MS (0.6 s), so a link that blinks out for a
   moment does not make a tile in a cluster lone.
@@ -241,13 +242,10 @@ class LostGems:
         hold = t.button_long_pressed()
         double = t.button_double_clicked()
         triple = t.button_multi_clicked()
-        if held is not None and held >= 0 and now - held >= HOLD_DEAL_MS:
-            # decided once a press, as the runtime does; its flag needs a face heard at that
-            # instant, which a lossy link can miss, so a neighbour heard in the last LONE_MS
-            # counts too
-            held = -1
-            deal = deal or self.deal.heard_within(now, _LONE_MS)
-        if deal:
+        if deal or held is not None and held >= 0 and now - held >= HOLD_DEAL_MS:
+            # once a press; the runtime's flag needs a face heard at that instant (a lossy link
+            # can miss it) and never fires on a lone tile, which is a cluster of 1 to us
+            deal = True
             held = -1
         self.held_from = held
         if deal:
