@@ -329,6 +329,28 @@ def check_a_lost_tile_before_the_commit_aborts_everywhere():
     assert bus.hosts[0].events[-1] == "failed"
 
 
+def check_garbage_deal_messages_never_raise():
+    """Every kind of deal message, cut to every length and filled with odd bytes, carrying the
+    deal under way, from any face, at every phase: a tile ignores what it cannot use."""
+    rng = Lcg(3)
+    odd = (0, 1, 5, 6, 11, 17, 18, 200, 255)
+    phases = set()
+    for trial in range(4):
+        bus = Bus(line_links(6), 6)
+        bus.run(50)
+        bus.deals[trial].start(bus.now)
+        for _ in range(120):
+            bus.run(10)
+            for d in bus.deals:
+                phases.add(d.phase)
+                body = bytes(odd[rng.random(len(odd) - 1)] for _ in range(13))
+                data = bytes((0x41 + rng.random(8), d.id >> 8, d.id & 255)) + body
+                data = data[: rng.random(16)]
+                if deal_mod.is_deal_message(data):
+                    d.receive(rng.random(5), data, bus.now)
+    assert len(phases) >= 6, phases
+
+
 def run_all():
     names = sorted(n for n in globals() if n.startswith("check_"))
     for n in names:

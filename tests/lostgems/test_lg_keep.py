@@ -172,3 +172,24 @@ def test_holding_a_sleeping_tile_for_six_seconds_deals_from_the_press_that_woke_
     assert w.run_until(lambda: w.inspect(2)["deal"]["result"] == "dealt 6", 10000)
     assert states(w) == ["face down"] * 6
     assert hand_out(w) == deck_counter(1)
+
+
+def test_a_sleeping_board_wakes_for_a_play_and_judges_it_with_its_state_intact():
+    """The board sleeps 10 minutes after the last press; a shard attached later wakes it (any
+    neighbour frame does), is judged against what the board remembers, and completes the gem."""
+    w = dealt_table(6)
+    r1, r2, r3 = find(w, "R1"), find(w, "R2"), find(w, "R3")
+    first_play(w, r1)
+    attach(w, r2, east(BOARD, 1))
+    take_into_hand(w, r3)
+    w.advance(runtime_tile.SLEEP_MS - 30000)
+    w.double_click(r3)  # the partner looks at it: this shard stays awake longer
+    w.advance(40000)
+    assert w.inspect(r1)["asleep"] and w.inspect(r2)["asleep"]
+    assert not w.inspect(r3)["asleep"]
+    attach(w, r3, east(BOARD, 2))
+    assert not w.inspect(r1)["asleep"] and not w.inspect(r2)["asleep"]
+    assert state(w, r3) == "played"
+    assert w.inspect(r3)["show"] == "copper spin"
+    assert w.inspect(r1)["show"] == w.inspect(r2)["show"] == "gold flash"
+    assert board_of(w, r1) == {"R": 3, "Y": 0, "B": 0}
