@@ -2,7 +2,7 @@
 on exactly one tile (or nothing is dealt and the held tile flashes orange)."""
 
 import pytest
-from games.lostgems import LostGems
+from games.lostgems import LostGems, game
 from games.lostgems import deal as deal_protocol
 from lg_story import (
     BOARD,
@@ -162,3 +162,47 @@ def test_a_lone_tile_held_for_six_seconds_is_a_cluster_of_one_and_flashes_orange
     assert any("reason=cluster of 1 tiles" in line for line in logs(w, 0))
     w.advance(2500)
     assert w.inspect(0)["show"] == "undealt"
+
+
+@pytest.mark.parametrize(
+    "seed, offset_ms", [(1, 800), (3, 1500), (4, 1500), (6, 800), (9, 100), (9, 300)]
+)
+def test_two_players_holding_two_tiles_of_one_cluster_deal_once_or_not_at_all(seed, offset_ms):
+    """The second hold fires `offset_ms` after the first. If the first deal already reached the
+    second tile, that tile is in a deal and its hold joins it; if not, two deals meet and both
+    fail. Either way no tile may be left with a shard of a deal that did not finish."""
+    w = table(18, "random", 0.1, seed=seed)
+    w.press(0)
+    w.advance(offset_ms)
+    w.press(17)
+    w.advance(game.HOLD_DEAL_MS + 100)
+    w.release(0)
+    w.release(17)
+    assert w.run_until(lambda: "dealing" not in states(w), 60000)
+    w.advance(deal_protocol.TILE_TIMEOUT_MS + 5000)  # any late failure has shown by now
+    results = {w.inspect(t)["deal"]["result"] for t in (0, 17)}
+    if states(w) == ["face down"] * 18:
+        assert hand_out(w) == deck_counter(3)
+        assert "dealt 18" in results and all(r in ("", "dealt 18") for r in results)
+    else:
+        assert states(w) == ["undealt"] * 18
+        assert all(shard(w, t) is None for t in w.tiles)
+        assert "another deal at the same time" in results
+
+
+def test_a_tile_that_joins_a_deal_after_answering_busy_is_sent_back_at_once():
+    """The first deal's root answers BUSY to the second deal's JOIN while it waits for DONE,
+    finishes, then gets that JOIN again (repeated over the lossy link) and joins with the tiles
+    around it. The second deal's root counted without them and fails (two deals at once); they
+    must not show `dealing` until their own 24-second timeout."""
+    w = table(18, "random", 0.3, seed=65)
+    w.press(0)
+    w.advance(6558)
+    w.press(17)
+    w.advance(game.HOLD_DEAL_MS + 100)
+    w.release(0)
+    w.release(17)
+    assert w.run_until(lambda: w.inspect(17)["deal"]["result"], 20000)
+    assert w.inspect(17)["deal"]["result"] == "another deal at the same time"
+    assert w.run_until(lambda: "dealing" not in states(w), 8000), states(w)
+    assert hand_out(w) == deck_counter(3)  # the first deal stands

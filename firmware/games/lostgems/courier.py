@@ -39,12 +39,6 @@ class Courier:
             self.head[face] = _NOT_SENT
         self.queues[face] = q + (bytes(data),)
 
-    def clear(self):
-        """Forget every queued message (a new deal makes the old conversation moot)."""
-        for f in range(6):
-            self.queues[f] = ()
-            self.head[f] = _NOT_SENT
-
     def idle(self, face):
         return not self.queues[face]
 

@@ -15,6 +15,13 @@ Protocol (datagrams, all tagged with a 16-bit deal id chosen by the held tile, t
    back to what it showed before, and the root flashes orange. So a deal hands out every shard
    exactly once, or nothing at all.
 
+Two deals at once (two players holding two tiles): a tile is busy from its JOIN until its
+children have committed: it answers other deals' JOINs with BUSY and its own hold starts
+nothing. So a second hold that fires after the first deal reached its tile joins that deal,
+and two deals that meet both fail. A tile that hears a JOIN again (the
+courier repeats) after answering NOTCHILD or BUSY may join late; its parent answers its SIZE
+with ABORT. A new deal does not drop what the courier still holds for the last one (a DONE).
+
 Lossy links: every message is idempotent and repeated by the courier when a face expired while
 it was in flight, and repeated again after RESEND_MS without progress. A face counts as present
 when it received a frame in the last PRESENT_MS (lossy links go quiet for a second or more now
@@ -122,7 +129,12 @@ class Deal:
 
     # -- starting ---------------------------------------------------------------------------
     def start(self, now):
-        """The held tile starts a deal (replacing any earlier one in the cluster)."""
+        """The held tile starts a deal (replacing any earlier one in the cluster). A tile that
+        is already in a deal under way (until its children committed) stays in it: two players
+        holding two tiles make one deal, not one tile dropping out of the first deal with its
+        shard uncommitted."""
+        if _COUNTING <= self.phase <= _COMMITTING:
+            return
         t = self.tile
         t.randomize()
         new_id = self.id
@@ -131,7 +143,8 @@ class Deal:
         self._begin(new_id, -1, 0, now)
 
     def _begin(self, deal_id, parent, depth, now):
-        self.courier.clear()
+        # what is still queued for an earlier deal goes out first (a DONE our parent there
+        # waits for, say); receivers ignore messages of a deal they are not in
         self.id = deal_id
         self.root = parent < 0
         self.parent = parent
@@ -259,6 +272,10 @@ class Deal:
                 if data[4] & 1:
                     self.conflict = True
                 self._check_counted(now)
+            elif self.child[face] == 0 and face != self.parent:
+                # it joined late, from a JOIN repeated after it said NOTCHILD or BUSY: we
+                # counted without it, so send it back before it waits for a DECK
+                self.courier.send(face, message(_ABORT, self.id))
         elif kind in (_NOTCHILD, _BUSY) and len(data) == 3:
             if self.phase == _COUNTING and self.child[face] is None:
                 self.child[face] = 0
@@ -291,7 +308,8 @@ class Deal:
             elif self.phase == _SIZED:
                 self._send_size()  # the parent missed our answer
             return
-        if self.active():
+        if _COUNTING <= self.phase <= _COMMITTING:
+            # busy until our children committed too: joining would drop their COMMIT
             self.conflict = True
             self.courier.send(face, message(_BUSY, deal_id))
             return
@@ -318,15 +336,16 @@ class Deal:
         for f in range(6):
             if not t.is_value_received_on_face_expired(f):
                 self.last_seen[f] = now
-        if not (self.active() or self.phase == _COMMITTING):
+        if not _COUNTING <= self.phase <= _COMMITTING:
             return
         limit = _ROOT_TIMEOUT_MS if self.root and self.active() else TILE_TIMEOUT_MS
-        if now - self.started > limit and (self.root or self.active()):
+        if now - self.started > limit:
             self.result = "timeout"
             if self.active():
                 self._abort(now)
-            else:  # the root, TILE_TIMEOUT_MS after its commit: a tile never answered DONE,
-                self.phase = _ABORTED  # so it gave up and went back to what it showed
+            else:  # TILE_TIMEOUT_MS after the commit a child has still not answered DONE: it
+                # left, gave up and went back to what it showed; stop waiting for it
+                self.phase = _ABORTED if self.root else _FINISHED
             if self.root:
                 self.host.deal_failed(self.result, now)
             return
