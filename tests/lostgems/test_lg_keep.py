@@ -144,7 +144,7 @@ def test_the_press_that_wakes_a_sleeping_cluster_starts_no_deal():
     assert [(state(w, t), shard(w, t)) for t in w.tiles] == dealt
 
 
-def test_a_triple_click_that_wakes_a_sleeping_board_only_counts_it():
+def test_a_triple_click_that_wakes_a_sleeping_board_deals_nothing():
     w = dealt_table(6)
     r1, r2 = find(w, "R1"), find(w, "R2")
     first_play(w, r1)
