@@ -343,6 +343,7 @@ def play_physical_seeds(bot_name, games, seed, progress=None):
     """Scores of the games dealt from seeds seed .. seed + games - 1, played on the tiles."""
     from simulator.sessions.bots import bot_class
     from simulator.sessions.bots.base import bot_seed
+    from simulator.sessions.playtest import naming_the_deal
 
     cls = bot_class(bot_name)
     scores = []
@@ -352,7 +353,8 @@ def play_physical_seeds(bot_name, games, seed, progress=None):
         obs = (state.observation(0), state.observation(1))
         while not state.over:
             p = state.current
-            event = state.apply(bots[p].act(obs[p]))
+            with naming_the_deal(seed + i):
+                event = state.apply(bots[p].act(obs[p]))
             try:
                 table.perform(event)
                 table.check(state)

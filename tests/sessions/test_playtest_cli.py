@@ -89,3 +89,14 @@ def test_a_bot_that_breaks_a_rule_is_one_line_naming_the_deal(jobs, tmp_path, mo
     err = one_line_error(capsys)
     assert "made a move the rules refuse (in the game dealt from seed " in err
     assert "a discard needs a spent hint token" in err
+
+
+def test_a_bot_that_breaks_a_rule_on_the_tiles_names_the_deal_too(tmp_path, monkeypatch, capsys):
+    (tmp_path / "rulebreakers.py").write_text(RULE_BREAKER)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.delitem(sys.modules, "rulebreakers", raising=False)
+    args = ["playtest", "--bot", "rulebreakers:DiscardAtOnce", "--games", "1", "--seed", "4"]
+    assert main([*args, "--physical"]) == 1
+    err = one_line_error(capsys)
+    assert "made a move the rules refuse (in the game dealt from seed 4: " in err
