@@ -29,8 +29,9 @@ Policy, in order:
   expectation than the cheapest discard;
 - hint a partner who holds a play they cannot know;
 - discard the slot whose loss is smallest in expectation, unless that risks something and the
-  partner can discard for free (they know a trash shard, or the slot they would discard is, as
-  this bot sees it, a spare copy): then hint, and their discard brings the token back;
+  partner has something free to do: a play they know, or a free discard (they know a trash
+  shard, or the slot they would discard is, as this bot sees it, a spare copy); then hint,
+  and keep the risky shard until more is known;
 - otherwise hint (it still informs), except that the last token is not hinted away when the
   partner, knowing no play, would then have to discard a last copy (discard instead).
 
@@ -43,7 +44,7 @@ bitmasks: handsets.py), the public state and the partner's hand, so belief updat
 (codewords.py) and beliefs (beliefs.py) are memoised across turns and games. (Whole decisions
 are not: nine in ten are new, so their keys cost more than the repeats save.)
 
-Measured (bench/bench_sessions.py, 10,000 deals): mean 8.609 ± 0.006, 68.7% perfect, 0% zero
+Measured (bench/bench_sessions.py, 10,000 deals): mean 8.619 ± 0.006, 69.6% perfect, 0% zero
 (a bot seeing its own shards: 8.94); about 1,000 games per second of CPU.
 """
 
@@ -338,14 +339,17 @@ class ConventionBot(Bot):
                 view is not None
                 and losses[s] > self.spare_loss
                 and (
-                    view[2] <= self.spare_ok
+                    view[0]
+                    or view[2] <= self.spare_ok
                     or (
                         view[2] <= self.discard_ok
                         and loss0[partner_hand[view[1]]] <= self.spare_seen
                     )
                 )
             ):
-                stall = True  # the partner knows a free discard: let them bring the token back
+                # The partner has something free to do (a play they know, or a discard that
+                # brings the token back): hint, and keep my risky shard until I know more.
+                stall = True
             if not stall and losses[s] <= self.discard_ok:
                 return Move.discard(s + 1)
         if hints > 0:
