@@ -1,5 +1,5 @@
 """Convention bot internals: the hand-set bitmasks, memoisation that changes no move, and the
-policy rule that spares a risky discard when the partner knows a free one."""
+policy rules that spare a risky discard when the partner has something free to do."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -69,6 +69,21 @@ def test_hints_a_partner_whose_likely_discard_it_sees_is_cheap():
         spare_seen = -1.0
 
     assert Blind(0).decide(*args) == Move.discard(1)
+
+
+def test_hints_a_partner_who_knows_a_play_instead_of_risking_a_discard():
+    # Red 1 is played; the partner knows (common knowledge) that their slot 1 is a red 2, a
+    # play, and sees nothing free to discard. With one token spent, my own unknown hand is a
+    # risky discard, so I hint: the partner plays meanwhile, and my shards stay until I know.
+    r2, b3 = parse_shard("R2"), parse_shard("B3")
+    theirs = mask_of((r2, t) for t in range(9))
+    args = (ALL_PAIRS_MASK, theirs, (1, 0, 0), (), 2, True, (r2, b3), 2, None, False)
+    assert ConventionBot(0).decide(*args).kind == HINT
+
+    class NoSparing(ConventionBot):
+        spare_loss = 99.0
+
+    assert NoSparing(0).decide(*args) == Move.discard(1)
 
 
 def test_gambles_a_play_when_a_failed_play_costs_less_than_any_discard():
