@@ -181,9 +181,11 @@ class GameState:
                 self.hints += 1
             else:
                 self._play(s, ev)
-            # A second error or a ninth point ends the game at once: no replacement is drawn.
+            # A second error or a ninth point ends the game at once: no further turn, but the
+            # turn itself is whole, replacement drawn ("either way, draw a replacement"), as
+            # HLE's environment deals it.
             ended = self.errors >= MAX_ERRORS or self.gems == [3, 3, 3]
-            if not ended and self.next_draw < DECK_SIZE:
+            if self.next_draw < DECK_SIZE:
                 d = self.deck[self.next_draw]
                 self.next_draw += 1
                 hand.append(d)

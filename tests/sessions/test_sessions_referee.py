@@ -77,8 +77,8 @@ def test_second_error_ends_the_game_at_once_with_zero():
     jungle = g.jungle
     ev = g.apply(Move.play(1))  # B: R3 error -> over
     assert g.over and g.errors == 2 and g.score == 0
-    # "ends at once": the second error draws no replacement
-    assert ev.drew is None and g.jungle == jungle and len(g.hands[1]) == 1
+    # "ends at once": no further turn, but the turn is whole: "either way, draw a replacement"
+    assert ev.drew == g.hands[1][1] and g.jungle == jungle - 1 and len(g.hands[1]) == 2
     assert g.to_dict()["gems"] == {"R": 0, "Y": 0, "B": 1} and g.to_dict()["score"] == 0
     with pytest.raises(IllegalMove, match="over"):
         g.apply(Move.hint_value(1))
@@ -152,8 +152,8 @@ def test_all_three_gems_end_the_game_with_nine():
         )
         plays += 1
     assert g.score == 9 and g.over and g.to_dict()["gems"] == {"R": 3, "Y": 3, "B": 3}
-    # the game ended at the ninth point, before a replacement was drawn
-    assert g.jungle > 0 and ev.drew is None and g.jungle == jungle
+    # the game ended at the ninth point, the play's replacement drawn as in any turn
+    assert g.jungle > 0 and ev.drew is not None and g.jungle == jungle - 1
 
 
 def test_bad_deck_is_refused_with_a_clear_error():

@@ -2,6 +2,7 @@
 `SCRIPT:LINE: message` errors and the JSON object of LOSTGEMS.md part 3."""
 
 import json
+import pathlib
 
 import pytest
 
@@ -247,3 +248,18 @@ def test_examples_pass_rules_only(capsys):
     assert scripts
     for script in scripts:
         assert main(["session", "run", str(script), "--rules-only"]) == 0, capsys.readouterr().err
+
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in EXAMPLES.glob("*.lg")))
+def test_every_example_runs_on_the_referee_alone_unless_it_checks_tiles(script, capsys):
+    path = EXAMPLES / script
+    checks_tiles = any(
+        line.split("#")[0].split()[:2] == ["expect", "tile"]
+        for line in path.read_text().splitlines()
+    )
+    code = main(["session", "run", str(path), "--rules-only"])
+    err = capsys.readouterr().err
+    assert code == (2 if checks_tiles else 0), err
