@@ -135,6 +135,24 @@ def test_the_flash_is_the_whole_filesystem_as_on_a_board(make_tile, tmp_path):
     assert (code, out) == (0, "/\n/fw ['fw', 'main.py']\n")
 
 
+def test_df_reports_a_picos_flash_not_the_host_disk(make_tile, tmp_path):
+    """`mpremote df`: 1408 KB in 4 KB blocks, as MicroPython has on a Pico; files use blocks."""
+    flash = tmp_path / "tile0"
+    flash.mkdir()
+    tile = make_tile(**FAST)
+
+    def df():
+        code, out = run_mpremote(tile.port, "df")
+        assert code == 0, out
+        size, used, avail = (int(x) for x in out.splitlines()[1].split()[1:4])
+        assert size == 1408 * 1024 and used + avail == size
+        return used
+
+    empty = df()
+    (flash / "big.bin").write_bytes(bytes(10_000))  # three 4 KB blocks
+    assert df() == empty + 3 * 4096
+
+
 def test_cp_r_of_a_directory_creates_it_as_on_a_board(make_tile, tmp_path):
     """`mpremote cp -r fw :` makes `:fw` (mpremote asks os.stat('') whether `:` exists)."""
     src = tmp_path / "src"
