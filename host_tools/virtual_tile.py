@@ -8,6 +8,13 @@ tile's directory at `/`, so the directory is the whole flash. Soft reset = a fre
 the same directory; Ctrl-C = a fresh process too (see _interrupt). As on a board, every soft
 reset runs boot.py, and power-on and a friendly-REPL Ctrl-D then run main.py.
 
+The interpreter gets its jobs on a pipe of their own; its stdin is the serial input. While code
+runs, what arrives on the port goes to that stdin (sys.stdin, input(), select.poll read it, so
+`mpremote mount` works), except the interrupt byte (Ctrl-C unless the code called
+micropython.kbd_intr). Input the code left unread reaches the REPL when it ends, as on a board;
+the agent's markers (see vt_agent.py) tell the host when the code ended, which byte interrupts,
+and which output is binary (sys.stdout.buffer, sent raw) rather than text (\\n sent as \\r\\n).
+
 Board-like speed (defaults, for an RP2040 on USB full speed running MicroPython):
 - BYTE_RATE 100 kB/s each way: USB FS bulk tops out near 1 MB/s, but MicroPython's CDC stdin
   path on a 125 MHz Cortex-M0+ handles about a tenth of that.
@@ -34,8 +41,8 @@ import tty
 from host_tools.vt_repl import BoardRepl
 
 AGENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vt_agent.py")
-DONE = b"\x00\x17VT-DONE\x17\x00"
-MARKERS = (DONE,)
+MARK = b"\x00\x17VT"  # an agent's marker: MARK, a kind byte, 8 hex digits of length, payload
+MARK_HEAD = len(MARK) + 1 + 8
 BYTE_RATE = 100_000
 FLASH_RATE = 48_000
 EXEC_LATENCY = 0.002
@@ -49,10 +56,10 @@ def micropython_command():
     return here if os.path.exists(here) else (shutil.which("micropython") or "micropython")
 
 
-def _marker_start(buf, keep):
+def _marker_start(buf):
     """Where a marker may begin at the end of buf (its first bytes only), else len(buf)."""
-    for i in range(max(0, len(buf) - keep), len(buf)):
-        if any(m.startswith(buf[i:]) for m in MARKERS):
+    for i in range(max(0, len(buf) - len(MARK) + 1), len(buf)):
+        if MARK.startswith(buf[i:]):
             return i
     return len(buf)
 
@@ -97,6 +104,7 @@ class VirtualTile(BoardRepl):
         self._lock = threading.RLock()
         self._out_lock = threading.Lock()
         self._child = None
+        self._jobs = None  # the pipe the interpreter takes its jobs from
         self._master = None
         self._alive = False
         self.pty_path = None
@@ -130,8 +138,10 @@ class VirtualTile(BoardRepl):
         self._out_pace = _Pacer(self.byte_rate)
         self._mode = "friendly"
         self._line = b""
-        self._pending = b""
         self._busy = False
+        self._to_code = b""
+        self._kbd_char = 3
+        self._cr_out = False
         self._paste = None
         self._boot(run_main=True, announce=False)
         self._reader = threading.Thread(target=self._read_host, daemon=True)
@@ -172,17 +182,41 @@ class VirtualTile(BoardRepl):
         self._job("M" if run_main else "B", b"")
 
     def _spawn(self):
-        """A fresh interpreter on the tile's flash (the old one, if any, is killed)."""
+        """A fresh interpreter on the tile's flash (the old one, if any, is killed).
+
+        Its stdin is a pipe of serial input: the host writes into it while code runs (without
+        blocking: see _code_input) and keeps its read end too, to take back what the code left
+        unread (_unread_input). Jobs go on a pipe of their own. It gets a session of its own,
+        so a terminal's Ctrl-C (SIGINT to the foreground group) reaches only the host process,
+        which then stops its tiles."""
         self._kill_child()
         env = dict(os.environ, MICROPYPATH="")
-        self._child = subprocess.Popen(
-            [micropython_command(), AGENT, str(self.flash_rate)],
-            cwd=self.flash_dir,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            env=env,
-        )
+        job_r, job_w = os.pipe()
+        in_r, in_w = os.pipe()
+        try:
+            self._child = subprocess.Popen(
+                [micropython_command(), AGENT, str(self.flash_rate), str(job_r)],
+                cwd=self.flash_dir,
+                stdin=in_r,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                pass_fds=(job_r,),
+                start_new_session=True,
+                env=env,
+            )
+        except BaseException:
+            for fd in (in_r, in_w, job_w):
+                os.close(fd)
+            raise
+        finally:
+            os.close(job_r)
+        self._jobs = os.fdopen(job_w, "wb")
+        # O_NONBLOCK on the write end only: the read end's open file is the child's stdin too.
+        os.set_blocking(in_w, False)
+        self._stdin_r, self._stdin_w = in_r, in_w
+        self._stdin_poll = select.poll()
+        self._stdin_poll.register(in_r, select.POLLIN)
+        self._to_code = b""
         threading.Thread(target=self._read_child, args=(self._child,), daemon=True).start()
 
     def wait_for_command(self, timeout=10.0):
@@ -199,67 +233,136 @@ class VirtualTile(BoardRepl):
 
     def _kill_child(self):
         child, self._child = self._child, None
+        jobs, self._jobs = self._jobs, None
         if child and child.poll() is None:
             child.kill()
             child.wait()
+        if jobs:
+            try:
+                jobs.close()
+            except OSError:
+                pass
+            for fd in (self._stdin_r, self._stdin_w):
+                os.close(fd)
         self._busy = False
+        self._to_code = b""
 
     def _job(self, mode, code):
         self.trace.append(("job", mode))
         self._busy = True
+        self._kbd_char = 3  # as pyexec.c: Ctrl-C interrupts each command, whatever came before
         self._job_mode = mode
         if self.exec_latency:
             time.sleep(self.exec_latency)
         try:
-            self._child.stdin.write(b"%s %d\n" % (mode.encode(), len(code)) + code)
-            self._child.stdin.flush()
-        except (OSError, AttributeError):
+            self._jobs.write(b"%s %d\n" % (mode.encode(), len(code)) + code)
+            self._jobs.flush()
+        except (OSError, AttributeError, ValueError):
             self._busy = False
+
+    def _code_input(self, data):
+        """Serial input while code runs: into the interpreter's stdin, as fast as it takes it
+        (what its pipe cannot take yet waits in _to_code; _read_host retries)."""
+        self._to_code += data
+        self._flush_code_input()
+
+    def _flush_code_input(self):
+        with self._lock:
+            if not self._to_code or not self._busy or not self._child:
+                return
+            try:
+                n = os.write(self._stdin_w, self._to_code)
+                self._to_code = self._to_code[n:]
+            except BlockingIOError:
+                pass
+            except OSError:
+                self._to_code = b""
+
+    def _unread_input(self):
+        """Take back what the code left in its stdin. Only once it has ended: the agent reads
+        no stdin between jobs, so these reads find the bytes at once and race with nobody."""
+        data = b""
+        while self._stdin_poll.poll(0):
+            chunk = os.read(self._stdin_r, 65536)  # what the pipe holds, without waiting
+            if not chunk:
+                break
+            data += chunk
+        return data
 
     def _read_child(self, child):
         buf = b""
-        keep = max(len(m) for m in MARKERS) - 1  # a tail that could be the start of a marker
         while True:
-            data = child.stdout.read1(4096)
+            data = child.stdout.read1(65536)
             if not data:
                 break
             buf += data
-            while True:
-                hits = [(buf.find(m), m) for m in MARKERS if m in buf]
-                if not hits:
-                    cut = _marker_start(buf, keep)
+            while buf:
+                i = buf.find(MARK)
+                if i < 0:
+                    cut = _marker_start(buf)
                     self._emit_cooked(buf[:cut])
                     buf = buf[cut:]
                     break
-                i, marker = min(hits)
-                self._emit_cooked(buf[:i])
-                buf = buf[i + len(marker) :]
-                self._job_done(child)
+                if i:
+                    self._emit_cooked(buf[:i])
+                    buf = buf[i:]
+                if len(buf) < MARK_HEAD:
+                    break
+                try:
+                    n = int(buf[len(MARK) + 1 : MARK_HEAD], 16)
+                except ValueError:  # not a marker after all: output
+                    self._emit_cooked(buf[:1])
+                    buf = buf[1:]
+                    continue
+                if len(buf) < MARK_HEAD + n:
+                    break
+                kind, payload = buf[len(MARK) : len(MARK) + 1], buf[MARK_HEAD : MARK_HEAD + n]
+                buf = buf[MARK_HEAD + n :]
+                self._marker(child, kind, payload)
         self._emit_cooked(buf)
+        child.stdout.close()
         with self._lock:
             if child is self._child and self._alive:  # the interpreter died on its own: reboot
                 self.events.append(("interpreter died", child.wait(), buf[-300:]))
                 self._boot(run_main=self._mode == "friendly")
 
-    def _job_done(self, child):
+    def _marker(self, child, kind, payload):
+        if kind == b"B":  # the code's sys.stdout.buffer: binary, as it wrote it
+            self._cr_out = False
+            self._emit(payload)
+            return
         with self._lock:
             if child is not self._child or not self._busy:
                 return
-            self._busy = False
-            if self._job_mode in ("B", "M"):  # a boot ends with the banner, as on a board
-                self._emit(self._boot_prompt())
-            elif self._mode == "raw":
-                self._emit(b">")
-            else:
-                self._emit(b">>> ")
-            pending, self._pending = self._pending, b""
-        if pending:
-            self._feed(pending)
+            if kind == b"K":
+                self._kbd_char = int(payload)
+            elif kind == b"D":
+                self._job_done()
+
+    def _job_done(self):
+        """The code has ended. Input it did not read (in its pipe, then what the pipe could not
+        take yet) goes to the REPL after the prompt, before what arrives later, as on a board."""
+        unread, self._to_code = self._unread_input() + self._to_code, b""
+        self._busy = False
+        if self._job_mode in ("B", "M"):  # a boot ends with the banner, as on a board
+            self._emit(self._boot_prompt())
+        elif self._mode == "raw":
+            self._emit(b">")
+        else:
+            self._emit(b">>> ")
+        if unread:
+            self._feed(unread)  # under the lock: input arriving meanwhile waits its turn
 
     # ---- bytes to and from the host ----------------------------------------------------------
     def _emit_cooked(self, data):
+        """Text output: every \\n as \\r\\n, as a board's stdout does (also when \\r\\n came
+        split across two reads)."""
         if data:
-            self._emit(data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+            cooked = data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+            if self._cr_out and data[:1] == b"\n":
+                cooked = cooked[1:]
+            self._cr_out = data[-1:] == b"\r"
+            self._emit(cooked)
 
     def _emit(self, data):
         self.trace.append(("out", data[:200]))
@@ -295,8 +398,10 @@ class VirtualTile(BoardRepl):
 
     def _read_host(self):
         while self._alive:
+            if self._to_code:
+                self._flush_code_input()
             try:
-                events = self._in_poll.poll(200)
+                events = self._in_poll.poll(5 if self._to_code else 200)
                 if not any(ev & select.POLLIN for _, ev in events):
                     if events:  # POLLHUP: nobody has the port open
                         time.sleep(0.02)

@@ -1,11 +1,25 @@
 # MicroPython script (unix port), not CPython: the interpreter inside a virtual tile.
 """Runs code sent by host_tools.virtual_tile in one persistent interpreter, like a board's VM.
 
-Job protocol on stdin: a line `MODE LENGTH\\n` then LENGTH bytes. MODE is `R` (raw REPL exec:
-output, then \\x04, error text, \\x04), `F` (friendly REPL line, compiled as 'single'), `B`
-(boot.py, as a board's soft reset in raw REPL mode) or `M` (boot.py then main.py, as a board's
-power-on or friendly soft reset). After each job the agent writes DONE so the host knows the
-prompt may be shown. File writes go through a throttled `open` so flash speed is board-like.
+Jobs come on their own pipe (the fd in argv[2]): a line `MODE LENGTH\\n` then LENGTH bytes. MODE
+is `R` (raw REPL exec: output, then \\x04, error text, \\x04), `F` (friendly REPL line, compiled
+as 'single'), `B` (boot.py, as a board's soft reset in raw REPL mode) or `M` (boot.py then
+main.py, as a board's power-on or friendly soft reset). stdin is the serial input, as on a board:
+while a job runs the host writes into it what arrives on the port, so `sys.stdin`,
+`sys.stdin.buffer`, `input()` and `select.poll` read the serial port natively.
+
+What the agent tells the host travels in stdout between the code's output, as markers
+`\\x00\\x17VT` + kind + 8 hex digits of length + payload (see marker()):
+- `D`: the job is done, the prompt may be shown. The agent reads no stdin until the next job, so
+  the host then takes back from the pipe the input the code left unread, for the REPL.
+- `K`: micropython.kbd_intr(c) was called; the payload is c. The host interrupts on that byte
+  (no byte for -1, which mpremote mount uses while the link carries binary data).
+- `B`: bytes the code wrote to sys.stdout.buffer, passed on raw. Everything else (print,
+  sys.stdout.write, errors) is text, and the host turns its \\n into \\r\\n as a board does.
+For `K` and `B`, `import sys` and `import micropython` give thin wrappers (TileSys, TileMicropython)
+that delegate everything else to the real modules.
+
+File writes go through a throttled `open` so flash speed is board-like.
 
 The process starts in the tile's directory; TileFlash then mounts that directory at `/`, so
 `/`, `os.getcwd()` and every path a host tool names are the tile's flash, as on a board, and
@@ -17,16 +31,70 @@ import os
 import sys
 import time
 
+import micropython
 import vfs
 
-DONE = b"\x00\x17VT-DONE\x17\x00"
+MARK = b"\x00\x17VT"  # then a kind byte, 8 hex digits of payload length, the payload
 FLASH_RATE = int(sys.argv[1]) if len(sys.argv) > 1 else 0  # bytes/s, 0 = unthrottled
+JOB_FD = int(sys.argv[2]) if len(sys.argv) > 2 else 3  # the pipe the host sends jobs on
 
 FLASH_BYTES = 1408 * 1024  # rp2's filesystem on a 2 MB Pico (MICROPY_HW_FLASH_STORAGE_BYTES)
 BLOCK = 4096
 
 real_open = open
 out = sys.stdout.buffer
+
+
+def marker(kind, payload=b""):
+    return MARK + kind + b"%08x" % len(payload) + payload
+
+
+class TileStdoutBuffer:
+    """sys.stdout.buffer: bytes the code writes go out raw (`B` marker), not as text."""
+
+    def write(self, data, *args):  # write(buf), write(buf, max_len), write(buf, off, max_len)
+        if isinstance(data, str):
+            data = data.encode()
+        data = memoryview(data)
+        if len(args) == 1:
+            data = data[: args[0]]
+        elif len(args) == 2:
+            data = data[args[0] : args[0] + args[1]]
+        out.write(marker(b"B", bytes(data)))
+        return len(data)
+
+    def __getattr__(self, name):
+        return getattr(out, name)
+
+
+class TileStdout(io.IOBase):  # an IOBase, so print(file=sys.stdout) still takes it
+    buffer = TileStdoutBuffer()
+
+    def write(self, text):
+        return sys.stdout.write(text)
+
+    def __getattr__(self, name):
+        return getattr(sys.stdout, name)
+
+
+class TileSys:
+    """What `import sys` gives the tile's code: the real sys, but for stdout.buffer."""
+
+    stdout = TileStdout()
+
+    def __getattr__(self, name):
+        return getattr(sys, name)
+
+
+class TileMicropython:
+    """What `import micropython` gives: kbd_intr tells the host which byte interrupts (the
+    unix port's own kbd_intr only concerns SIGINT, which nobody sends here)."""
+
+    def kbd_intr(self, c):
+        out.write(marker(b"K", b"%d" % c))
+
+    def __getattr__(self, name):
+        return getattr(micropython, name)
 
 
 class ThrottledFile:
@@ -160,13 +228,10 @@ def mount_flash():
     sys.path.extend(["", ".frozen", "/lib"])  # a board's default path
 
 
-def read_exact(n):
-    data = b""
-    while len(data) < n:
-        chunk = sys.stdin.buffer.read(n - len(data))
-        if not chunk:
-            raise SystemExit
-        data += chunk
+def read_exact(f, n):
+    data = f.read(n) if n else b""
+    if len(data) < n:
+        raise SystemExit  # the host closed the job pipe
     return data
 
 
@@ -207,22 +272,18 @@ def run_job(mode, code, scope):
 
 
 def main():
+    jobs = open(JOB_FD, "rb")  # noqa: SIM115  open for the life of the process
     mount_flash()
+    sys.modules["sys"] = TileSys()
+    sys.modules["micropython"] = TileMicropython()
     scope = {"__name__": "__main__", "open": throttled_open}
-    tail = None
     while True:
-        try:
-            if tail is None:
-                header = sys.stdin.buffer.readline()
-                if not header:
-                    return
-                mode, n = header.decode().split()
-                code = read_exact(int(n)).decode()
-                tail = run_job(mode, code, scope) + DONE
-            out.write(tail)
-            tail = None
-        except KeyboardInterrupt:  # SIGINT from a person at a terminal: keep serving
-            pass
+        header = jobs.readline()
+        if not header:
+            return
+        mode, n = header.decode().split()
+        code = read_exact(jobs, int(n)).decode()
+        out.write(run_job(mode, code, scope) + marker(b"D"))
 
 
 main()

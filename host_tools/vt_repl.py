@@ -5,11 +5,13 @@ the line, Ctrl-D on an empty line soft-reboots (boot.py, then main.py). Raw REPL
 until Ctrl-D, which answers OK and runs them (output, Ctrl-D, error text, Ctrl-D, '>'); Ctrl-D on
 an empty buffer soft-reboots running boot.py but not main.py (as a board does in raw mode);
 Ctrl-B back to friendly; `Ctrl-E A Ctrl-A` starts raw-paste with flow control (window PASTE_WINDOW bytes).
-While code runs, Ctrl-C interrupts it and other input waits for the prompt.
+While code runs, its input is the serial input, as on a board: the interrupt byte (Ctrl-C, or
+what micropython.kbd_intr set; none after kbd_intr(-1)) interrupts it, other bytes go to the
+code, and what it leaves unread reaches the REPL when it ends.
 
 The VirtualTile this is mixed into provides the interpreter side: _emit(bytes), _job(mode,
-code), _boot(run_main), _spawn(), and the attributes _lock, _busy, _mode, _line, _paste,
-_pending and _job_mode.
+code), _code_input(bytes), _boot(run_main), _spawn(), and the attributes _lock, _busy,
+_kbd_char, _mode, _line, _paste and _job_mode.
 """
 
 PASTE_WINDOW = 128
@@ -33,13 +35,14 @@ class BoardRepl:
                     continue
                 c = data[i : i + 1]
                 if self._busy:
-                    # Ctrl-C reaches the running code at once; other input waits for the prompt.
                     rest = data[i:]
-                    if b"\x03" in rest:
+                    if 0 <= self._kbd_char < 256 and self._kbd_char in rest:
+                        # As a board's USB stdin: the interrupt byte stops the code and drops
+                        # the input before it; what follows it is for the prompt.
                         self._interrupt()
-                        self._feed(rest[rest.rindex(b"\x03") + 1 :])
+                        self._feed(rest[rest.rindex(self._kbd_char) + 1 :])
                     else:
-                        self._pending += rest
+                        self._code_input(rest)
                     return
                 if self._paste is not None:
                     # raw-paste data comes in bulk: take everything up to the next control byte

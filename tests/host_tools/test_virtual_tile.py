@@ -191,3 +191,101 @@ def test_boot_py_runs_on_every_soft_reset_before_main_py(make_tile, tmp_path):
         out = read_until(port, b"soft reboot") + read_until(port, b">>> ")
         assert b"ValueError: bad boot" in out
         assert b"main ran" not in out
+
+
+def test_mpremote_mount_lets_the_tile_import_a_host_module(make_tile, tmp_path):
+    """`mpremote mount DIR exec ...`: the tile reads mpremote's binary replies on sys.stdin.buffer
+    (with select.poll and kbd_intr(-1)) and writes its requests raw on sys.stdout.buffer. The
+    module is 259 bytes, so the size in the stat reply holds a 0x03 byte, which is data here."""
+    host = tmp_path / "host"
+    host.mkdir()
+    source = "X = 42\n"
+    (host / "hostmod.py").write_text(source + "#" * (258 - len(source)) + "\n")
+    assert (host / "hostmod.py").stat().st_size == 259  # 0x103
+    tile = make_tile(**FAST)
+    code, out = run_mpremote(
+        tile.port, "mount", str(host), "exec", "import hostmod; print(hostmod.X)"
+    )
+    assert code == 0, out
+    assert out.splitlines()[-1] == "42", out
+    assert not (tmp_path / "tile0" / "hostmod.py").exists()  # read from the host, not the flash
+
+
+def test_running_code_reads_the_serial_input(make_tile):
+    """As on a board, bytes written to the port while code runs reach its sys.stdin.buffer,
+    which select.poll sees, and input() in the friendly REPL."""
+    tile = make_tile(**FAST)
+    t = SerialTransport(tile.port)
+    try:
+        t.enter_raw_repl(soft_reset=False)
+        t.exec_raw_no_follow(
+            "import select, sys\n"
+            "p = select.poll()\n"
+            "p.register(sys.stdin.buffer, select.POLLIN)\n"
+            "print(p.poll(3000) != [], sys.stdin.buffer.read(5))"
+        )
+        t.serial.write(b"hello")
+        out, err = t.follow(timeout=3)
+        assert (out, err) == (b"True b'hello'\r\n", b"")
+        t.exit_raw_repl()
+        t.serial.timeout = 0.1
+        read_until(t.serial, b">>> ")
+        t.serial.write(b"print(input('name' + '? ').upper())\r")
+        assert read_until(t.serial, b"name? ", timeout=3).endswith(b"name? ")
+        t.serial.write(b"bob\r")
+        assert b"bob\r\nBOB\r\n>>> " in read_until(t.serial, b">>> ", timeout=3)
+    finally:
+        t.close()
+
+
+def test_ctrl_c_is_data_while_kbd_intr_is_off(make_tile):
+    """After micropython.kbd_intr(-1), 0x03 reaches the code as data (mpremote mount relies on
+    it); with interrupts on, it interrupts the same read."""
+    tile = make_tile(**FAST)
+    t = SerialTransport(tile.port)
+    try:
+        t.enter_raw_repl(soft_reset=False)
+        t.exec_raw_no_follow(
+            "import micropython, sys\n"
+            "micropython.kbd_intr(-1)\n"
+            "print('ready')\n"
+            "print(sys.stdin.buffer.read(3))\n"
+            "micropython.kbd_intr(3)"
+        )
+        t.serial.timeout = 0.1
+        assert read_until(t.serial, b"ready\r\n", timeout=3).endswith(b"ready\r\n")
+        t.serial.write(b"a\x03b")
+        out, err = t.follow(timeout=3)
+        assert (out, err) == (b"b'a\\x03b'\r\n", b"")
+        t.exec_raw_no_follow("import sys\nprint(sys.stdin.buffer.read(3))")
+        t.serial.write(b"a\x03")
+        out, err = t.follow(timeout=3)
+        assert out == b"" and b"KeyboardInterrupt" in err
+        assert t.eval("1 + 1") == 2
+    finally:
+        t.close()
+
+
+def test_input_the_code_left_unread_reaches_the_repl(make_tile):
+    """Typed while code runs: what the code reads is its, the rest is a REPL line afterwards."""
+    tile = make_tile(**FAST)
+    with serial.Serial(tile.port, timeout=0.1) as port:
+        port.write(b"\r")
+        read_until(port, b">>> ")
+        port.write(b"import sys; print(sys.stdin.read(3))\r")
+        read_until(port, b"read(3))\r\n")
+        port.write(b"abc6 * 7\r")
+        out = read_until(port, b"42\r\n>>> ", timeout=3)
+        assert out.endswith(b"abc\r\n>>> 6 * 7\r\n42\r\n>>> "), out
+
+
+def test_stdout_buffer_is_binary_and_print_is_text(make_tile):
+    """A board's sys.stdout.buffer writes bytes as they are; print's \\n becomes \\r\\n."""
+    tile = make_tile(**FAST)
+    t = SerialTransport(tile.port)
+    try:
+        t.enter_raw_repl(soft_reset=False)
+        out = t.exec("import sys\nprint('a')\nsys.stdout.buffer.write(b'\\n\\x00\\xff\\r\\n')")
+        assert out == b"a\r\n\n\x00\xff\r\n"
+    finally:
+        t.close()
