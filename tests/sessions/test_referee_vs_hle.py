@@ -14,24 +14,18 @@ import pathlib
 import pytest
 
 from host_tools.cli import main
-from simulator.sessions import GameState, Move, parse_shard
+from simulator.sessions import GameState, parse_shard
 from simulator.sessions.moves import HINT
 from simulator.sessions.observation import describe_knowledge
-from simulator.sessions.shards import COLOUR_NAMES
+from simulator.sessions.script import parse_line
 
 RECORDED = pathlib.Path(__file__).parent / "hle" / "hle_games.json.gz"
 GAMES = json.loads(gzip.decompress(RECORDED.read_bytes()))["games"]
 
 
 def move_of(text):
-    words = text.split()
-    if words[0] == "play":
-        return Move.play(int(words[1]))
-    if words[0] == "discard":
-        return Move.discard(int(words[1]))
-    if words[1] == "colour":
-        return Move.hint_colour(COLOUR_NAMES.index(words[2]))
-    return Move.hint_value(int(words[2]))
+    """A recorded move (`play 1`, `hint colour red`), read as a script's move statement."""
+    return parse_line(0, "A " + text).move
 
 
 def state_of(g):
