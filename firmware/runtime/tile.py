@@ -10,17 +10,21 @@ is sent as 63 (a negative one raises ValueError); a datagram over 16 bytes raise
 a saved state over 256 bytes raises ValueError.
 
 Warm sleep: after 10 minutes without a local press or a press flag from a neighbour the tile
-turns its LEDs off, stops calling `loop()` and, once it has sent the sleep frame on every face
-(see runtime.link), stops sending. A neighbour that receives the sleep frame falls asleep too and
+stops calling `loop()`, dims its colours to off over 300 ms (SLEEP_FADE_MS, the reference's
+sleep animation) and, once it has sent the sleep frame on every face (see runtime.link), stops
+sending. A neighbour that receives the sleep frame falls asleep too and
 passes it on, as on the reference: a cluster sleeps as one, whatever the skew of its timers.
 A local press or any valid neighbour frame wakes the tile with its state intact; `start_state()`
-then says START_WOKE and the tile has 10 minutes again. Frames that arrive within 200 ms
+then says START_WOKE and the tile has 10 minutes again. As on the reference, the game's clock
+(`millis()`, and so every Timer) stands still while the tile sleeps, so a game's timers resume
+where they were instead of all expiring at the wake-up. Frames that arrive within 200 ms
 (SLEEP_GRACE_MS) of falling asleep are not taken as a wake-up: they are the last words of
 neighbours that had not yet heard the sleep frame, and would otherwise wake the tile at once.
 A frame carrying the press flag wakes it even then.
 """
 
 from runtime.button import Button
+from runtime.colors import dim
 from runtime.faces import FACE_COUNT, Faces
 
 START_POWER_UP = 0
@@ -29,6 +33,7 @@ START_NEW_GAME = 2  # reserved: set by a HAL that loads a new game onto the tile
 
 SLEEP_MS = 10 * 60 * 1000
 SLEEP_GRACE_MS = 200  # frames this soon after falling asleep do not wake the tile
+SLEEP_FADE_MS = 300  # falling asleep dims the colours to off over this long
 FLAG_SEND_MS = 500  # how long a press flag rides on outgoing frames
 FLAG_LOCKOUT_MS = 2000  # a tile takes (and spreads) a flag at most this often
 MAX_DATAGRAM = 16
@@ -76,6 +81,8 @@ class Tile:
         self._start_state = START_POWER_UP
         self._asleep = False
         self._asleep_at = self._now
+        self._slept_ms = 0  # time spent asleep, which the game's clock leaves out
+        self._fade_level = 0  # the brightness (0-255) the sleep fade last showed; 0: done
         self._last_activity = self._now
         self._flag_until = self._now - 1
         self._flag_lockout = self._now - FLAG_LOCKOUT_MS
@@ -105,6 +112,8 @@ class Tile:
         if self._asleep:
             if faces.last_heard() < self._asleep_at + SLEEP_GRACE_MS:
                 faces.emit_sleep(hal, now)
+                if self._fade_level:
+                    self._fade(now)
                 return
             self._wake(now)  # a neighbour is talking to us
         elif faces.sleep_rx_ms > self._last_activity or now - self._last_activity >= SLEEP_MS:
@@ -144,13 +153,25 @@ class Tile:
     def _sleep(self, now: int) -> None:
         self._asleep = True
         self._asleep_at = now
-        self._hal.show([0] * FACE_COUNT)
+        self._fade_level = 256
+        self._fade(now)
         self._leds_dirty = True  # show the game's colours again on waking
         self._faces.start_sleep(now)
         self._faces.emit_sleep(self._hal, now)
 
+    def _fade(self, now: int) -> None:
+        """One step of the sleep fade: the game's colours, dimmed by the time asleep, in 16
+        steps (so the LEDs are written at most 16 times), then off."""
+        left = SLEEP_FADE_MS - (now - self._asleep_at)
+        level = 0 if left <= 0 else (left * 16 + SLEEP_FADE_MS - 1) // SLEEP_FADE_MS * 16 - 1
+        if level != self._fade_level:
+            self._fade_level = level
+            self._hal.show([dim(c, level) for c in self._leds])
+
     def _wake(self, now: int) -> None:
         self._asleep = False
+        self._fade_level = 0
+        self._slept_ms += now - self._asleep_at
         self._start_state = START_WOKE
         self._last_activity = now
         self._faces.wake(now)
@@ -316,8 +337,9 @@ class Tile:
     # ---- time, random, identity, storage, log ----
 
     def millis(self) -> int:
-        """Milliseconds at the start of this pass (frozen during loop())."""
-        return self._now
+        """Milliseconds at the start of this pass (frozen during loop()), not counting the
+        time spent asleep."""
+        return self._now - self._slept_ms
 
     def _next_random(self) -> int:
         x = self._rng

@@ -231,12 +231,13 @@ def test_a_sleep_frame_puts_an_awake_tile_to_sleep_and_it_passes_the_word_on():
     hal.sent = []
     hal.rx[2].append((1005, link.SLEEP_FRAME))
     run_to(hal, tile, 1010)
-    assert tile.inspect()["asleep"] and hal.shown == [0] * 6
+    assert tile.inspect()["asleep"] and hal.shown == [colors.RED] * 6  # the fade begins
     assert tile.inspect()["frames_dropped"] == 0
     assert sorted(f for t, f, d in hal.sent if t == 1010 and d == link.SLEEP_FRAME) == list(
         range(6)
     )
     run_to(hal, tile, 2000)
+    assert hal.shown == [0] * 6
     hal.rx[2].append((2005, link.SLEEP_FRAME))  # more sleep frames do not wake it
     run_to(hal, tile, 2010)
     assert tile.inspect()["asleep"]
@@ -245,6 +246,43 @@ def test_a_sleep_frame_puts_an_awake_tile_to_sleep_and_it_passes_the_word_on():
     assert not tile.inspect()["asleep"] and hal.shown == [colors.RED] * 6
     run_to(hal, tile, 2100)
     assert not tile.inspect()["asleep"]  # the old sleep frame does not put it back to sleep
+
+
+def test_falling_asleep_dims_the_colours_to_off_in_300_ms():
+    hal, tile = make()
+    tile.set_color_on_face(colors.WHITE, 0)
+    tile.set_color_on_face(colors.make(0, 16, 8), 3)
+    asleep_at_10_minutes(hal, tile)
+    assert hal.shown[0] == colors.WHITE  # the fade starts from the game's colours
+    seen, shows = [], hal.shows
+    while hal.t < SLEEP_MS + 400:
+        run_to(hal, tile, hal.t + 5, every=5)
+        seen.append((hal.t, colors.red_of(hal.shown[0]), hal.shown[3]))
+    reds = [r for _, r, _ in seen]
+    assert reds == sorted(reds, reverse=True) and 0 < reds[10] < 31  # dimming, step by step
+    assert colors.green_of(seen[20][2]) < 16 and colors.red_of(seen[20][2]) == 0  # same hue
+    assert next(t for t, r, c in seen if r == 0 and c == 0) == SLEEP_MS + 300  # then off
+    assert 8 <= hal.shows - shows <= 16  # a few LED writes, not one a pass
+    shows = hal.shows
+    run_to(hal, tile, SLEEP_MS + 5000, every=5)
+    assert hal.shows == shows  # dark and quiet
+
+
+def test_the_games_clock_stands_still_while_the_tile_sleeps():
+    hal, tile = make()
+    timer = Timer(tile)
+    run_to(hal, tile, SLEEP_MS - 60000, every=1000)
+    timer.set(90000)  # due 30 s after the tile falls asleep
+    asleep_at_10_minutes(hal, tile)
+    before = tile.millis()
+    run_to(hal, tile, SLEEP_MS + 3600000, every=1000)  # an hour asleep
+    play(hal, tile, [(hal.t + 5, True), (hal.t + 60, False)], hal.t + 100)
+    assert not tile.inspect()["asleep"]
+    slept = hal.t - tile.millis()
+    assert 3600000 <= slept <= 3600100 and tile.millis() - before <= 100
+    assert not timer.is_expired() and 29900 <= timer.get_remaining() <= 30000
+    run_to(hal, tile, hal.t + 30000, every=1000)
+    assert timer.is_expired()
 
 
 class WiredHal(RtHal):
