@@ -112,7 +112,7 @@ def _buttons(surface, game, x, y):
     t = game.app.text
     t.blit(surface, "Hint B:", (x, y + 6), 19)
     for i, move in enumerate(ALL_HINTS):
-        label = "" if i < 3 else str(move.hint)
+        label = COLOURS[i] if i < 3 else str(move.hint)  # letters too, for colour blindness
         _button(surface, game, label, (x + 62 + i * 36, y, 32, 28), move, HINT_FILL[i])
     y += 36
     for slot in (1, 2):

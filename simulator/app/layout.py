@@ -81,6 +81,9 @@ class HexLayout:
         return sorted(out, key=lambda c: (c[1], c[0]))
 
 
+LABEL_PX = 30  # an area's label strip: tiles are kept off it
+
+
 class Area:
     """A labelled region of the table (hand, jungle, gem board, discard)."""
 
@@ -105,7 +108,9 @@ class Table:
         self.width = width
         self.height = height
         self.layout = HexLayout(size, (width / 2.0, height / 2.0))
-        band = int(size * 3.6)
+        # A hand band holds its label and, below it, room for a whole hexagon in every column
+        # (3.48 sizes: two hex heights), so both hands' slots can sit in the centre column.
+        band = LABEL_PX + int(size * 3.6)
         margin = 12
         mid_top = band + 2 * margin
         mid_h = height - 2 * band - 4 * margin

@@ -13,7 +13,7 @@ a time limit). Short waits inside a gesture (click timing) run at once with exac
 clicks work at any speed; longer waits are spread over frames.
 """
 
-from simulator.app.layout import DIRECTIONS, hex_distance
+from simulator.app.layout import DIRECTIONS, LABEL_PX, hex_distance
 from simulator.sessions import physical
 from simulator.sessions.physical import (
     DEAL_TIMEOUT_MS,
@@ -30,7 +30,6 @@ EXACT_MS = 400  # waits up to this long run at once (gesture timing), longer one
 CLICK_DOWN_MS = 60
 CLICK_GAP_MS = 140
 HINT_MS = 500  # a hint moves no tile; the turn still takes a moment
-LABEL_PX = 30  # keep tiles off the area labels
 
 
 class Until:
@@ -96,19 +95,26 @@ class AppTable(physical.Table):
 
     # --- where things go ----------------------------------------------------------------------
     def slot_cell(self, player: int, slot: int) -> tuple:
-        """Slot 1 left, slot 2 right, in the middle row of the hand area below its label, four
-        cells apart (hand shards must never touch)."""
+        """Slot 1 left, slot 2 right, four cells apart (hand shards must never touch), either
+        side of the hand area's centre column, in its row nearest the middle below the label:
+        both hands' slots line up, whichever way the hex rows fall in each area."""
         name = "hand_a" if player == 0 else "hand_b"
         x, y, w, h = self.app.table.area(name).rect
         mid = (x + w / 2.0, y + (LABEL_PX + h) / 2.0)  # the middle of the area below its label
         to_pixel = self.app.table.layout.to_pixel
         cells = self._area_cells(name)
-        row_y = min((to_pixel(*c)[1] for c in cells), key=lambda cy: abs(cy - mid[1]))
+        centre = min(cells, key=lambda c: abs(to_pixel(*c)[0] - mid[0]))
+        centre_x = to_pixel(*centre)[0]
+        centre = min(
+            (c for c in cells if abs(to_pixel(*c)[0] - centre_x) < 1.0),
+            key=lambda c: abs(to_pixel(*c)[1] - mid[1]),
+        )
+        row_y = to_pixel(*centre)[1]
         row = sorted(
             (c for c in cells if abs(to_pixel(*c)[1] - row_y) < 1.0), key=lambda c: to_pixel(*c)[0]
         )
-        centre = min(range(len(row)), key=lambda i: abs(to_pixel(*row[i])[0] - mid[0]))
-        return row[centre - 1] if slot == 1 else row[centre + 1]
+        i = row.index(centre)
+        return row[i - 1] if slot == 1 else row[i + 1]
 
     def _area_cells(self, name: str) -> list:
         """Cells whose whole hexagon lies inside the area, below its label."""

@@ -220,3 +220,17 @@ def test_a_bot_move_the_rules_refuse_stops_the_game_with_a_message(make_app):
     app.render(pygame.Surface((app.width, app.height)))
     press_button(app, hands, game, NEW_GAME)
     wait_for(app, hands, lambda: game.phase == PERSON)
+
+
+def test_both_hands_slots_line_up_in_the_centre_columns_at_every_window_size(make_app):
+    for window in ("1100x700", "1280x800", "1500x900", "1920x1080"):
+        app = make_app(seed=1, bot="conventions", window=window)
+        table, to_pixel = app.controllers[0].table, app.table.layout.to_pixel
+        for slot in (1, 2):
+            a, b = table.slot_cell(0, slot), table.slot_cell(1, slot)
+            assert to_pixel(*a)[0] == to_pixel(*b)[0], (window, slot)  # same column
+            assert app.table.area_of_cell(*a).name == "hand_a"
+            assert app.table.area_of_cell(*b).name == "hand_b"
+        x, _, w, _ = app.table.area("hand_a").rect
+        left, right = (to_pixel(*table.slot_cell(0, s))[0] for s in (1, 2))
+        assert abs((left + right) / 2 - (x + w / 2)) < app.table.layout.size, window  # centred
