@@ -10,9 +10,9 @@ is sent as 63 (a negative one raises ValueError); a datagram over 16 bytes raise
 a saved state over 256 bytes raises ValueError.
 
 Warm sleep: after 10 minutes without a local press or a press flag from a neighbour the tile
-stops calling `loop()`, dims its colours to off over 300 ms (SLEEP_FADE_MS, the reference's
-sleep animation) and, once it has sent the sleep frame on every face (see runtime.link), stops
-sending. A neighbour that receives the sleep frame falls asleep too and
+stops calling `loop()`, dims its colours to off over 300 ms (SLEEP_FADE_MS, as long as the
+reference's sleep animation) and, once it has sent the sleep frame on every face (see
+runtime.link), stops sending. A neighbour that receives the sleep frame falls asleep too and
 passes it on, as on the reference: a cluster sleeps as one, whatever the skew of its timers.
 A local press or any valid neighbour frame wakes the tile with its state intact; `start_state()`
 then says START_WOKE and the tile has 10 minutes again. As on the reference, the game's clock

@@ -103,8 +103,7 @@ class AppTable(physical.Table):
         mid = (x + w / 2.0, y + (LABEL_PX + h) / 2.0)  # the middle of the area below its label
         to_pixel = self.app.table.layout.to_pixel
         cells = self._area_cells(name)
-        centre = min(cells, key=lambda c: abs(to_pixel(*c)[0] - mid[0]))
-        centre_x = to_pixel(*centre)[0]
+        centre_x = min((to_pixel(*c)[0] for c in cells), key=lambda cx: abs(cx - mid[0]))
         centre = min(
             (c for c in cells if abs(to_pixel(*c)[0] - centre_x) < 1.0),
             key=lambda c: abs(to_pixel(*c)[1] - mid[1]),
