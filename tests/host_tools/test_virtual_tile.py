@@ -1,6 +1,7 @@
 """The virtual tile behaves like a board's USB REPL, through pyserial and mpremote's transport."""
 
 import time
+from contextlib import contextmanager
 
 import serial
 from mpremote.transport_serial import SerialTransport
@@ -15,11 +16,20 @@ def read_until(port, marker, timeout=5.0):
     return data
 
 
-def test_raw_repl_exec_and_errors(make_tile):
-    tile = make_tile(**FAST)
+@contextmanager
+def raw_repl(tile):
+    """mpremote's transport on the tile's port, in the raw REPL (no reset); closed after."""
     t = SerialTransport(tile.port)
     try:
         t.enter_raw_repl(soft_reset=False)
+        yield t
+    finally:
+        t.close()
+
+
+def test_raw_repl_exec_and_errors(make_tile):
+    tile = make_tile(**FAST)
+    with raw_repl(tile) as t:
         assert t.eval("6 * 7") == 42
         t.exec("x = 5")
         assert t.eval("x + 1") == 6  # one persistent interpreter between commands
@@ -31,35 +41,25 @@ def test_raw_repl_exec_and_errors(make_tile):
         t.fs_writefile("hello.txt", b"tile flash")
         with open(tile.flash_dir + "/hello.txt", "rb") as f:
             assert f.read() == b"tile flash"
-    finally:
-        t.close()
 
 
 def test_soft_reset_gives_a_fresh_interpreter_on_the_same_flash(make_tile):
     tile = make_tile(**FAST)
-    t = SerialTransport(tile.port)
-    try:
-        t.enter_raw_repl(soft_reset=False)
+    with raw_repl(tile) as t:
         t.exec("x = 5\nf = open('kept.txt', 'w')\nf.write('yes')\nf.close()")
         t.enter_raw_repl(soft_reset=True)  # Ctrl-D at the empty raw prompt
         assert t.eval("'x' in globals()") is False
         assert t.eval("open('kept.txt').read()") == "yes"
-    finally:
-        t.close()
 
 
 def test_ctrl_c_interrupts_running_code(make_tile):
     tile = make_tile(**FAST)
-    t = SerialTransport(tile.port)
-    try:
-        t.enter_raw_repl(soft_reset=False)
+    with raw_repl(tile) as t:
         t.exec_raw_no_follow("while True:\n    pass")
         t.serial.write(b"\x03")
         _out, err = t.follow(timeout=5)
         assert b"KeyboardInterrupt" in err
         assert t.eval("1 + 1") == 2  # back at the prompt, answering
-    finally:
-        t.close()
 
 
 def test_friendly_repl_and_main_py_at_boot(make_tile, tmp_path):
@@ -215,9 +215,7 @@ def test_running_code_reads_the_serial_input(make_tile):
     """As on a board, bytes written to the port while code runs reach its sys.stdin.buffer,
     which select.poll sees, and input() in the friendly REPL."""
     tile = make_tile(**FAST)
-    t = SerialTransport(tile.port)
-    try:
-        t.enter_raw_repl(soft_reset=False)
+    with raw_repl(tile) as t:
         t.exec_raw_no_follow(
             "import select, sys\n"
             "p = select.poll()\n"
@@ -234,17 +232,13 @@ def test_running_code_reads_the_serial_input(make_tile):
         assert read_until(t.serial, b"name? ", timeout=3).endswith(b"name? ")
         t.serial.write(b"bob\r")
         assert b"bob\r\nBOB\r\n>>> " in read_until(t.serial, b">>> ", timeout=3)
-    finally:
-        t.close()
 
 
 def test_ctrl_c_is_data_while_kbd_intr_is_off(make_tile):
     """After micropython.kbd_intr(-1), 0x03 reaches the code as data (mpremote mount relies on
     it); with interrupts on, it interrupts the same read."""
     tile = make_tile(**FAST)
-    t = SerialTransport(tile.port)
-    try:
-        t.enter_raw_repl(soft_reset=False)
+    with raw_repl(tile) as t:
         t.exec_raw_no_follow(
             "import micropython, sys\n"
             "micropython.kbd_intr(-1)\n"
@@ -262,8 +256,6 @@ def test_ctrl_c_is_data_while_kbd_intr_is_off(make_tile):
         out, err = t.follow(timeout=3)
         assert out == b"" and b"KeyboardInterrupt" in err
         assert t.eval("1 + 1") == 2
-    finally:
-        t.close()
 
 
 def test_input_the_code_left_unread_reaches_the_repl(make_tile):
@@ -282,10 +274,6 @@ def test_input_the_code_left_unread_reaches_the_repl(make_tile):
 def test_stdout_buffer_is_binary_and_print_is_text(make_tile):
     """A board's sys.stdout.buffer writes bytes as they are; print's \\n becomes \\r\\n."""
     tile = make_tile(**FAST)
-    t = SerialTransport(tile.port)
-    try:
-        t.enter_raw_repl(soft_reset=False)
+    with raw_repl(tile) as t:
         out = t.exec("import sys\nprint('a')\nsys.stdout.buffer.write(b'\\n\\x00\\xff\\r\\n')")
         assert out == b"a\r\n\n\x00\xff\r\n"
-    finally:
-        t.close()
