@@ -92,6 +92,11 @@ class Area:
         self.label = label
         self.rect = rect
 
+    def label_strip(self) -> tuple:
+        """The rect (x, y, w, h) across the area's top that its label is written in."""
+        x0, y0, w, _ = self.rect
+        return (x0, y0, w, LABEL_PX)
+
     def contains(self, x: float, y: float) -> bool:
         x0, y0, w, h = self.rect
         return x0 <= x < x0 + w and y0 <= y < y0 + h
@@ -145,6 +150,23 @@ class Table:
         return self.layout.to_hex(x0 + w / 2.0, y0 + h / 2.0)
 
     def on_table(self, q: int, r: int) -> bool:
+        """Whether a tile may lie on cell (q, r): wholly on the table, and off every area's
+        label strip (so a dropped tile never hides "Jungle" or "Hand A")."""
         x, y = self.layout.to_pixel(q, r)
         s = self.layout.size
-        return s <= x <= self.width - s and s * 0.87 <= y <= self.height - s * 0.87
+        if not (s <= x <= self.width - s and s * 0.87 <= y <= self.height - s * 0.87):
+            return False
+        return not any(self.hexagon_meets(x, y, a.label_strip()) for a in self.areas)
+
+    def hexagon_meets(self, x: float, y: float, rect: tuple) -> bool:
+        """Whether the hexagon centred on (x, y) overlaps rect (x, y, w, h) (touching is not).
+
+        A flat-top hexagon is widest at its centre's height and narrows by 1/sqrt(3) per pixel
+        above or below it, so it meets the rect where the rect's height nearest the centre
+        leaves it wide enough to reach the rect across."""
+        rx, ry, rw, rh = rect
+        s = self.layout.size
+        v = max(0.0, ry - y, y - (ry + rh))  # vertical gap from the centre to the rect
+        half_width = s - v / SQRT3
+        gap = max(0.0, rx - x, x - (rx + rw))
+        return v < s * SQRT3 / 2.0 and gap < half_width

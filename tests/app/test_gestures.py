@@ -4,6 +4,7 @@ import pygame
 from sim_hands import Hands, edge_tile, lone_cell
 
 from simulator.app.app import BACK
+from simulator.app.layout import Table, hex_distance
 from simulator.world.grid import DIRECTIONS, face_toward
 
 
@@ -89,7 +90,7 @@ def test_shift_right_drag_carries_the_whole_cluster_and_keeps_its_shape(make_app
     world = app.world
     before = {t: world.position(t) for t in world.tiles}
     pairs = {t: world.neighbours(t) for t in world.tiles}
-    q, r = lone_cell(app, "board")
+    q, r = app.table.centre_cell("board")  # room all round for the cluster
     grabbed = 0
     hands.drag(hands.at(grabbed), hands.cell(q, r), button=3, mod=pygame.KMOD_SHIFT)
     dq, dr = q - before[grabbed][0], r - before[grabbed][1]
@@ -110,6 +111,37 @@ def test_drop_on_an_occupied_cell_snaps_to_the_nearest_free_one(make_app):
     q3, r3, _ = world.position(3)
     assert world.tile_at(q3, r3) == 3 and (q3, r3) != world.position(centre_tile)[:2]
     assert world.neighbours(3)  # it snapped next to the cluster, so it joined it
+
+
+def test_a_tile_dropped_on_an_area_label_moves_off_it(make_app):
+    app = make_app(tiles=7, game="demo")
+    hands = Hands(app)
+    world = app.world
+    table = app.table
+    for name in ("jungle", "hand_b", "discard"):
+        area = table.area(name)
+        x0, y0, _, _ = area.rect
+        label = (x0 + 40, y0 + 14)  # on the label's text
+        assert table.layout.to_hex(*label) != world.position(3)[:2]
+        hands.drag(hands.at(3), label)
+        q, r, _ = world.position(3)
+        x, y = table.layout.to_pixel(q, r)
+        for other in table.areas:
+            assert not table.hexagon_meets(x, y, other.label_strip()), (name, other.name)
+        assert hex_distance((q, r), table.layout.to_hex(*label)) <= 2  # snapped nearby
+
+
+def test_hexagon_meets_a_rect_only_where_it_really_overlaps():
+    # A flat-top hexagon of size 30 at (100, 100): flat top and bottom at y 100 -+ 25.98,
+    # corners at x 70 and 130 on the centre's height, narrowing above and below.
+    table = Table(970, 800)
+    table.layout.size = 30.0
+    assert table.hexagon_meets(100, 100, (0, 0, 200, 80))  # the strip reaches the flat top
+    assert not table.hexagon_meets(100, 100, (0, 0, 200, 74))  # ... stops above it
+    assert table.hexagon_meets(100, 100, (125, 95, 50, 10))  # near the east corner
+    assert not table.hexagon_meets(100, 100, (131, 95, 50, 10))  # past it
+    assert not table.hexagon_meets(100, 100, (125, 60, 50, 20))  # beside the sloping edge
+    assert table.hexagon_meets(100, 100, (112, 60, 50, 20))  # over it
 
 
 def test_knife_across_a_cluster_splits_it_and_the_parts_do_not_touch(make_app):
