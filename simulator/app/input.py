@@ -51,11 +51,12 @@ class Drag:
         return self.pos[0] + dx, self.pos[1] + dy
 
     def target(self):
-        """Placements if dropped now: the grabbed tile's cell under the mouse, the rest in shape."""
-        layout = self.app.table.layout
+        """Placements if dropped now: the grabbed tile's cell under the mouse (moved down under
+        an area's label if it is on one, so it lands in that area), the rest in shape."""
+        table = self.app.table
         for tid, q, r, _ in self.origin:
             if tid == self.grab:
-                gq, gr = layout.to_hex(*self.centre(tid))
+                gq, gr = table.below_label(*table.layout.to_hex(*self.centre(tid)))
                 dq, dr = gq - q, gr - r
         return [(tid, q + dq, r + dr, rot) for tid, q, r, rot in self.origin]
 

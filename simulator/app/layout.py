@@ -156,7 +156,21 @@ class Table:
         s = self.layout.size
         if not (s <= x <= self.width - s and s * 0.87 <= y <= self.height - s * 0.87):
             return False
-        return not any(self.hexagon_meets(x, y, a.label_strip()) for a in self.areas)
+        return not self.covers_label(q, r)
+
+    def covers_label(self, q: int, r: int) -> bool:
+        """Whether a tile on cell (q, r) would cover part of an area's label strip."""
+        x, y = self.layout.to_pixel(q, r)
+        return any(self.hexagon_meets(x, y, a.label_strip()) for a in self.areas)
+
+    def below_label(self, q: int, r: int) -> tuple:
+        """The cell (q, r), or if a tile there would cover an area's label, the first cell
+        below it that does not (a drop on "Gem board" lands on the board, under its label)."""
+        for _ in range(4):
+            if not self.covers_label(q, r):
+                break
+            r += 1  # one cell straight down
+        return q, r
 
     def hexagon_meets(self, x: float, y: float, rect: tuple) -> bool:
         """Whether the hexagon centred on (x, y) overlaps rect (x, y, w, h) (touching is not).

@@ -118,7 +118,7 @@ def test_a_tile_dropped_on_an_area_label_moves_off_it(make_app):
     hands = Hands(app)
     world = app.world
     table = app.table
-    for name in ("jungle", "hand_b", "discard"):
+    for name in ("board", "hand_b", "discard", "jungle"):
         area = table.area(name)
         x0, y0, _, _ = area.rect
         label = (x0 + 40, y0 + 14)  # on the label's text
@@ -128,7 +128,8 @@ def test_a_tile_dropped_on_an_area_label_moves_off_it(make_app):
         x, y = table.layout.to_pixel(q, r)
         for other in table.areas:
             assert not table.hexagon_meets(x, y, other.label_strip()), (name, other.name)
-        assert hex_distance((q, r), table.layout.to_hex(*label)) <= 2  # snapped nearby
+        assert table.area_of_cell(q, r) is area  # it lands in the area whose label it was on
+        assert hex_distance((q, r), table.layout.to_hex(*label)) <= 2  # just below the label
 
 
 def test_hexagon_meets_a_rect_only_where_it_really_overlaps():
