@@ -29,7 +29,7 @@ from runtime.faces import FACE_COUNT, Faces
 
 START_POWER_UP = 0
 START_WOKE = 1
-START_NEW_GAME = 2  # reserved: set by a HAL that loads a new game onto the tile
+START_NEW_GAME = 2  # the tile holds another game's saved state: this game is new to it
 
 SLEEP_MS = 10 * 60 * 1000
 SLEEP_GRACE_MS = 200  # frames this soon after falling asleep do not wake the tile
@@ -38,6 +38,7 @@ FLAG_SEND_MS = 500  # how long a press flag rides on outgoing frames
 FLAG_LOCKOUT_MS = 2000  # a tile takes (and spreads) a flag at most this often
 MAX_DATAGRAM = 16
 MAX_STATE = 256
+STATE_TAG = b"\xb1\x1e"  # a saved state starts with this, then the saving game's name
 
 
 def _face(f) -> int:
@@ -56,6 +57,9 @@ class Tile:
     def __init__(self, hal, game_class):
         self._hal = hal
         self._game_class = game_class
+        name = "{}:{}".format(getattr(game_class, "__module__", ""), game_class.__name__)
+        named = name.encode()[:255]
+        self._state_tag = STATE_TAG + bytes((len(named),)) + named
         self.reset()
 
     # ---- the runner seam (used by the world and device main) ----
@@ -121,6 +125,7 @@ class Tile:
             return
         if not self._started:
             self._started = True
+            self._claim_storage()
             self.game.setup()
         self.game.loop()
         faces.emit(hal, now, now < self._flag_until)
@@ -378,15 +383,33 @@ class Tile:
         return self._start_state
 
     def save_state(self, data) -> None:
-        """Keep up to 256 bytes across a reset (atomic). More raises ValueError."""
+        """Keep up to 256 bytes across a reset (atomic). More raises ValueError.
+
+        The storage holds them after a tag naming this game, so that another game flashed onto
+        the tile later starts clean (START_NEW_GAME) instead of reading these bytes."""
         blob = bytes(data)
         if len(blob) > MAX_STATE:
             raise ValueError(f"saved state is {len(blob)} bytes, at most {MAX_STATE}")
-        self._hal.save(blob)
+        self._hal.save(self._state_tag + blob)
+
+    def _claim_storage(self):
+        """Before the first setup(): if the storage holds another game's state, this game was
+        just flashed onto the tile. Its start says so, once, and the old state is dropped (the
+        storage is this game's now), as a game received over IR starts clean."""
+        blob = self._hal.load()
+        if blob and blob[:2] == STATE_TAG and not blob.startswith(self._state_tag):
+            self._start_state = START_NEW_GAME
+            self._hal.save(self._state_tag)
 
     def load_state(self):
-        """The saved bytes, or None if nothing was saved."""
-        return self._hal.load()
+        """The bytes this game saved, or None if it saved none."""
+        blob = self._hal.load()
+        tag = self._state_tag
+        if blob is None or blob[:2] != STATE_TAG:
+            return blob  # None, or saved before states were tagged
+        if blob.startswith(tag) and len(blob) > len(tag):
+            return blob[len(tag) :]
+        return None
 
     def log(self, text) -> None:
         """One line to the serial port (hardware) or the inspector (simulator)."""

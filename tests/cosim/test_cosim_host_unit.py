@@ -79,16 +79,17 @@ def test_the_host_boots_steps_and_answers_in_lockstep():
         {"op": "boot", "t": 5, "game": "games.demo:Demo", "serial": "0102030405060708"},
         {"op": "ret", "v": 12345},  # the runtime seeds itself from entropy on boot
         {"op": "step", "t": 5, "b": [], "f": [], "busy": []},
+        {"op": "ret", "v": None},  # the runtime reads the storage before the first setup
         {"op": "ret", "v": None},  # Demo loads its saved hue in setup
         {"op": "inspect"},
     )
     ops = [r["op"] for r in replies]
-    assert ops == ["call", "ready", "call", "done", "inspect"]
-    assert replies[0]["m"] == "entropy" and replies[2]["m"] == "load"
-    done = replies[3]
+    assert ops == ["call", "ready", "call", "call", "done", "inspect"]
+    assert replies[0]["m"] == "entropy" and replies[2]["m"] == replies[3]["m"] == "load"
+    done = replies[4]
     assert len(done["c"]) == 1 and len(done["c"][0]) == 6
     assert sorted(face for face, _ in done["s"]) == [0, 1, 2, 3, 4, 5]  # first probes
-    assert replies[4]["v"]["asleep"] is False
+    assert replies[5]["v"]["asleep"] is False
 
 
 def test_a_failing_request_is_reported_and_the_host_goes_on():

@@ -119,6 +119,27 @@ def test_storage_survives_a_reset_like_in_process():
     assert first_difference(reference, cosim) is None
 
 
+def test_a_game_new_to_the_tile_claims_its_storage_on_micropython_too():
+    # The storage holds another game's state (its tag names another game): on the first pass
+    # the runtime keeps only the new game's tag there, and that save reaches the world.
+    from runtime.tile import STATE_TAG
+
+    foreign = STATE_TAG + bytes((9,)) + b"games.x:X" + b"hue"
+    stored = []
+    for runner in (None, lambda hal, g: MpyTileRunner(hal, g)):
+        w = World(seed=2)
+        tid = w.add_tile(Demo, 0, 0, runner=runner)
+        w.hal(tid).storage = foreign
+        try:
+            w.advance(100)
+            stored.append(w.hal(tid).storage)
+        finally:
+            if runner is not None:
+                w.runner(tid).close()
+    assert stored[0] == stored[1]
+    assert stored[0].startswith(STATE_TAG) and stored[0].endswith(b"games.demo:Demo")
+
+
 def test_close_ends_the_process():
     w, tid = one_tile(GestureProbe)
     runner = w.runner(tid)

@@ -2,7 +2,7 @@
 
 from rt_hal import Recorder, RtHal, make, play, run_to
 from runtime import colors, link
-from runtime.tile import SLEEP_MS, START_POWER_UP, START_WOKE, Tile
+from runtime.tile import SLEEP_MS, START_NEW_GAME, START_POWER_UP, START_WOKE, Tile
 from runtime.timer import Timer
 
 
@@ -101,6 +101,36 @@ def test_save_and_load_state_keep_bytes_across_a_reset():
     except ValueError:
         pass
     assert tile.load_state() == b"R1 face down"  # nothing lost
+
+
+def test_a_game_new_to_the_tile_starts_clean_and_says_so_once():
+    hal, tile = make()
+    tile.save_state(b"R1 face down")
+    tile.reset()
+    tile.step()
+    assert tile.start_state() == START_POWER_UP  # the same game again
+
+    class OtherGame(Recorder):
+        pass
+
+    seen = []
+    other = Tile(hal, OtherGame)  # flashed with another game
+    other.game.on_loop = lambda t: seen.append((t.start_state(), t.load_state()))
+    other.step()
+    assert seen == [(START_NEW_GAME, None)]  # the first game's bytes are not for it
+    other.reset()
+    other.step()
+    assert other.start_state() == START_POWER_UP  # new once, even if it never saves
+    other.save_state(b"other")
+    other.reset()
+    assert other.load_state() == b"other"
+    back = Tile(hal, Recorder)
+    back.step()
+    assert back.start_state() == START_NEW_GAME and back.load_state() is None
+    hal.storage = b"R1 face down"  # saved before states carried their game's name
+    legacy = Tile(hal, Recorder)
+    legacy.step()
+    assert legacy.start_state() == START_POWER_UP and legacy.load_state() == b"R1 face down"
 
 
 def test_log_and_serial_number_go_through_the_hal():
