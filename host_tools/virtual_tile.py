@@ -46,6 +46,7 @@ MARK_HEAD = len(MARK) + 1 + 8
 BYTE_RATE = 100_000
 FLASH_RATE = 48_000
 EXEC_LATENCY = 0.002
+RESET_GAP = 0.05  # seconds the port is gone during a hard reset (a board's USB re-enumerates)
 
 
 def micropython_command():
@@ -109,6 +110,7 @@ class VirtualTile(BoardRepl):
         self._alive = False
         self.pty_path = None
         self.events = []  # (what, ...) the tile did that a test may want to explain
+        self.rtc_offset = 0  # seconds machine.RTC() runs ahead of the host's clock
         self.trace = collections.deque(maxlen=200)  # recent bytes in and out, for debugging
 
     # ---- lifecycle -------------------------------------------------------------------------
@@ -143,6 +145,7 @@ class VirtualTile(BoardRepl):
         self._kbd_char = 3
         self._cr_out = False
         self._paste = None
+        self.rtc_offset = 0  # the RTC starts again from the host's clock at power-on
         self._boot(run_main=True, announce=False)
         self._reader = threading.Thread(target=self._read_host, daemon=True)
         self._reader.start()
@@ -195,7 +198,13 @@ class VirtualTile(BoardRepl):
         in_r, in_w = os.pipe()
         try:
             self._child = subprocess.Popen(
-                [micropython_command(), AGENT, str(self.flash_rate), str(job_r)],
+                [
+                    micropython_command(),
+                    AGENT,
+                    str(self.flash_rate),
+                    str(job_r),
+                    str(self.rtc_offset),
+                ],
                 cwd=self.flash_dir,
                 stdin=in_r,
                 stdout=subprocess.PIPE,
@@ -336,8 +345,22 @@ class VirtualTile(BoardRepl):
                 return
             if kind == b"K":
                 self._kbd_char = int(payload)
+            elif kind == b"T":
+                self.rtc_offset = int(payload)
+            elif kind == b"H":
+                self._busy = False
+                threading.Thread(target=self.hard_reset, daemon=True).start()
             elif kind == b"D":
                 self._job_done()
+
+    def hard_reset(self):
+        """machine.reset(): as on a board, the USB port drops, then comes back with a power-on
+        boot (boot.py, main.py). A host that had the port open must open it again."""
+        self.events.append(("hard reset",))
+        if self._alive:
+            self.unplug()
+            time.sleep(RESET_GAP)
+            self.plug()
 
     def _job_done(self):
         """The code has ended. Input it did not read (in its pipe, then what the pipe could not

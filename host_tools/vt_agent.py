@@ -16,8 +16,12 @@ What the agent tells the host travels in stdout between the code's output, as ma
   (no byte for -1, which mpremote mount uses while the link carries binary data).
 - `B`: bytes the code wrote to sys.stdout.buffer, passed on raw. Everything else (print,
   sys.stdout.write, errors) is text, and the host turns its \\n into \\r\\n as a board does.
-For `K` and `B`, `import sys` and `import micropython` give thin wrappers (TileSys, TileMicropython)
-that delegate everything else to the real modules.
+- `H`: machine.reset() was called: the host power-cycles the tile (a hard reset).
+- `T`: machine.RTC().datetime(t) set the clock; the payload is its offset from the host's clock
+  in seconds, which the host hands to the next agent after a soft reset.
+For these, `import sys`, `import micropython`, `import machine` and `import time` give thin
+wrappers (TileSys, TileMicropython, TileMachine, TileTime) that delegate everything else to the
+real modules.
 
 File writes go through a throttled `open` so flash speed is board-like.
 
@@ -31,17 +35,22 @@ import os
 import sys
 import time
 
+import machine
 import micropython
 import vfs
 
 MARK = b"\x00\x17VT"  # then a kind byte, 8 hex digits of payload length, the payload
 FLASH_RATE = int(sys.argv[1]) if len(sys.argv) > 1 else 0  # bytes/s, 0 = unthrottled
 JOB_FD = int(sys.argv[2]) if len(sys.argv) > 2 else 3  # the pipe the host sends jobs on
+# Seconds the tile's RTC runs ahead of the host's clock: set by machine.RTC().datetime(t), kept
+# by the host across soft resets (a fresh agent each), as a board's RTC runs on through them.
+RTC_OFFSET = [int(sys.argv[3]) if len(sys.argv) > 3 else 0]
 
 FLASH_BYTES = 1408 * 1024  # rp2's filesystem on a 2 MB Pico (MICROPY_HW_FLASH_STORAGE_BYTES)
 BLOCK = 4096
 
 real_open = open
+AGENT_FILE = '"' + __file__ + '"'  # how tracebacks name this file
 out = sys.stdout.buffer
 
 
@@ -95,6 +104,62 @@ class TileMicropython:
 
     def __getattr__(self, name):
         return getattr(micropython, name)
+
+
+class TileTime:
+    """What `import time` gives: the real time module, but its calendar clock is the RTC's.
+    The rest (ticks_ms, sleep_ms, ...) is copied onto the instance: a game calls them on
+    every pass, and __getattr__ would slow each call down."""
+
+    def __init__(self):
+        for name in dir(time):
+            if not hasattr(self, name):
+                setattr(self, name, getattr(time, name))
+
+    def time(self):
+        return time.time() + RTC_OFFSET[0]
+
+    def time_ns(self):
+        return time.time_ns() + RTC_OFFSET[0] * 1_000_000_000
+
+    def localtime(self, secs=None):
+        return time.localtime(self.time() if secs is None else secs)
+
+    def gmtime(self, secs=None):
+        return time.gmtime(self.time() if secs is None else secs)
+
+
+class TileRtc:
+    """machine.RTC() as on rp2: datetime() reads (year, month, day, weekday, hours, minutes,
+    seconds, subseconds) and datetime(t) sets it (what `mpremote rtc [--set]` does)."""
+
+    def datetime(self, t=None):
+        if t is None:
+            y, mo, d, h, mi, s, wd = time.localtime(TILE_TIME.time())[:7]
+            return (y, mo, d, wd, h, mi, s, 0)
+        y, mo, d, _weekday, h, mi, s = t[:7]
+        RTC_OFFSET[0] = time.mktime((y, mo, d, h, mi, s, 0, 0)) - time.time()
+        out.write(marker(b"T", b"%d" % RTC_OFFSET[0]))
+
+
+class TileMachine:
+    """What `import machine` gives: the unix port's module, plus what an rp2 board has that
+    host tools use: machine.reset() (`mpremote reset`) and machine.RTC (`mpremote rtc`)."""
+
+    RTC = TileRtc
+
+    def reset(self):
+        """A hard reset, as on a board: the USB port drops and comes back, then boot.py and
+        main.py run as at power-on. The host does it (`H` marker); this never returns."""
+        out.write(marker(b"H"))
+        while True:
+            time.sleep_ms(1000)
+
+    def __getattr__(self, name):
+        return getattr(machine, name)
+
+
+TILE_TIME = TileTime()
 
 
 class ThrottledFile:
@@ -236,9 +301,11 @@ def read_exact(f, n):
 
 
 def error_text(exc):
+    """The traceback a board prints: without the agent's own frames (run_job's exec)."""
     buf = io.StringIO()
     sys.print_exception(exc, buf)
-    return buf.getvalue().encode()
+    lines = buf.getvalue().split("\n")
+    return "\n".join(line for line in lines if AGENT_FILE not in line).encode()
 
 
 def run_file(name, scope):
@@ -276,6 +343,8 @@ def main():
     mount_flash()
     sys.modules["sys"] = TileSys()
     sys.modules["micropython"] = TileMicropython()
+    sys.modules["machine"] = TileMachine()
+    sys.modules["time"] = TILE_TIME
     scope = {"__name__": "__main__", "open": throttled_open}
     while True:
         header = jobs.readline()

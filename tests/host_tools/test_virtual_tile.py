@@ -1,11 +1,26 @@
 """The virtual tile behaves like a board's USB REPL, through pyserial and mpremote's transport."""
 
+import ast
+import datetime
 import time
 from contextlib import contextmanager
 
 import serial
 from mpremote.transport_serial import SerialTransport
 from vtile_helpers import FAST, run_mpremote
+
+
+def wait_for(predicate, timeout=10.0):
+    """Poll until predicate() holds (False if it never does in time)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            if predicate():
+                return True
+        except OSError:
+            pass
+        time.sleep(0.02)
+    return False
 
 
 def read_until(port, marker, timeout=5.0):
@@ -277,3 +292,47 @@ def test_stdout_buffer_is_binary_and_print_is_text(make_tile):
     with raw_repl(tile) as t:
         out = t.exec("import sys\nprint('a')\nsys.stdout.buffer.write(b'\\n\\x00\\xff\\r\\n')")
         assert out == b"a\r\n\n\x00\xff\r\n"
+
+
+def test_mpremote_reset_power_cycles_the_tile_as_a_board_does(make_tile, tmp_path):
+    """machine.reset(): the port drops and comes back, and main.py runs again, as at power-on."""
+    flash = tmp_path / "tile0"
+    flash.mkdir()
+    (flash / "main.py").write_text("with open('boots.txt', 'a') as f:\n    f.write('b')\n")
+    tile = make_tile(**FAST)
+    assert wait_for(lambda: (flash / "boots.txt").exists())
+    code, out = run_mpremote(tile.port, "reset")
+    assert code == 0, out
+    assert wait_for(lambda: (flash / "boots.txt").read_text() == "bb")
+    assert ("hard reset",) in tile.events
+    code, out = run_mpremote(tile.port, "exec", "print('back')")  # the port is back
+    assert (code, out) == (0, "back\n")
+
+
+def test_mpremote_rtc_sets_the_clock_and_it_runs_on_through_soft_resets(make_tile):
+    tile = make_tile(**FAST)
+    code, out = run_mpremote(tile.port, "rtc", "--set")
+    assert code == 0, out
+    code, out = run_mpremote(tile.port, "rtc")
+    y, mo, d, wd, h, mi, s, _ = ast.literal_eval(out.strip())
+    read = datetime.datetime(y, mo, d, h, mi, s)
+    assert abs((read - datetime.datetime.now()).total_seconds()) < 5 and wd == read.weekday()
+    set_to = "(2030, 1, 2, 2, 3, 4, 5, 0)"  # a Wednesday
+    code, out = run_mpremote(tile.port, "exec", f"import machine; machine.RTC().datetime({set_to})")
+    assert code == 0, out
+    # Every mpremote run soft-resets the tile (a fresh interpreter): the clock runs on.
+    code, out = run_mpremote(tile.port, "exec", "import time; print(time.localtime()[:5])")
+    assert (code, out) == (0, "(2030, 1, 2, 3, 4)\n")
+    code, out = run_mpremote(tile.port, "rtc")
+    assert out.startswith("(2030, 1, 2, 2, 3, 4, ")
+
+
+def test_an_error_reads_as_on_a_board_without_the_virtual_tiles_own_frames(make_tile):
+    tile = make_tile(**FAST)
+    code, out = run_mpremote(tile.port, "exec", "x = 1\n1/0")
+    assert code == 1
+    assert out.splitlines() == [
+        "Traceback (most recent call last):",
+        '  File "<stdin>", line 2, in <module>',
+        "ZeroDivisionError: divide by zero",
+    ]
