@@ -111,6 +111,7 @@ class VirtualTile(BoardRepl):
         self.pty_path = None
         self.events = []  # (what, ...) the tile did that a test may want to explain
         self.rtc_offset = 0  # seconds machine.RTC() runs ahead of the host's clock
+        self._stopped = False
         self.trace = collections.deque(maxlen=200)  # recent bytes in and out, for debugging
 
     # ---- lifecycle -------------------------------------------------------------------------
@@ -164,6 +165,8 @@ class VirtualTile(BoardRepl):
         self._reader.join(2)
 
     def stop(self):
+        with self._lock:
+            self._stopped = True  # a hard reset under way must not plug the tile back in
         if self._alive:
             self.unplug()
         if self._own_port_dir:
@@ -360,7 +363,9 @@ class VirtualTile(BoardRepl):
         if self._alive:
             self.unplug()
             time.sleep(RESET_GAP)
-            self.plug()
+            with self._lock:
+                if not self._stopped:
+                    self.plug()
 
     def _job_done(self):
         """The code has ended. Input it did not read (in its pipe, then what the pipe could not
