@@ -12,6 +12,7 @@ import os
 import sys
 
 from simulator.sessions.bots import BEST_BOT, BOTS, UnknownBot, bot_class
+from simulator.sessions.cli import seed_number
 from simulator.sessions.playtest import (
     histogram_lines,
     plot_formats,
@@ -32,7 +33,10 @@ def add_arguments(parser):
     )
     parser.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
     parser.add_argument(
-        "--seed", type=int, default=0, help="game i is dealt from seed S+i (default 0)"
+        "--seed",
+        type=seed_number,
+        default=0,
+        help="game i is dealt from seed S+i, a whole number >= 0 (default 0)",
     )
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object with the figures"

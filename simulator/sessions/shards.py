@@ -60,7 +60,13 @@ def full_deck():
 
 
 def shuffled_deck(seed):
-    """The deck shuffled by `random.Random(seed)`: the same seed always deals the same game."""
+    """The deck shuffled by `random.Random(seed)`: the same seed always deals the same game.
+
+    A seed is a whole number, 0 or more: random.Random(-n) deals as Random(n) does, so a
+    negative seed would replay another seed's game (a batch from seed -1000 would count each
+    of 1000 deals twice)."""
+    if not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"a seed is a whole number >= 0, got {seed!r}")
     deck = full_deck()
     random.Random(seed).shuffle(deck)
     return deck

@@ -32,6 +32,14 @@ def test_a_bot_name_importlib_refuses_is_one_line(bot, capsys, no_games):
     assert "name the module in full" in one_line_error(capsys)
 
 
+def test_a_negative_seed_is_refused_before_the_games(capsys, no_games):
+    # Seeds -n and n deal alike, so a batch from a negative seed would count deals twice.
+    with pytest.raises(SystemExit) as stop:
+        main(["playtest", "--games", "5", "--seed", "-1000"])
+    assert stop.value.code == 2
+    assert "--seed: expected a whole number >= 0, got '-1000'" in capsys.readouterr().err
+
+
 def test_a_plot_that_cannot_be_saved_is_refused_before_the_games(tmp_path, capsys, no_games):
     for plot, says in (
         ("", "--plot needs a file name"),

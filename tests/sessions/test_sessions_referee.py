@@ -161,6 +161,14 @@ def test_bad_deck_is_refused_with_a_clear_error():
         game("R1 R1 R1 R1 Y2 B2 R3 Y3 B3 R1 R1 Y1 Y1 B1 B1 R2 Y2 B2")
 
 
+def test_a_negative_seed_is_refused_rather_than_dealing_another_seeds_game():
+    # random.Random(-n) shuffles as Random(n): seed -3 would silently replay seed 3's deal.
+    assert GameState(seed=3).deck != GameState(seed=4).deck
+    for bad in (-3, "3", 1.5):
+        with pytest.raises(ValueError, match="whole number >= 0"):
+            GameState(seed=bad)
+
+
 def test_observation_hides_own_hand_and_masks_own_draw():
     g = game()
     obs = g.observation(0)
