@@ -135,7 +135,7 @@ class TileRtc:
 
     def datetime(self, t=None):
         if t is None:
-            y, mo, d, h, mi, s, wd = time.localtime(TILE_TIME.time())[:7]
+            y, mo, d, h, mi, s, wd = TILE_TIME.localtime()[:7]
             return (y, mo, d, wd, h, mi, s, 0)
         y, mo, d, _weekday, h, mi, s = t[:7]
         RTC_OFFSET[0] = time.mktime((y, mo, d, h, mi, s, 0, 0)) - time.time()
