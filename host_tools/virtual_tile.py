@@ -38,6 +38,7 @@ import threading
 import time
 import tty
 
+from host_tools.vt_readline import LineEditor
 from host_tools.vt_repl import BoardRepl
 
 AGENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vt_agent.py")
@@ -182,6 +183,9 @@ class VirtualTile(BoardRepl):
     def _boot(self, run_main, announce=True):
         if announce:
             self._emit(b"MPY: soft reboot\r\n")
+        self._edit = LineEditor()  # a board forgets its REPL history on a soft reset
+        self._continuing = False
+        self._pasting = None
         self._spawn()
         # The agent runs boot.py (and main.py for "M") if the flash has them; the banner and
         # prompt follow when it is done (_job_done).
@@ -377,7 +381,7 @@ class VirtualTile(BoardRepl):
         elif self._mode == "raw":
             self._emit(b">")
         else:
-            self._emit(b">>> ")
+            self._emit(self._fresh_prompt())
         if unread:
             self._feed(unread)  # under the lock: input arriving meanwhile waits its turn
 

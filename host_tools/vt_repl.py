@@ -1,18 +1,23 @@
 """A board's REPL protocol (MicroPython's pyexec.c) as a state machine fed with host bytes.
 
-Friendly REPL: line editing, Enter runs the line, Ctrl-A raw REPL, Ctrl-B banner, Ctrl-C clears
-the line, Ctrl-D on an empty line soft-reboots (boot.py, then main.py). Raw REPL: bytes collect
-until Ctrl-D, which answers OK and runs them (output, Ctrl-D, error text, Ctrl-D, '>'); Ctrl-D on
-an empty buffer soft-reboots running boot.py but not main.py (as a board does in raw mode);
-Ctrl-B back to friendly; `Ctrl-E A Ctrl-A` starts raw-paste with flow control (window PASTE_WINDOW bytes).
+Friendly REPL: a board's line editor (vt_readline.py: history, cursor keys, `... ` lines for
+compound statements), Enter runs the input, and on an empty line Ctrl-A enters the raw REPL,
+Ctrl-B prints the banner, Ctrl-D soft-reboots (boot.py, then main.py) and Ctrl-E starts paste
+mode; Ctrl-C drops the input. Raw REPL: bytes collect until Ctrl-D, which answers OK and runs
+them (output, Ctrl-D, error text, Ctrl-D, '>'); Ctrl-D on an empty buffer soft-reboots running
+boot.py but not main.py (as a board does in raw mode); Ctrl-B back to friendly; `Ctrl-E A
+Ctrl-A` starts raw-paste with flow control (window PASTE_WINDOW bytes).
 While code runs, its input is the serial input, as on a board: the interrupt byte (Ctrl-C, or
 what micropython.kbd_intr set; none after kbd_intr(-1)) interrupts it, other bytes go to the
 code, and what it leaves unread reaches the REPL when it ends.
 
 The VirtualTile this is mixed into provides the interpreter side: _emit(bytes), _job(mode,
 code), _code_input(bytes), _boot(run_main), _spawn(), and the attributes _lock, _busy,
-_kbd_char, _mode, _line, _paste and _job_mode.
+_kbd_char, _mode, _line, _paste, _job_mode, and for the friendly REPL _edit (a LineEditor),
+_continuing and _pasting.
 """
+
+from host_tools.vt_readline import continues
 
 PASTE_WINDOW = 128
 BANNER = (
@@ -74,11 +79,11 @@ class BoardRepl:
         elif mode in ("B", "M"):  # boot.py or main.py stopped: the boot ends with the banner
             self._emit(KBD_TRACE + self._boot_prompt())
         else:
-            self._emit(KBD_TRACE + b">>> ")
+            self._emit(KBD_TRACE + self._fresh_prompt())
 
     def _boot_prompt(self):
         """How a boot ends on a board: the banner, then the prompt of the REPL mode it is in."""
-        return RAW_BANNER + b">" if self._mode == "raw" else BANNER + b">>> "
+        return RAW_BANNER + b">" if self._mode == "raw" else BANNER + self._fresh_prompt()
 
     def _raw_byte(self, c):
         if c == b"\x01":
@@ -93,7 +98,7 @@ class BoardRepl:
         elif c == b"\x02":
             self._line = b""
             self._mode = "friendly"
-            self._emit(b"\r\n" + BANNER + b">>> ")
+            self._emit(b"\r\n" + BANNER + self._fresh_prompt())
         elif c == b"\x03":
             self._line = b""
         elif c == b"\x04":
@@ -129,32 +134,61 @@ class BoardRepl:
         if self._paste_count % PASTE_WINDOW == 0:
             self._emit(b"\x01")
 
+    def _fresh_prompt(self):
+        """A new input at `>>> `: the line editor starts afresh (its history stays)."""
+        self._edit.start()
+        self._continuing = False
+        self._pasting = None
+        return b">>> "
+
     def _friendly_byte(self, c):
-        if c == b"\x01":
-            self._line = b""
+        if self._pasting is not None:
+            self._paste_mode_byte(c)
+            return
+        ends, echo = self._edit.key(c[0])
+        self._emit(echo)
+        if ends is None:
+            return
+        text = bytes(self._edit.text)
+        if self._continuing:
+            # As pyexec.c: Ctrl-C drops the whole input, Ctrl-D runs it as it stands.
+            if ends == 3:
+                self._emit(b"\r\n" + self._fresh_prompt())
+            elif ends != 4 and continues(text):
+                self._emit(self._edit.next_line())
+            else:
+                self._job("F", text)
+            return
+        if ends == 1:
             self._mode = "raw"
             self._emit(b"\r\n" + RAW_BANNER + b">")
-        elif c == b"\x02":
-            self._line = b""
-            self._emit(b"\r\n" + BANNER + b">>> ")
-        elif c == b"\x03":
-            self._line = b""
-            self._emit(b"\r\n>>> ")
-        elif c == b"\x04":
-            if not self._line:
-                self._emit(b"\r\n")
-                self._boot(run_main=True)
-        elif c in (b"\r", b"\n"):
-            line, self._line = self._line, b""
+        elif ends == 2:
+            self._emit(b"\r\n" + BANNER + self._fresh_prompt())
+        elif ends == 3:
+            self._emit(b"\r\n" + self._fresh_prompt())
+        elif ends == 4:
             self._emit(b"\r\n")
-            if line.strip():
-                self._job("F", line)
-            else:
-                self._emit(b">>> ")
-        elif c in (b"\x7f", b"\x08"):
-            if self._line:
-                self._line = self._line[:-1]
-                self._emit(b"\x08 \x08")
-        elif c >= b" ":
-            self._line += c
-            self._emit(c)
+            self._boot(run_main=True)
+        elif ends == 5:
+            self._pasting = b""
+            self._emit(b"\r\npaste mode; Ctrl-C to cancel, Ctrl-D to finish\r\n=== ")
+        elif not text:
+            self._emit(self._fresh_prompt())
+        elif continues(text):
+            self._continuing = True
+            self._emit(self._edit.next_line())
+        else:
+            self._job("F", text)
+
+    def _paste_mode_byte(self, c):
+        """Paste mode (Ctrl-E at the prompt): everything as typed, echoed, each CR shown as a
+        new `=== ` line; Ctrl-D runs it all as a file, Ctrl-C drops it."""
+        if c == b"\x03":
+            self._emit(b"\r\n" + self._fresh_prompt())
+        elif c == b"\x04":
+            code, self._pasting = self._pasting, None
+            self._emit(b"\r\n")
+            self._job("P", code)
+        else:
+            self._pasting += c
+            self._emit(b"\r\n=== " if c == b"\r" else c)
