@@ -63,12 +63,41 @@ def _back(n):
     return b"\x08" * n if n <= 4 else b"\x1b[%dD" % n
 
 
+# The keys that move the cursor or edit the line, by the byte (a Ctrl key on a non-empty line)
+# or the VT100 escape sequence a terminal sends for them.
+EDITING_KEYS = {
+    1: "home",  # Ctrl-A
+    2: "left",  # Ctrl-B
+    4: "delete",  # Ctrl-D
+    5: "end",  # Ctrl-E
+    6: "right",  # Ctrl-F
+    11: "kill to end",  # Ctrl-K
+    14: "newer",  # Ctrl-N
+    16: "older",  # Ctrl-P
+    21: "kill to start",  # Ctrl-U
+    b"\x1b[A": "older",  # Up
+    b"\x1b[B": "newer",  # Down
+    b"\x1b[C": "right",
+    b"\x1b[D": "left",
+    b"\x1b[H": "home",
+    b"\x1bOH": "home",
+    b"\x1b[1~": "home",
+    b"\x1b[7~": "home",
+    b"\x1b[F": "end",
+    b"\x1bOF": "end",
+    b"\x1b[4~": "end",
+    b"\x1b[8~": "end",
+    b"\x1b[3~": "delete",
+}
+
+
 class LineEditor:
     """One REPL input being typed: the lines so far, the cursor, and the history (kept)."""
 
     def __init__(self):
         self.history = []
         self.last_key = 0
+        self.length_before = 0
         self.start()
 
     def start(self):
@@ -115,6 +144,7 @@ class LineEditor:
         a control byte (1-5: Ctrl-A..E on an empty line; 3: Ctrl-C on any) for the REPL to
         act on, or None while the line is being edited."""
         after_cr, self.last_key = self.last_key == 13, c
+        self.length_before = len(self.text)  # what is on screen, for _redraw to erase
         if self.escape:
             return None, self._escape_key(c)
         if 1 <= c <= 5 and self.line_empty:
@@ -134,29 +164,8 @@ class LineEditor:
         return None, echo
 
     def _edit_key(self, c):
-        if c == 1:  # Ctrl-A: home
-            return self._redraw(back=self.cursor - self.line_start)
-        if c == 2:  # Ctrl-B: left
-            return self._redraw(back=1 if self.cursor > self.line_start else 0)
-        if c == 4:  # Ctrl-D: delete at the cursor
-            return self._delete()
-        if c == 5:  # Ctrl-E: end
-            return self._redraw(forward=len(self.text) - self.cursor)
-        if c == 6:  # Ctrl-F: right
-            return self._redraw(forward=1 if self.cursor < len(self.text) else 0)
-        if c == 11:  # Ctrl-K: kill to the end of the line
-            old = len(self.text)
-            del self.text[self.cursor :]
-            return self._redraw(old_len=old, from_cursor=True)
-        if c == 14:  # Ctrl-N: next in history
-            return self._recall(-1)
-        if c == 16:  # Ctrl-P: previous in history
-            return self._recall(1)
-        if c == 21:  # Ctrl-U: kill to the start of the line
-            old = len(self.text)
-            n = self.cursor - self.line_start
-            del self.text[self.line_start : self.cursor]
-            return self._redraw(back=n, old_len=old, from_cursor=True)
+        if c in EDITING_KEYS:
+            return self._edit(EDITING_KEYS[c])
         if c in (8, 127):
             return self._backspace()
         if self.just_indented and c in (9, 32):
@@ -164,9 +173,8 @@ class LineEditor:
             # indenting; a space takes back 3 of the 4 spaces added, a tab keeps them.
             self.auto_indent = False
             if c == 32:
-                old = len(self.text)
                 del self.text[-3:]
-                return self._redraw(back=3, old_len=old, from_cursor=False)
+                return self._redraw(back=3)
             return b""
         if c == 9:
             if self.cursor > 0 and self.text[self.cursor - 1 : self.cursor] in (b" ", b"\n"):
@@ -182,41 +190,46 @@ class LineEditor:
             self.escape = seq
             return b""
         self.escape = b""
-        if seq == b"\x1b[A":
-            return self._recall(1)
-        if seq == b"\x1b[B":
-            return self._recall(-1)
-        if seq == b"\x1b[C":
-            return self._redraw(forward=1 if self.cursor < len(self.text) else 0)
-        if seq == b"\x1b[D":
-            return self._redraw(back=1 if self.cursor > self.line_start else 0)
-        if seq in (b"\x1b[H", b"\x1bOH", b"\x1b[1~", b"\x1b[7~"):
+        return self._edit(EDITING_KEYS[seq]) if seq in EDITING_KEYS else b""
+
+    def _edit(self, action):
+        """Do one of the EDITING_KEYS actions; returns the echo."""
+        if action == "home":
             return self._redraw(back=self.cursor - self.line_start)
-        if seq in (b"\x1b[F", b"\x1bOF", b"\x1b[4~", b"\x1b[8~"):
+        if action == "end":
             return self._redraw(forward=len(self.text) - self.cursor)
-        if seq == b"\x1b[3~":
-            return self._delete()
-        return b""
+        if action == "left":
+            return self._redraw(back=1 if self.cursor > self.line_start else 0)
+        if action == "right":
+            return self._redraw(forward=1 if self.cursor < len(self.text) else 0)
+        if action == "older":
+            return self._recall(1)
+        if action == "newer":
+            return self._recall(-1)
+        if action == "delete":
+            if self.cursor >= len(self.text):
+                return b""
+            del self.text[self.cursor]
+            return self._redraw(from_cursor=True)
+        if action == "kill to end":
+            del self.text[self.cursor :]
+            return self._redraw(from_cursor=True)
+        assert action == "kill to start", action
+        n = self.cursor - self.line_start
+        del self.text[self.line_start : self.cursor]
+        return self._redraw(back=n, from_cursor=True)
 
     def _insert(self, data):
         self.text[self.cursor : self.cursor] = data
         return self._redraw(from_cursor=True, forward=len(data))
-
-    def _delete(self):
-        if self.cursor >= len(self.text):
-            return b""
-        old = len(self.text)
-        del self.text[self.cursor]
-        return self._redraw(old_len=old, from_cursor=True)
 
     def _backspace(self):
         if self.cursor <= self.line_start:
             return b""
         before = bytes(self.text[self.line_start : self.cursor])
         n = 4 if len(before) >= 4 and not before.strip(b" ") else 1  # an indent goes at once
-        old = len(self.text)
         del self.text[self.cursor - n : self.cursor]
-        return self._redraw(back=n, old_len=old, from_cursor=True)
+        return self._redraw(back=n, from_cursor=True)
 
     def _recall(self, step):
         """Show an older (step 1) or newer (step -1) history line in place of this one."""
@@ -225,23 +238,21 @@ class LineEditor:
             return b""
         if step < 0 and self.recalled < 0:
             return b""
-        old = len(self.text)
         back = self.cursor - self.line_start
         del self.text[self.line_start :]
         self.recalled = to
         if to >= 0:
             self.text += self.history[to]
-        return self._redraw(
-            back=back, old_len=old, from_cursor=True, forward=len(self.text) - self.line_start
-        )
+        return self._redraw(back=back, from_cursor=True, forward=len(self.text) - self.line_start)
 
-    def _redraw(self, back=0, forward=0, from_cursor=False, old_len=None):
-        """The echo that moves the cursor `back`, redraws from it if asked (erasing what a
-        shorter line left on screen) and leaves it `forward` places on, as readline.c does."""
+    def _redraw(self, back=0, forward=0, from_cursor=False):
+        """The echo that moves the cursor `back`, redraws from it if asked (erasing what a line
+        shorter than before this key left on screen) and leaves it `forward` places on, as
+        readline.c does."""
         out = _back(back)
         self.cursor -= back
         if from_cursor:
-            if old_len is not None and len(self.text) < old_len:
+            if len(self.text) < self.length_before:
                 out += b"\x1b[K"
             tail = bytes(self.text[self.cursor :])
             out += tail + _back(len(tail) - forward)
