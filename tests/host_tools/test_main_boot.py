@@ -6,7 +6,7 @@ import subprocess
 
 from vtile_helpers import ROOT
 
-from host_tools.virtual_tile import micropython_command
+from host_tools.host_micropython import micropython_command
 
 FIRMWARE = os.path.join(ROOT, "firmware")
 BOOT = """

@@ -168,6 +168,28 @@ def test_df_reports_a_picos_flash_not_the_host_disk(make_tile, tmp_path):
     assert df() == empty + 3 * 4096
 
 
+def test_code_on_the_tile_has_a_boards_heap_not_the_unix_ports(make_tile):
+    """gc.mem_free() shows the tile's heap (192 KB by default, --heap to change it), and a
+    firmware that needs more fails with MemoryError, as it would on the tile."""
+    check = "import gc\ngc.collect()\nfree = gc.mem_free()\n"
+    big = "b = bytearray(200_000)"
+    with raw_repl(make_tile(**FAST)) as t:
+        t.exec(check)
+        assert 192 * 1024 - 2048 <= t.eval("free") <= 192 * 1024
+        try:
+            t.exec(big)
+            raise AssertionError("allocated more than a tile has")
+        except Exception as exc:  # noqa: BLE001
+            assert "MemoryError" in str(exc)
+    with raw_repl(make_tile("tile1", heap="512K", **FAST)) as t:
+        t.exec(check)
+        assert 510 * 1024 <= t.eval("free") <= 512 * 1024
+        t.exec(big)
+        t.enter_raw_repl(soft_reset=True)  # a fresh interpreter holds the same heap back
+        t.exec(check)
+        assert 510 * 1024 <= t.eval("free") <= 512 * 1024
+
+
 def test_cp_r_of_a_directory_creates_it_as_on_a_board(make_tile, tmp_path):
     """`mpremote cp -r fw :` makes `:fw` (mpremote asks os.stat('') whether `:` exists)."""
     src = tmp_path / "src"

@@ -17,7 +17,7 @@ import serial
 from test_virtual_tile import read_until
 from vtile_helpers import FAST
 
-from host_tools.virtual_tile import micropython_command
+from host_tools.host_micropython import micropython_command
 from host_tools.vt_readline import continues
 
 # Keys in chunks: an Enter or Ctrl-C ends a chunk (the next waits for the prompt, since the unix

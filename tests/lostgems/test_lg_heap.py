@@ -13,7 +13,9 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 import bench_lostgems
 
-MICROPYTHON = bench_lostgems.micropython_command()
+from host_tools.host_micropython import micropython_command
+
+MICROPYTHON = micropython_command()
 BUDGET = 32 * 1024
 
 
