@@ -21,11 +21,22 @@ SUBCOMMANDS = {
 }
 
 
+def version():
+    """The installed package's version (what `pip show blinks-tiles` says)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("blinks-tiles")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser(argv):
     parser = argparse.ArgumentParser(
         prog="blinks",
         description="Blinks-style hexagonal tiles: simulator, sessions and host tools.",
     )
+    parser.add_argument("--version", action="version", version="%(prog)s " + version())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     wanted = argv[0] if argv and argv[0] in SUBCOMMANDS else None
     modules = {}

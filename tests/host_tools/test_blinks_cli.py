@@ -26,3 +26,12 @@ def test_an_unknown_option_is_blamed_on_the_subcommand(capsys):
     err = capsys.readouterr().err
     assert err.startswith("usage: blinks ports")
     assert "--no-such-option" in err
+
+
+def test_version_prints_the_installed_packages_version(capsys):
+    from importlib import metadata
+
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out == f"blinks {metadata.version('blinks-tiles')}\n"
