@@ -277,7 +277,7 @@ class VirtualTile(BoardRepl):
         self._busy = True
         self._kbd_char = 3  # as pyexec.c: Ctrl-C interrupts each command, whatever came before
         self._job_mode = mode
-        if self.exec_latency:
+        if self.exec_latency and mode != "C":  # a board completes a word at once
             time.sleep(self.exec_latency)
         try:
             self._jobs.write(b"%s %d\n" % (mode.encode(), len(code)) + code)
@@ -363,6 +363,8 @@ class VirtualTile(BoardRepl):
                 self._kbd_char = int(payload)
             elif kind == b"T":
                 self.rtc_offset = int(payload)
+            elif kind == b"C":
+                self._completion = payload
             elif kind == b"H":
                 self._busy = False
                 threading.Thread(target=self.hard_reset, daemon=True).start()
@@ -387,6 +389,8 @@ class VirtualTile(BoardRepl):
         self._busy = False
         if self._job_mode in ("B", "M"):  # a boot ends with the banner, as on a board
             self._emit(self._boot_prompt())
+        elif self._job_mode == "C":  # Tab: the line goes on
+            self._emit(self._completion_echo())
         elif self._mode == "raw":
             self._emit(b">")
         else:

@@ -5,8 +5,9 @@ Ctrl-B/F), Home/End (also Ctrl-A/E on a non-empty line), Delete (also Ctrl-D on 
 line), Ctrl-K/Ctrl-U, a history of the last 8 lines (Up/Down, Ctrl-P/N), and compound
 statements over several lines: a line that opens a block, a bracket, a triple quote or ends in a
 backslash continues at a `... ` prompt, indented 4 spaces more after a colon; an empty line ends
-the block. Tab after a space indents by 4; word completion (which needs the interpreter's names)
-is not done. The bytes echoed are the board's: VT100 cursor moves and erase-to-end-of-line.
+the block. Tab after a space indents by 4; elsewhere it asks for completion (COMPLETE), which
+needs the interpreter's names: the REPL gets them from the tile (vt_complete.py) and hands back
+`completed()` or `listed()`. The bytes echoed are the board's: VT100 cursor moves and erase-to-end-of-line.
 
 Pure bytes in, bytes out: the virtual tile's REPL (vt_repl.py) feeds keys and writes the echo.
 """
@@ -14,6 +15,7 @@ Pure bytes in, bytes out: the virtual tile's REPL (vt_repl.py) feeds keys and wr
 HISTORY_SIZE = 8  # MICROPY_READLINE_HISTORY_SIZE on rp2
 INDENT = b"    "
 ENTER = "enter"
+COMPLETE = "complete"  # Tab on a word: the REPL asks the interpreter, then calls completed/listed
 COMPOUND_WORDS = (b"if", b"while", b"for", b"try", b"with", b"def", b"class", b"async")
 
 
@@ -142,7 +144,7 @@ class LineEditor:
     def key(self, c):
         """Take one byte typed. Returns (what it ends, the echo): ENTER when the line is done,
         a control byte (1-5: Ctrl-A..E on an empty line; 3: Ctrl-C on any) for the REPL to
-        act on, or None while the line is being edited."""
+        act on, COMPLETE for Tab on a word, or None while the line is being edited."""
         after_cr, self.last_key = self.last_key == 13, c
         self.length_before = len(self.text)  # what is on screen, for _redraw to erase
         if self.escape:
@@ -159,6 +161,8 @@ class LineEditor:
         if c == 27:
             self.escape = b"\x1b"
             return None, b""
+        if c == 9 and not self.just_indented and not self._after_space():
+            return COMPLETE, b""
         echo = self._edit_key(c)
         self.just_indented = False
         return None, echo
@@ -177,12 +181,28 @@ class LineEditor:
                 return self._redraw(back=3)
             return b""
         if c == 9:
-            if self.cursor > 0 and self.text[self.cursor - 1 : self.cursor] in (b" ", b"\n"):
-                return self._insert(INDENT)
-            return b""  # word completion: not done here
+            return self._insert(INDENT)  # after a space (else key() asked for completion)
         if 32 <= c <= 126:
             return self._insert(bytes([c]))
         return b""
+
+    def _after_space(self):
+        return self.cursor > 0 and self.text[self.cursor - 1 : self.cursor] in (b" ", b"\n")
+
+    def word_before_cursor(self):
+        """What completion looks at: this line up to the cursor."""
+        return bytes(self.text[self.line_start : self.cursor])
+
+    def completed(self, rest):
+        """Tab found one completion (or a longer common prefix): insert `rest`; the echo."""
+        self.length_before = len(self.text)
+        return self._insert(rest)
+
+    def listed(self, prompt):
+        """Tab listed several matches below the line: the line again under them, after
+        `prompt`, with the cursor where it was; the echo."""
+        self.length_before = len(self.text)
+        return prompt + self.word_before_cursor() + self._redraw(from_cursor=True)
 
     def _escape_key(self, c):
         seq = self.escape + bytes([c])

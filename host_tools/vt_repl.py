@@ -13,11 +13,11 @@ code, and what it leaves unread reaches the REPL when it ends.
 
 The VirtualTile this is mixed into provides the interpreter side: _emit(bytes), _job(mode,
 code), _code_input(bytes), _boot(run_main), _spawn(), and the attributes _lock, _busy,
-_kbd_char, _mode, _line, _paste, _job_mode, and for the friendly REPL _edit (a LineEditor),
-_continuing and _pasting.
+_kbd_char, _mode, _line, _paste, _job_mode, _to_code, and for the friendly REPL _edit (a
+LineEditor), _continuing, _pasting and _completion (the tile's answer to a Tab).
 """
 
-from host_tools.vt_readline import continues
+from host_tools.vt_readline import COMPLETE, continues
 
 PASTE_WINDOW = 128
 BANNER = (
@@ -41,6 +41,9 @@ class BoardRepl:
                 c = data[i : i + 1]
                 if self._busy:
                     rest = data[i:]
+                    if self._job_mode == "C":  # keys typed while a Tab is answered: after it
+                        self._to_code += rest
+                        return
                     if 0 <= self._kbd_char < 256 and self._kbd_char in rest:
                         # As a board's USB stdin: the interrupt byte stops the code and drops
                         # the input before it; what follows it is for the prompt.
@@ -149,6 +152,10 @@ class BoardRepl:
         self._emit(echo)
         if ends is None:
             return
+        if ends == COMPLETE:
+            self._completion = b""
+            self._job("C", self._edit.word_before_cursor())  # answered in _completion_echo
+            return
         text = bytes(self._edit.text)
         if self._continuing:
             # As pyexec.c: Ctrl-C drops the whole input, Ctrl-D runs it as it stands.
@@ -179,6 +186,17 @@ class BoardRepl:
             self._emit(self._edit.next_line())
         else:
             self._job("F", text)
+
+    def _completion_echo(self):
+        """When the tile has answered a Tab (its `C` marker, kept in _completion): the rest of
+        the word inserted, or the matches listed and the line drawn again below them."""
+        kind, text = self._completion[:1], self._completion[1:]
+        if kind == b"i":
+            return self._edit.completed(text)
+        if kind == b"l":
+            listing = text.replace(b"\n", b"\r\n")
+            return listing + self._edit.listed(b"... " if self._continuing else b">>> ")
+        return b""
 
     def _paste_mode_byte(self, c):
         """Paste mode (Ctrl-E at the prompt): everything as typed, echoed, each CR shown as a

@@ -2,7 +2,8 @@
 
 The reference is the real `micropython` REPL on a pseudo-terminal: the unix port uses the same
 line editor (shared/readline) and the same rule for `... ` lines (py/repl.c) as an rp2 board.
-Only what the two REPLs share is compared: editing keys, compound statements, history, output.
+Only what the two REPLs share is compared: editing keys, compound statements, history, Tab
+completion, output.
 (Where they differ, at the prompt's Ctrl-A/B/D/E, the board's behaviour is tested on its own.)
 """
 
@@ -68,6 +69,22 @@ KEYS = [
     b"q\r",
     b"\x10\x10\x0e",  # Ctrl-P twice, Ctrl-N
     b"\x03",
+    b"gem_red = 1\r",
+    b"gem_blue = 2\r",
+    b"gem\t",  # Tab: the part all matches share
+    b"\t",  # then the matches listed, and the line again below them
+    b"r\t + 1\r",  # one match: the rest of it
+    b"gem_red.\t\x03",  # attributes of an object
+    b"str.\t\x03",  # only the REPL's globals are looked in, not the builtins
+    b"op\t\x03",  # (the virtual tile's own `open` is not the REPL's)
+    b"__\t\x03",  # names with underscores once one is typed
+    b"im\t",  # nothing found on the first word: `import `
+    b"mat\t\r",  # after `import `, the built-in modules
+    b"import u\t\x03",  # (not `usys`: an old alias, no module of its own)
+    b"math.sq\t(4)\r",
+    b"gem_b\x1b[D\t\x03",  # Tab mid-line completes what is before the cursor
+    b"if 1:\r",
+    b"gem_\t\x03",  # on a `... ` line
 ]
 SENTINEL = b"print('EN' + 'D')\r"
 DONE = b"END\r\n>>> "
