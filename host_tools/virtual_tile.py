@@ -277,6 +277,7 @@ class VirtualTile(BoardRepl):
         self._busy = True
         self._kbd_char = 3  # as pyexec.c: Ctrl-C interrupts each command, whatever came before
         self._job_mode = mode
+        self._job_started = time.monotonic()
         if self.exec_latency and mode != "C":  # a board completes a word at once
             time.sleep(self.exec_latency)
         try:

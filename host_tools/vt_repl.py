@@ -13,13 +13,16 @@ code, and what it leaves unread reaches the REPL when it ends.
 
 The VirtualTile this is mixed into provides the interpreter side: _emit(bytes), _job(mode,
 code), _code_input(bytes), _boot(run_main), _spawn(), and the attributes _lock, _busy,
-_kbd_char, _mode, _line, _paste, _job_mode, _to_code, and for the friendly REPL _edit (a
+_kbd_char, _mode, _line, _paste, _job_mode, _job_started, _to_code, and for the friendly REPL _edit (a
 LineEditor), _continuing, _pasting and _completion (the tile's answer to a Tab).
 """
+
+import time
 
 from host_tools.vt_readline import COMPLETE, continues
 
 PASTE_WINDOW = 128
+COMPLETION_PATIENCE = 1.0  # seconds a Tab may take before Ctrl-C interrupts it
 BANNER = (
     b"MicroPython v1.29.0 on virtual tile; unix port behind a pty\r\n"
     b'Type "help()" for more information.\r\n'
@@ -41,8 +44,8 @@ class BoardRepl:
                 c = data[i : i + 1]
                 if self._busy:
                     rest = data[i:]
-                    if self._job_mode == "C":  # keys typed while a Tab is answered: after it
-                        self._to_code += rest
+                    if self._job_mode == "C" and not self._completion_stuck():
+                        self._to_code += rest  # keys typed while a Tab is answered: after it
                         return
                     if 0 <= self._kbd_char < 256 and self._kbd_char in rest:
                         # As a board's USB stdin: the interrupt byte stops the code and drops
@@ -186,6 +189,11 @@ class BoardRepl:
             self._emit(self._edit.next_line())
         else:
             self._job("F", text)
+
+    def _completion_stuck(self):
+        """A Tab unanswered for COMPLETION_PATIENCE s (an object whose attributes never come
+        back): a Ctrl-C then interrupts it as it would any code."""
+        return time.monotonic() - self._job_started > COMPLETION_PATIENCE
 
     def _completion_echo(self):
         """When the tile has answered a Tab (its `C` marker, kept in _completion): the rest of

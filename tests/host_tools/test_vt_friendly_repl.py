@@ -176,6 +176,25 @@ def test_board_keys_at_the_friendly_prompt(make_tile):
         )
 
 
+def test_ctrl_c_frees_a_tab_that_never_comes_back(make_tile):
+    """Completing `hang.` asks the object for its attributes, and this one never answers; a
+    Ctrl-C typed with the Tab waits for it, but one after it has hung interrupts it, as a board's
+    Ctrl-C would, and the REPL works on."""
+    tile = make_tile(**FAST)
+    with serial.Serial(tile.port, timeout=0.05) as port:
+        read_until(port, b">>> ")
+        port.write(b"class Hang:\r    def __getattr__(self, name):\r        while True: pass\r\r\r")
+        read_until(port, b"\r\n>>> ")
+        port.write(b"hang = Hang()\r")
+        read_until(port, b"\r\n>>> ")
+        port.write(b"hang.\t")
+        assert read_until(port, b"\r\n>>> ", timeout=1.5) == b"hang."  # still hanging
+        port.write(b"\x03")
+        assert read_until(port, b"\r\n>>> ").endswith(b"KeyboardInterrupt: \r\n>>> ")
+        port.write(b"6 * 7\r")
+        assert read_until(port, b"42\r\n>>> ").endswith(b"6 * 7\r\n42\r\n>>> ")
+
+
 @pytest.mark.parametrize(
     ("text", "more"),
     [
