@@ -5,9 +5,9 @@ Jobs come on their own pipe (the fd in argv[2]): a line `MODE LENGTH\\n` then LE
 is `R` (raw REPL exec: output, then \\x04, error text, \\x04), `F` (friendly REPL line, compiled
 as 'single'), `P` (paste mode's text, run as a file), `B` (boot.py, as a board's soft reset in
 raw REPL mode), `M` (boot.py then main.py, as a board's power-on or friendly soft reset) or `C`
-(Tab completion of a friendly REPL line, answered with a `C` marker). stdin is the serial input, as on a board:
-while a job runs the host writes into it what arrives on the port, so `sys.stdin`,
-`sys.stdin.buffer`, `input()` and `select.poll` read the serial port natively.
+(Tab completion of a friendly REPL line, answered with a `C` marker). stdin is the serial input,
+as on a board: while a job runs the host writes into it what arrives on the port, so
+`sys.stdin`, `sys.stdin.buffer`, `input()` and `select.poll` read the serial port natively.
 
 What the agent tells the host travels in stdout between the code's output, as markers
 `\\x00\\x17VT` + kind + 8 hex digits of length + payload (see marker()):

@@ -50,8 +50,10 @@ def _builtin_modules(names):
                 module = __import__(name)
             except Exception:  # noqa: BLE001, S112  not a module: the usual case
                 continue
-            # `urandom` imports `random` (an old alias) but is no module of its own name
-            if getattr(module, "__name__", None) == name and not hasattr(module, "__file__"):
+            # `urandom` imports `random` (an old alias) but is no module of its own name;
+            # `__main__` is built in, though here it is this agent's script
+            own = getattr(module, "__name__", None) == name and not hasattr(module, "__file__")
+            if own or name == "__main__":
                 found.append(name)
     finally:
         sys.path[:] = saved

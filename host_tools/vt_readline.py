@@ -7,7 +7,8 @@ statements over several lines: a line that opens a block, a bracket, a triple qu
 backslash continues at a `... ` prompt, indented 4 spaces more after a colon; an empty line ends
 the block. Tab after a space indents by 4; elsewhere it asks for completion (COMPLETE), which
 needs the interpreter's names: the REPL gets them from the tile (vt_complete.py) and hands back
-`completed()` or `listed()`. The bytes echoed are the board's: VT100 cursor moves and erase-to-end-of-line.
+`completed()` or `listed()`. The bytes echoed are the board's: VT100 cursor moves and
+erase-to-end-of-line.
 
 Pure bytes in, bytes out: the virtual tile's REPL (vt_repl.py) feeds keys and writes the echo.
 """

@@ -13,8 +13,8 @@ code, and what it leaves unread reaches the REPL when it ends.
 
 The VirtualTile this is mixed into provides the interpreter side: _emit(bytes), _job(mode,
 code), _code_input(bytes), _boot(run_main), _spawn(), and the attributes _lock, _busy,
-_kbd_char, _mode, _line, _paste, _job_mode, _job_started, _to_code, and for the friendly REPL _edit (a
-LineEditor), _continuing, _pasting and _completion (the tile's answer to a Tab).
+_kbd_char, _mode, _line, _paste, _job_mode, _job_started, _to_code, and for the friendly REPL
+_edit (a LineEditor), _continuing, _pasting and _completion (the tile's answer to a Tab).
 """
 
 import time

@@ -81,6 +81,7 @@ KEYS = [
     b"im\t",  # nothing found on the first word: `import `
     b"mat\t\r",  # after `import `, the built-in modules
     b"import u\t\x03",  # (not `usys`: an old alias, no module of its own)
+    b"import __m\t\x03",
     b"math.sq\t(4)\r",
     b"gem_b\x1b[D\t\x03",  # Tab mid-line completes what is before the cursor
     b"if 1:\r",
