@@ -2,11 +2,8 @@
 
 import importlib.util
 import os
-import subprocess
 
-from vtile_helpers import ROOT
-
-from host_tools.host_micropython import micropython_command
+from vtile_helpers import ROOT, run_micropython
 
 FIRMWARE = os.path.join(ROOT, "firmware")
 BOOT = """
@@ -19,15 +16,7 @@ print(type(hal).__name__, len(hal.serial_number()))
 
 
 def test_main_boots_on_micropython(tmp_path):
-    proc = subprocess.run(
-        [micropython_command(), "-c", BOOT],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
-        env=dict(os.environ, MICROPYPATH=FIRMWARE),
-    )
+    proc = run_micropython(BOOT, cwd=tmp_path, micropypath=FIRMWARE)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "BLINKS boot tile=" in proc.stdout and "game=games.lostgems:LostGems" in proc.stdout
     assert "HeadlessHal 8" in proc.stdout

@@ -44,17 +44,22 @@ def boot_check(flash_dir):
     way (a .tmp file) is left out, as a board's boot would ignore it."""
     with tempfile.TemporaryDirectory() as copy:
         shutil.copytree(flash_dir, copy, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.tmp"))
-        proc = subprocess.run(
-            [micropython_command(), "-c", BOOT_CHECK],
-            cwd=copy,
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-            env=dict(os.environ, MICROPYPATH=""),
-        )
+        proc = run_micropython(BOOT_CHECK, cwd=copy)
     out = proc.stdout + proc.stderr
     return proc.returncode == 0 and "BOOTS" in out, out
+
+
+def run_micropython(code, cwd, micropypath=""):
+    """Run `code` in a fresh `micropython` in `cwd` (its flash), with MICROPYPATH `micropypath`."""
+    return subprocess.run(
+        [micropython_command(), "-c", code],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+        env=dict(os.environ, MICROPYPATH=micropypath),
+    )
 
 
 def run_mpremote(port, *args, cwd=None, timeout=30):
