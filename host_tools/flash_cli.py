@@ -58,6 +58,11 @@ def add_arguments(parser):
         help="leave the tile at its REPL instead of restarting it into the game",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="build the firmware and list what a tile would receive, touching no tile",
+    )
 
 
 class TileResult:
@@ -216,12 +221,29 @@ def print_summary(results, image, console):
     console.print(table)
 
 
+def print_image(image, console):
+    """What a tile receives, file by file: the --dry-run listing."""
+    from rich.table import Table
+
+    table = Table(title=f"{image.game} build {image.build}")
+    table.add_column("file on the tile")
+    table.add_column("bytes", justify="right")
+    table.add_row("main.py", str(len(image.main_py)))
+    for path, data in sorted(image.files.items()):
+        table.add_row(f"{image.fw_dir}/{path}", str(len(data)))
+    console.print(table)
+    console.print(
+        f"version {image.version}: {len(image.files) + 1} files, {image.total_bytes()} bytes "
+        "(nothing was sent: --dry-run)"
+    )
+
+
 def run(args):
     from rich.console import Console
 
     console = Console(width=max(Console().width, 120))
-    ports = target_ports(args.port, args.all)
-    if not ports:
+    ports = [] if args.dry_run else target_ports(args.port, args.all)
+    if not ports and not args.dry_run:
         print("blinks flash: " + no_tile_message(args.all), file=sys.stderr)
         return 1 if args.all else 2
     try:
@@ -229,6 +251,9 @@ def run(args):
     except BuildError as exc:
         print(f"blinks flash: cannot build the firmware: {exc}", file=sys.stderr)
         return 2
+    if args.dry_run:
+        print_image(image, console)
+        return 0
     cancel = threading.Event()
     results = flash_all(ports, image, reset=not args.no_reset, quiet=args.quiet, cancel=cancel)
     if cancel.is_set():
