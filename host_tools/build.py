@@ -64,15 +64,18 @@ def project_version():
 
 
 def image_sources(firmware_dir=FIRMWARE):
-    """{path on the tile: path here} of the files that go into fw/<build>/: the modules that
-    firmware_dir/manifest.py lists, or without a manifest every .py and .json file in the tree.
-    main.py is not among them (the build points it at the build); raises BuildError for a
-    manifest that cannot be read."""
+    """({path on the tile: path here}, {path on the tile: mpy-cross -O level}) of the files
+    that go into fw/<build>/: the modules that firmware_dir/manifest.py lists (with the levels
+    it asks for), or without a manifest every .py and .json file in the tree. main.py is not
+    among them (the build points it at the build); raises BuildError for a manifest that cannot
+    be read."""
+    opt = {}
     if os.path.exists(os.path.join(firmware_dir, MANIFEST)):
         try:
-            sources = dict(read_manifest(os.path.join(firmware_dir, MANIFEST)).files)
+            manifest = read_manifest(os.path.join(firmware_dir, MANIFEST))
         except ManifestError as exc:
             raise BuildError(str(exc)) from None
+        sources, opt = dict(manifest.files), manifest.opt
     else:
         sources = {}
         for dirpath, dirnames, filenames in os.walk(firmware_dir):
@@ -84,7 +87,7 @@ def image_sources(firmware_dir=FIRMWARE):
                     path = os.path.join(dirpath, name)
                     sources[os.path.relpath(path, firmware_dir).replace(os.sep, "/")] = path
     sources.pop("main.py", None)
-    return dict(sorted(sources.items()))
+    return dict(sorted(sources.items())), opt
 
 
 def resolve_game(name, firmware_dir=FIRMWARE, sources=None):
@@ -94,7 +97,7 @@ def resolve_game(name, firmware_dir=FIRMWARE, sources=None):
     The module must be among the image's `sources` (image_sources() when not given).
     """
     if sources is None:
-        sources = image_sources(firmware_dir)
+        sources = image_sources(firmware_dir)[0]
     module, _, cls = name.partition(":")
     if "." not in module:
         module = "games." + module
@@ -141,12 +144,21 @@ def game_classes(path, sources, follow=True):
     return sorted(set(found))
 
 
-def compile_mpy(path, device_name):
-    """Cross-compile one file with mpy-cross; the error text names the file and line."""
+def compile_mpy(path, device_name, opt=None):
+    """Cross-compile one file with mpy-cross (at -O`opt` if given); the error text names the
+    file and line."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out.mpy")
+        level = () if opt is None else (f"-O{opt}",)
         proc = mpy_cross.run(
-            "-o", out, "-s", device_name, path, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            *level,
+            "-o",
+            out,
+            "-s",
+            device_name,
+            path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
         )
         _, err = proc.communicate()
         if proc.returncode != 0:
@@ -163,14 +175,14 @@ def build(game=None, compile=True, firmware_dir=FIRMWARE):
                 game = json.load(f)["game"]
         except (OSError, ValueError, KeyError) as exc:
             raise BuildError(f"{CONFIG_FILE}: no game named ({exc})") from None
-    sources = image_sources(firmware_dir)
+    sources, opt = image_sources(firmware_dir)
     game = resolve_game(game, firmware_dir, sources)
     files = {}
     for rel, path in sources.items():
         if rel == CONFIG_FILE:
             files[rel] = json.dumps({"game": game}, sort_keys=True).encode() + b"\n"
         elif compile and rel.endswith(".py"):
-            files[rel[:-3] + ".mpy"] = compile_mpy(path, rel)
+            files[rel[:-3] + ".mpy"] = compile_mpy(path, rel, opt.get(rel))
         else:
             with open(path, "rb") as f:
                 files[rel] = f.read()

@@ -39,10 +39,13 @@ class Options:
 
 class Manifest:
     """The modules a manifest lists: `files` maps a path on the tile (e.g. `runtime/tile.py`)
-    to the source file on this machine; `metadata` is the top manifest's metadata() call."""
+    to the source file on this machine; `opt` maps a path to the mpy-cross optimisation level
+    its package() or module() asked for (-O0..-O3), where one did; `metadata` is the top
+    manifest's metadata() call."""
 
     def __init__(self):
         self.files = {}
+        self.opt = {}
         self.metadata = {}
 
 
@@ -109,7 +112,7 @@ class _Reader:
         base = self._resolve(base_path)
         if files is not None:
             for name in files:
-                self._add(os.path.join(package_path, name), base)
+                self._add(os.path.join(package_path, name), base, opt)
             return
         top = os.path.join(base, package_path)
         if not os.path.isdir(top):
@@ -121,13 +124,13 @@ class _Reader:
                 if name.endswith(".py"):
                     found.append(os.path.relpath(os.path.join(dirpath, name), base))
         for target in sorted(found):
-            self._add(target, base)
+            self._add(target, base, opt)
 
     def module(self, module_path, base_path=".", opt=None):
         """One .py file, kept at module_path on the tile."""
         if not module_path.endswith(".py"):
             raise ValueError(f"module({module_path!r}): a module must be a .py file")
-        self._add(module_path, self._resolve(base_path))
+        self._add(module_path, self._resolve(base_path), opt)
 
     def require(self, name, *args, **kwargs):
         raise ValueError(
@@ -173,7 +176,7 @@ class _Reader:
                 )
         return os.path.normpath(os.path.join(self.here[-1], path))
 
-    def _add(self, target, base):
+    def _add(self, target, base, opt=None):
         target = os.path.normpath(target).replace(os.sep, "/")
         if target.startswith("../") or os.path.isabs(target):
             raise ValueError(f"{target}: a file on the tile must stay inside the firmware")
@@ -185,7 +188,11 @@ class _Reader:
         known = self.manifest.files.get(target)
         if known is not None and os.path.realpath(known) != os.path.realpath(source):
             raise ValueError(f"{target} is listed twice, from {known} and {source}")
+        if opt is not None and opt not in (0, 1, 2, 3):
+            raise ValueError(f"opt={opt!r}: mpy-cross optimisation levels are 0 to 3")
         self.manifest.files[target] = source
+        if opt is not None:
+            self.manifest.opt[target] = opt
 
 
 def _where(path, exc):

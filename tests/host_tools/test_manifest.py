@@ -6,7 +6,7 @@ import shutil
 import pytest
 from vtile_helpers import FAST, ROOT, boot_check, run_blinks
 
-from host_tools.build import BuildError, build
+from host_tools.build import BuildError, build, compile_mpy
 from host_tools.flash_cli import flash_all
 from host_tools.manifest import ManifestError, read_manifest
 
@@ -79,6 +79,19 @@ def test_a_game_the_manifest_leaves_out_cannot_be_flashed(tree):
         build("lostgems", firmware_dir=firmware)
 
 
+def test_opt_sets_mpy_crosss_optimisation_level_for_that_package_only(tree, make_tile):
+    firmware = tree(DEMO_ONLY.replace('package("runtime")', 'package("runtime", opt=3)'))
+    image, plain = build("demo", firmware_dir=firmware), build("demo")
+    source = os.path.join(firmware, "runtime", "tile.py")
+    assert image.files["runtime/tile.mpy"] == compile_mpy(source, "runtime/tile.py", 3)
+    assert image.files["runtime/tile.mpy"] != plain.files["runtime/tile.mpy"]
+    assert image.files["hal/headless.mpy"] == plain.files["hal/headless.mpy"]
+    tile = make_tile(**FAST)
+    assert flash_all([tile.port], image, quiet=True)[0].ok
+    ok, out = boot_check(tile.flash_dir)
+    assert ok, out
+
+
 def test_include_runs_a_manifest_beside_its_own_files_with_options(tmp_path):
     (tmp_path / "extras").mkdir()
     (tmp_path / "extras" / "sound.py").write_text("")
@@ -107,6 +120,7 @@ def test_include_runs_a_manifest_beside_its_own_files_with_options(tmp_path):
         ('include("$(PORT_DIR)/boards/manifest.py")', "manifest.py:3: $(PORT_DIR) in"),
         ('package("games", files=["nope.py"])', "manifest.py:3: no file"),
         ('module("../main.py", base_path="runtime")', "a file on the tile must stay inside"),
+        ('package("games", opt=4)', "manifest.py:3: opt=4: mpy-cross optimisation levels are"),
     ],
 )
 def test_a_manifest_mistake_names_its_line(tree, line, complaint):
