@@ -80,7 +80,10 @@ class _Reader:
             with open(path) as f:
                 source = f.read()
         except OSError as exc:
-            raise ManifestError(f"cannot read manifest {path}: {exc.strerror}") from None
+            problem = f"cannot read manifest {path}: {exc.strerror}"
+            if len(self.here) > 1:  # include()d: the including manifest's line is named
+                raise ValueError(problem) from None
+            raise ManifestError(problem) from None
         try:
             code = compile(source, path, "exec")
         except SyntaxError as exc:

@@ -120,6 +120,7 @@ def test_include_runs_a_manifest_beside_its_own_files_with_options(tmp_path):
         ('include("$(PORT_DIR)/boards/manifest.py")', "manifest.py:3: $(PORT_DIR) in"),
         ('package("games", files=["nope.py"])', "manifest.py:3: no file"),
         ('module("../main.py", base_path="runtime")', "a file on the tile must stay inside"),
+        ('include("extras.py")', "manifest.py:3: cannot read manifest"),
         ('package("games", opt=4)', "manifest.py:3: opt=4: mpy-cross optimisation levels are"),
     ],
 )
@@ -131,6 +132,11 @@ def test_a_manifest_mistake_names_its_line(tree, line, complaint):
     assert str(caught.value).startswith(os.path.join(firmware, "manifest.py"))
     with pytest.raises(BuildError, match="manifest.py:3"):
         build(firmware_dir=firmware)
+
+
+def test_a_missing_manifest_is_named(tmp_path):
+    with pytest.raises(ManifestError, match="cannot read manifest .*manifest.py: No such file"):
+        read_manifest(str(tmp_path))
 
 
 def test_flash_with_a_broken_manifest_exits_2_and_touches_no_tile(tree, make_tile):
