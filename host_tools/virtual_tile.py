@@ -27,6 +27,7 @@ Pass 0 to any of them for full host speed.
 
 import argparse
 import collections
+import hashlib
 import os
 import select
 import shutil
@@ -95,9 +96,13 @@ class VirtualTile(BoardRepl):
         port_dir=None,
         name="tile",
         heap=BOARD_HEAP,
+        serial=None,
     ):
         self.heap = heap_bytes(heap)  # what code on the tile finds free, as on a board
         self.flash_dir = os.path.abspath(flash_dir)
+        # machine.unique_id(): given, or made from the flash's path, so the tile keeps it when
+        # started again on the same directory, as a board keeps its flash chip's id.
+        self.serial = serial or hashlib.sha256(self.flash_dir.encode()).digest()[:8]
         os.makedirs(self.flash_dir, exist_ok=True)
         self.byte_rate = byte_rate
         self.flash_rate = flash_rate
@@ -220,6 +225,7 @@ class VirtualTile(BoardRepl):
                     str(job_r),
                     str(self.rtc_offset),
                     str(self.heap),
+                    self.serial.hex(),
                 ],
                 cwd=self.flash_dir,
                 stdin=in_r,

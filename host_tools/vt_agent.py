@@ -33,6 +33,7 @@ The process starts in the tile's directory; TileFlash then mounts that directory
 the host's own filesystem is out of reach.
 """
 
+import binascii
 import gc
 import io
 import os
@@ -54,6 +55,8 @@ JOB_FD = int(sys.argv[2]) if len(sys.argv) > 2 else 3  # the pipe the host sends
 RTC_OFFSET = [int(sys.argv[3]) if len(sys.argv) > 3 else 0]
 # Bytes of heap the tile's code finds free (a board's), 0 = all the interpreter has.
 TILE_HEAP = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+# machine.unique_id(): 8 bytes, as an rp2 board's (its flash chip's id), in hex.
+UNIQUE_ID = binascii.unhexlify(sys.argv[5]) if len(sys.argv) > 5 else bytes(8)
 
 FLASH_BYTES = 1408 * 1024  # rp2's filesystem on a 2 MB Pico (MICROPY_HW_FLASH_STORAGE_BYTES)
 BLOCK = 4096
@@ -153,9 +156,13 @@ class TileRtc:
 
 class TileMachine:
     """What `import machine` gives: the unix port's module, plus what an rp2 board has that
-    host tools use: machine.reset() (`mpremote reset`) and machine.RTC (`mpremote rtc`)."""
+    host tools use: machine.reset() (`mpremote reset`), machine.RTC (`mpremote rtc`) and
+    machine.unique_id() (`blinks ports`, and the game's serial number)."""
 
     RTC = TileRtc
+
+    def unique_id(self):
+        return UNIQUE_ID
 
     def reset(self):
         """A hard reset, as on a board: the USB port drops and comes back, then boot.py and

@@ -2,8 +2,9 @@
 
 It is a tile lying alone on the table with nobody touching it: no button edges, frames sent go
 nowhere, LEDs are not drawn. Time, entropy, storage and the serial log are real, so the game
-boots, saves and logs as it does on a board. The serial number is made once and kept in the
-tile's flash directory, so a virtual tile keeps its identity across resets.
+boots, saves and logs as it does on a board. The serial number is machine.unique_id() where
+the interpreter has one (a virtual tile's, as a board's); else it is made once and kept in the
+tile's flash directory, so a tile keeps its identity across resets either way.
 """
 
 import os
@@ -23,6 +24,16 @@ def _ticks_ms():
     return int(getattr(time, "monotonic")() * 1000)  # noqa: B009  CPython only: not in the stubs
 
 
+def _unique_id():
+    """machine.unique_id(), or None where there is none (the plain unix port, CPython)."""
+    try:
+        import machine
+
+        return machine.unique_id()
+    except (ImportError, AttributeError):
+        return None
+
+
 class HeadlessHal(Hal):
     loop_pause_ms = 20  # nothing to react to quickly; leave the CPU to others
 
@@ -30,7 +41,7 @@ class HeadlessHal(Hal):
         self._last_ticks = _ticks_ms()
         self._ms = 0
         self._colors = [0] * FACE_COUNT
-        self._serial = read_file(SERIAL_FILE)
+        self._serial = _unique_id() or read_file(SERIAL_FILE)
         if self._serial is None:
             self._serial = os.urandom(8)
             write_atomic(SERIAL_FILE, self._serial)

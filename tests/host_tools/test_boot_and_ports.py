@@ -42,11 +42,11 @@ def test_a_game_that_fails_to_import_leaves_the_tile_at_its_repl(make_tile, firm
 def test_ports_lists_named_tiles_with_serial_and_firmware(make_tile, monkeypatch):
     flashed = make_tile("flashed", **FAST)
     blank = make_tile("blank", **FAST)
+    assert flashed.serial != blank.serial
     assert flash_all([flashed.port], build(), quiet=True)[0].ok
-    serial_file = os.path.join(flashed.flash_dir, "tile_serial.bin")
-    end = time.monotonic() + 10
-    while not os.path.exists(serial_file) and time.monotonic() < end:
-        time.sleep(0.02)  # the rebooted game makes its serial number on first boot
+    # the game names itself by the tile's machine.unique_id(), as on a board: no file for it
+    assert f"BLINKS boot tile={flashed.serial.hex()} ".encode() in read_for(flashed.port, 2.0)
+    assert not os.path.exists(os.path.join(flashed.flash_dir, "tile_serial.bin"))
     monkeypatch.setenv("BLINKS_PORTS", blank.port)
     proc = run_blinks("ports", "--port", flashed.port, "--json", timeout=60)
     assert proc.returncode == 0, proc.stderr
@@ -57,8 +57,8 @@ def test_ports_lists_named_tiles_with_serial_and_firmware(make_tile, monkeypatch
         "game": image.game,
         "version": image.version,
     }
-    with open(serial_file, "rb") as f:
-        assert rows[flashed.port]["serial"] == f.read().hex()
+    assert rows[flashed.port]["serial"] == flashed.serial.hex()
+    assert rows[blank.port]["serial"] == blank.serial.hex()  # a tile has its id before firmware
     assert rows[blank.port]["firmware"] is None and rows[blank.port]["error"] is None
 
 

@@ -9,6 +9,8 @@ import serial
 from mpremote.transport_serial import SerialTransport
 from vtile_helpers import FAST, run_mpremote
 
+from host_tools.virtual_tile import VirtualTile
+
 
 def wait_for(predicate, timeout=10.0):
     """Poll until predicate() holds (False if it never does in time)."""
@@ -347,6 +349,21 @@ def test_mpremote_rtc_sets_the_clock_and_it_runs_on_through_soft_resets(make_til
     assert (code, out) == (0, "(2030, 1, 2, 3, 4)\n")
     code, out = run_mpremote(tile.port, "rtc")
     assert out.startswith("(2030, 1, 2, 2, 3, 4, ")
+
+
+def test_machine_unique_id_is_the_tiles_own_and_outlives_a_restart(make_tile, tmp_path):
+    """8 bytes, as an rp2 board's; kept when the tile is started again on the same flash."""
+    show = "import machine, binascii; print(binascii.hexlify(machine.unique_id()).decode())"
+    first, other = make_tile("tile0", **FAST), make_tile("tile1", **FAST)
+    code, out = run_mpremote(first.port, "exec", show)
+    assert (code, out) == (0, first.serial.hex() + "\n") and len(first.serial) == 8
+    assert run_mpremote(other.port, "exec", show)[1] == other.serial.hex() + "\n" != out
+    first.stop()
+    again = VirtualTile(first.flash_dir, port_dir=str(tmp_path), name="again", **FAST).start()
+    try:
+        assert run_mpremote(again.port, "exec", show) == (0, out)
+    finally:
+        again.stop()
 
 
 def test_an_error_reads_as_on_a_board_without_the_virtual_tiles_own_frames(make_tile):
