@@ -63,6 +63,10 @@ def project_version():
         return "0"
 
 
+def has_manifest(firmware_dir):
+    return os.path.exists(os.path.join(firmware_dir, MANIFEST))
+
+
 def image_sources(firmware_dir=FIRMWARE):
     """({path on the tile: path here}, {path on the tile: mpy-cross -O level}) of the files
     that go into fw/<build>/: the modules that firmware_dir/manifest.py lists (with the levels
@@ -70,7 +74,7 @@ def image_sources(firmware_dir=FIRMWARE):
     among them (the build points it at the build); raises BuildError for a manifest that cannot
     be read."""
     opt = {}
-    if os.path.exists(os.path.join(firmware_dir, MANIFEST)):
+    if has_manifest(firmware_dir):
         try:
             manifest = read_manifest(os.path.join(firmware_dir, MANIFEST))
         except ManifestError as exc:
@@ -103,9 +107,7 @@ def resolve_game(name, firmware_dir=FIRMWARE, sources=None):
         module = "games." + module
     path = module_path(module, sources)
     if path is None:
-        listed = (
-            f" listed in {MANIFEST}" if os.path.exists(os.path.join(firmware_dir, MANIFEST)) else ""
-        )
+        listed = f" listed in {MANIFEST}" if has_manifest(firmware_dir) else ""
         raise BuildError(f"no game module {module!r}{listed} in {firmware_dir}")
     games = game_classes(path, sources)
     if cls:

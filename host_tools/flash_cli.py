@@ -242,10 +242,11 @@ def run(args):
     from rich.console import Console
 
     console = Console(width=max(Console().width, 120))
-    ports = [] if args.dry_run else target_ports(args.port, args.all)
-    if not ports and not args.dry_run:
-        print("blinks flash: " + no_tile_message(args.all), file=sys.stderr)
-        return 1 if args.all else 2
+    if not args.dry_run:
+        ports = target_ports(args.port, args.all)
+        if not ports:
+            print("blinks flash: " + no_tile_message(args.all), file=sys.stderr)
+            return 1 if args.all else 2
     try:
         image = build(args.game, compile=not args.no_compile, firmware_dir=args.firmware)
     except BuildError as exc:
