@@ -10,7 +10,6 @@ the manifest's file and line and says what to do instead.
 """
 
 import os
-import sys
 import traceback
 
 MANIFEST = "manifest.py"
@@ -200,7 +199,7 @@ class _Reader:
 
 def _where(path, exc):
     """`FILE:LINE` of the innermost line of a manifest that raised `exc`."""
-    for frame in reversed(traceback.extract_tb(sys.exc_info()[2])):
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
         if frame.filename == path:
             return f"{path}:{frame.lineno}"
     return path
