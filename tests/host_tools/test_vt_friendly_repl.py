@@ -187,7 +187,7 @@ def test_ctrl_c_frees_a_tab_that_never_comes_back(make_tile):
         port.write(b"class Hang:\r    def __getattr__(self, name):\r        while True: pass\r\r\r")
         read_until(port, b"\r\n>>> ")
         port.write(b"hang = Hang()\r")
-        read_until(port, b"\r\n>>> ")
+        read_until(port, b"hang = Hang()\r\n>>> ")  # not a prompt the Enters above left
         port.write(b"hang.\t")
         assert read_until(port, b"\r\n>>> ", timeout=1.5) == b"hang."  # still hanging
         port.write(b"\x03")
