@@ -79,9 +79,16 @@ def no_tile_message(every):
 
 
 PROBE = """
-import binascii, json
+import binascii, json, sys
 def _pv():
-    r = {'serial': '?', 'firmware': None}
+    v = sys.implementation.version
+    r = {'serial': '?', 'firmware': None, 'board': sys.platform,
+         'micropython': '%d.%d.%d' % v[:3] + ('-' + v[3] if len(v) > 3 and v[3] else '')}
+    try:
+        import os
+        r['board'] = os.uname().machine
+    except Exception:
+        pass
     try:
         import machine
         r['serial'] = binascii.hexlify(machine.unique_id()).decode()
@@ -113,7 +120,9 @@ PROBE_DEADLINE_S = 15.0  # connecting (5 s at most) and one short command
 
 
 def probe(device, restart=True):
-    """{'serial', 'firmware' (version.json without file hashes, or None)} of the tile on `device`.
+    """{'serial', 'firmware' (version.json without file hashes, or None), 'micropython' (the
+    interpreter's release, as os.uname().release), 'board' (os.uname().machine, or the platform
+    where os.uname is missing)} of the tile on `device`.
 
     Entering the raw REPL stops the running game; `restart` soft-resets the tile afterwards so
     it goes back to its game. Raises host_tools.link.LinkError (or TransportError) when the tile

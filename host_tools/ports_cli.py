@@ -1,4 +1,5 @@
-"""`blinks ports`: list the serial ports that look like tiles, with serial number and firmware.
+"""`blinks ports`: list the serial ports that look like tiles, with serial number, the MicroPython
+release and board, and the firmware `blinks flash` put there.
 
 Exit 1 when a port named with --port or BLINKS_PORTS could not be probed (a USB port that merely
 looks like a tile is listed with its error, without failing the command); stdout holds only
@@ -34,6 +35,8 @@ def describe(port, do_probe):
         "description": port.description,
         "serial": port.usb_serial,
         "firmware": None,
+        "micropython": None,  # the release the tile runs, as os.uname().release
+        "board": None,  # what os.uname().machine calls it
         "probed": do_probe,  # False: firmware unknown, not "none"
         "named": port.named,
         "error": None,
@@ -43,6 +46,8 @@ def describe(port, do_probe):
             info = probe(port.device)
             row["serial"] = info["serial"]
             row["firmware"] = info["firmware"]
+            row["micropython"] = info["micropython"]
+            row["board"] = info["board"]
         except LinkError as exc:
             row["error"] = str(exc)
         except Exception as exc:  # noqa: BLE001  a tile that does not answer is listed, not fatal
@@ -59,6 +64,13 @@ def firmware_text(row):
     return f"{fw.get('game', '?')} v{fw.get('version', '?')} build {fw.get('build', '?')}"
 
 
+def micropython_text(row):
+    """The tile's MicroPython release and board, as its banner names them."""
+    if not row["micropython"]:
+        return "?"
+    return f"{row['micropython']} on {row['board']}"
+
+
 def run(args):
     rows = [describe(p, not args.no_probe) for p in find_ports(args.port)]
     status = 1 if any(r["error"] and r["named"] for r in rows) else 0
@@ -72,10 +84,12 @@ def run(args):
     from rich.table import Table
 
     table = Table(title="tiles")
-    for col in ("port", "usb", "serial", "firmware"):
+    for col in ("port", "usb", "serial", "micropython", "firmware"):
         table.add_column(col)
     for r in rows:
         fw = f"[red]{r['error']}[/red]" if r["error"] else firmware_text(r)
-        table.add_row(r["port"], r["usb"], r["serial"] or "?", fw)
-    Console(width=max(Console().width, 120)).print(table)
+        table.add_row(r["port"], r["usb"], r["serial"] or "?", micropython_text(r), fw)
+    Console(width=max(Console().width, 200)).print(
+        table
+    )  # a row a line: the table takes its own width
     return status

@@ -24,7 +24,7 @@ What the agent tells the host travels in stdout between the code's output, as ma
   in seconds, which the host hands to the next agent after a soft reset.
 For these, `import sys`, `import micropython`, `import machine` and `import time` give thin
 wrappers (TileSys, TileMicropython, TileMachine, TileTime) that delegate everything else to the
-real modules.
+real modules; `import os` gives TileOs, for the os.uname() a board has.
 
 File writes go through a throttled `open` so flash speed is board-like.
 
@@ -176,6 +176,42 @@ class TileMachine:
 
 
 TILE_TIME = TileTime()
+
+
+def uname():
+    """os.uname() as a board answers it (the unix port has none): the release and build of the
+    interpreter that runs the tile, its platform, and what the machine is."""
+    v = sys.implementation.version
+    release = f"{v[0]}.{v[1]}.{v[2]}" + ("-" + v[3] if len(v) > 3 and v[3] else "")
+    build = sys.version.split("MicroPython ", 1)[-1]  # git tag and build date, as a board's
+    return UnameResult((sys.platform, sys.platform, release, build, UNAME_MACHINE))
+
+
+UNAME_MACHINE = "virtual tile with unix port"  # a board says e.g. "Raspberry Pi Pico with RP2040"
+UNAME_FIELDS = ("sysname", "nodename", "release", "version", "machine")
+
+
+class UnameResult(tuple):
+    """os.uname()'s result: a tuple whose fields have names, printed as a board prints it."""
+
+    def __getattr__(self, name):
+        if name in UNAME_FIELDS:
+            return self[UNAME_FIELDS.index(name)]
+        raise AttributeError(name)
+
+    def __repr__(self):
+        return "(" + ", ".join(f"{name}={value!r}" for name, value in zip(UNAME_FIELDS, self)) + ")"
+
+    __str__ = __repr__  # MicroPython's print() of a tuple subclass does not ask __repr__
+
+
+class TileOs:
+    """What `import os` gives: the unix port's os (the flash is mounted at `/`), plus uname()."""
+
+    uname = staticmethod(uname)
+
+    def __getattr__(self, name):
+        return getattr(os, name)
 
 
 class ThrottledFile:
@@ -375,6 +411,7 @@ def main():
     sys.modules["micropython"] = TileMicropython()
     sys.modules["machine"] = TileMachine()
     sys.modules["time"] = TILE_TIME
+    sys.modules["os"] = TileOs()
     scope = {"__name__": "__main__", "open": throttled_open}
     held = hold_heap(TILE_HEAP)  # noqa: F841  kept for the life of the process
     while True:

@@ -6,7 +6,7 @@ import time
 
 import serial
 from repl_checks import SilentPort
-from vtile_helpers import FAST, run_blinks
+from vtile_helpers import FAST, run_blinks, run_mpremote
 
 from host_tools.build import build
 from host_tools.flash_cli import flash_all
@@ -60,6 +60,13 @@ def test_ports_lists_named_tiles_with_serial_and_firmware(make_tile, monkeypatch
     assert rows[flashed.port]["serial"] == flashed.serial.hex()
     assert rows[blank.port]["serial"] == blank.serial.hex()  # a tile has its id before firmware
     assert rows[blank.port]["firmware"] is None and rows[blank.port]["error"] is None
+    # the MicroPython release and board, as the tile's os.uname() gives them
+    release = run_mpremote(blank.port, "exec", "import os; print(os.uname().release)")[1].strip()
+    assert release.startswith("1.")
+    for row in rows.values():
+        assert (row["micropython"], row["board"]) == (release, "virtual tile with unix port")
+    table = run_blinks("ports", "--port", blank.port, timeout=60).stdout
+    assert f"{release} on virtual tile with unix port" in table
 
 
 def test_ports_without_probing_does_not_touch_the_tiles(tmp_path):

@@ -366,6 +366,24 @@ def test_machine_unique_id_is_the_tiles_own_and_outlives_a_restart(make_tile, tm
         again.stop()
 
 
+def test_os_uname_names_the_release_and_machine_as_a_board_does(make_tile):
+    """The unix port has no os.uname(); a board answers it, and people ask it for the release."""
+    tile = make_tile(**FAST)
+    code, out = run_mpremote(
+        tile.port,
+        "exec",
+        "import os, sys; u = os.uname(); print(u); print(sys.implementation.version);"
+        "print(u.release, u.machine, u[2] == u.release, len(u), os.listdir('/'))",
+    )
+    assert code == 0, out
+    shown, version, fields = out.splitlines()
+    assert shown.startswith("(sysname='linux', nodename='linux', release='")
+    assert shown.endswith(", machine='virtual tile with unix port')")
+    major, minor, micro, pre = ast.literal_eval(version)
+    release = f"{major}.{minor}.{micro}" + (f"-{pre}" if pre else "")
+    assert fields == f"{release} virtual tile with unix port True 5 []"
+
+
 def test_an_error_reads_as_on_a_board_without_the_virtual_tiles_own_frames(make_tile):
     tile = make_tile(**FAST)
     code, out = run_mpremote(tile.port, "exec", "x = 1\n1/0")
