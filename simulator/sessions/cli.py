@@ -3,10 +3,15 @@
 Exit codes: 0 every expect held; 1 an expect failed (each printed as `SCRIPT:LINE: ...`, the
 session runs on); 2 the script is malformed, asks for an illegal or out-of-turn move, or cannot
 be run. The transcript goes to stdout, or to stderr with --json so stdout holds only the JSON.
+
+Several scripts (or a directory: its *.lg files) run one after the other, as a batch: each as
+if run alone (with --json, the object it would print, one a line), then a line that counts
+them; the exit code is the worst of theirs.
 """
 
 import argparse
 import json
+import os
 import sys
 
 from simulator.cosim import CosimError
@@ -17,7 +22,12 @@ from simulator.sessions.script import ScriptError, parse_script, whole_number
 def add_arguments(parser):
     sub = parser.add_subparsers(dest="session_command", metavar="ACTION")
     run_p = sub.add_parser("run", help="run a session script", description=__doc__)
-    run_p.add_argument("script", metavar="SCRIPT", help="session script (examples/*.lg)")
+    run_p.add_argument(
+        "script",
+        metavar="SCRIPT",
+        nargs="+",
+        help="session script (examples/*.lg); several, or a directory of *.lg, run as a batch",
+    )
     run_p.add_argument(
         "--rules-only",
         action="store_true",
@@ -74,13 +84,47 @@ def run(args):
             file=sys.stderr,
         )
         return EXIT_BAD_SCRIPT
-    return run_session(
-        args.script,
-        rules_only=args.rules_only,
-        seed=args.seed,
-        ir_loss=args.ir_loss,
-        as_json=args.json,
-        mpy=args.mpy,
+    paths = script_paths(args.script)
+    if not paths:
+        print("no session scripts (*.lg) to run", file=sys.stderr)
+        return EXIT_BAD_SCRIPT
+    batch = len(paths) > 1
+    transcript = sys.stderr if args.json else sys.stdout
+    codes = []
+    for path in paths:
+        if batch:
+            print(f"== {path}", file=transcript)
+        codes.append(
+            run_session(
+                path,
+                rules_only=args.rules_only,
+                seed=args.seed,
+                ir_loss=args.ir_loss,
+                as_json=args.json,
+                mpy=args.mpy,
+            )
+        )
+    if batch:
+        print(batch_summary(codes), file=transcript)
+    return max(codes)
+
+
+def script_paths(named):
+    """The scripts to run: each named file, and a named directory's *.lg files by name."""
+    paths = []
+    for path in named:
+        if os.path.isdir(path):
+            paths += sorted(os.path.join(path, n) for n in os.listdir(path) if n.endswith(".lg"))
+        else:
+            paths.append(path)
+    return paths
+
+
+def batch_summary(codes):
+    """The line that ends a batch: how many scripts held, failed an expect, or stopped."""
+    counts = [codes.count(c) for c in (0, 1, EXIT_BAD_SCRIPT)]
+    return "{} scripts: {} passed, {} with failed expects, {} stopped by an error".format(
+        len(codes), *counts
     )
 
 

@@ -263,3 +263,51 @@ def test_every_example_runs_on_the_referee_alone_unless_it_checks_tiles(script, 
     code = main(["session", "run", str(path), "--rules-only"])
     err = capsys.readouterr().err
     assert code == (2 if checks_tiles else 0), err
+
+
+def write_batch(folder):
+    """Three scripts: one that holds, one whose expect fails, one with an illegal move."""
+    folder.mkdir()
+    (folder / "a-holds.lg").write_text(f"{DECK}\nA hint value 1\nexpect hints 2\n")
+    (folder / "b-fails.lg").write_text(f"{DECK}\nexpect score 3\n")
+    (folder / "c-illegal.lg").write_text(f"{DECK}\nA discard 1\n")
+    (folder / "notes.txt").write_text("not a script\n")
+    return [str(folder / n) for n in ("a-holds.lg", "b-fails.lg", "c-illegal.lg")]
+
+
+def test_a_batch_runs_each_script_as_alone_and_exits_with_the_worst(tmp_path, capsys):
+    holds, fails, illegal = write_batch(tmp_path / "scripts")
+    code = main(["session", "run", str(tmp_path / "scripts"), "--rules-only"])  # the *.lg files
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert [line for line in out.splitlines() if line.startswith("== ")] == [
+        f"== {holds}",
+        f"== {fails}",
+        f"== {illegal}",
+    ]
+    assert f"{holds}: score 0, not over; 0 expect(s) failed" in out
+    assert f"{fails}:2: expect score 3 failed: it is 0" in err
+    assert f"{illegal}:2: illegal move `A discard 1`" in err
+    assert out.rstrip().endswith(
+        "3 scripts: 1 passed, 1 with failed expects, 1 stopped by an error"
+    )
+    assert main(["session", "run", holds, fails, "--rules-only"]) == 1
+    assert main(["session", "run", holds, holds, "--rules-only"]) == 0
+
+
+def test_a_batch_with_json_prints_each_scripts_object_on_its_own_line(tmp_path, capsys):
+    paths = write_batch(tmp_path / "scripts")
+    alone = []
+    for path in paths:
+        main(["session", "run", path, "--rules-only", "--json"])
+        alone.append(json.loads(capsys.readouterr().out))
+    main(["session", "run", *paths, "--rules-only", "--json"])
+    out, err = capsys.readouterr()
+    assert [json.loads(line) for line in out.splitlines()] == alone
+    assert "3 scripts: 1 passed" in err  # stdout holds only the JSON
+
+
+def test_a_batch_with_no_script_is_an_error(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    assert main(["session", "run", str(tmp_path / "empty")]) == 2
+    assert "no session scripts (*.lg) to run" in capsys.readouterr().err
