@@ -89,7 +89,6 @@ def run(args):
     for r in rows:
         fw = f"[red]{r['error']}[/red]" if r["error"] else firmware_text(r)
         table.add_row(r["port"], r["usb"], r["serial"] or "?", micropython_text(r), fw)
-    Console(width=max(Console().width, 200)).print(
-        table
-    )  # a row a line: the table takes its own width
+    # Wide enough for a row a line: the table takes only the width it needs.
+    Console(width=max(Console().width, 200)).print(table)
     return status

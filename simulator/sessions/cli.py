@@ -121,9 +121,9 @@ def script_paths(named):
 
 
 def batch_summary(codes):
-    """The line that ends a batch: how many scripts held, failed an expect, or stopped."""
+    """The line that ends a batch: how many scripts exited 0, 1 and 2."""
     counts = [codes.count(c) for c in (0, 1, EXIT_BAD_SCRIPT)]
-    return "{} scripts: {} passed, {} with failed expects, {} stopped by an error".format(
+    return "{} scripts: {} passed, {} failed (exit 1), {} stopped by an error (exit 2)".format(
         len(codes), *counts
     )
 

@@ -289,7 +289,7 @@ def test_a_batch_runs_each_script_as_alone_and_exits_with_the_worst(tmp_path, ca
     assert f"{fails}:2: expect score 3 failed: it is 0" in err
     assert f"{illegal}:2: illegal move `A discard 1`" in err
     assert out.rstrip().endswith(
-        "3 scripts: 1 passed, 1 with failed expects, 1 stopped by an error"
+        "3 scripts: 1 passed, 1 failed (exit 1), 1 stopped by an error (exit 2)"
     )
     assert main(["session", "run", holds, fails, "--rules-only"]) == 1
     assert main(["session", "run", holds, holds, "--rules-only"]) == 0
