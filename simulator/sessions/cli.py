@@ -1,4 +1,4 @@
-"""`blinks session run SCRIPT [--rules-only] [--seed N] [--ir-loss P] [--json] [--mpy N]`.
+"""`blinks session run SCRIPT... [--rules-only] [--seed N] [--ir-loss P] [--json] [--mpy N] [-q]`.
 
 Exit codes: 0 every expect held; 1 an expect failed (each printed as `SCRIPT:LINE: ...`, the
 session runs on); 2 the script is malformed, asks for an illegal or out-of-turn move, or cannot
@@ -52,6 +52,12 @@ def add_arguments(parser):
         help="print one JSON object at the end (transcript on stderr)",
     )
     run_p.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no transcript: only errors, failed expects and how each session ended",
+    )
+    run_p.add_argument(
         "--mpy",
         type=int,
         default=0,
@@ -92,7 +98,7 @@ def run(args):
     transcript = sys.stderr if args.json else sys.stdout
     codes = []
     for path in paths:
-        if batch:
+        if batch and not args.quiet:  # quiet: each outcome line names its script anyway
             print(f"== {path}", file=transcript)
         codes.append(
             run_session(
@@ -102,6 +108,7 @@ def run(args):
                 ir_loss=args.ir_loss,
                 as_json=args.json,
                 mpy=args.mpy,
+                quiet=args.quiet,
             )
         )
     if batch:
@@ -129,11 +136,20 @@ def batch_summary(codes):
 
 
 def run_session(
-    path, rules_only=False, seed=None, ir_loss=0.0, as_json=False, out=None, err=None, mpy=0
+    path,
+    rules_only=False,
+    seed=None,
+    ir_loss=0.0,
+    as_json=False,
+    out=None,
+    err=None,
+    mpy=0,
+    quiet=False,
 ):
     out = out or sys.stdout
     err = err or sys.stderr
     transcript = err if as_json else out
+    say = (lambda line: None) if quiet else (lambda line: print(line, file=transcript))
 
     def fail(line, message):
         where = f"{path}:{line}" if line else path
@@ -164,9 +180,7 @@ def run_session(
     runner = None
     stop = None  # the ScriptError that stopped a game under way
     try:
-        runner = runner_class(
-            parse_script(text), seed=seed, say=lambda line: print(line, file=transcript), **options
-        )
+        runner = runner_class(parse_script(text), seed=seed, say=say, **options)
         result = runner.run()
     except ScriptError as exc:
         if runner is None or runner.state is None:

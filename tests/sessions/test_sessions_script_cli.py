@@ -311,3 +311,16 @@ def test_a_batch_with_no_script_is_an_error(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     assert main(["session", "run", str(tmp_path / "empty")]) == 2
     assert "no session scripts (*.lg) to run" in capsys.readouterr().err
+
+
+def test_quiet_leaves_out_the_transcript_but_not_what_went_wrong(tmp_path, capsys):
+    holds, fails, illegal = write_batch(tmp_path / "scripts")
+    assert main(["session", "run", holds, fails, illegal, "--rules-only", "-q"]) == 2
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [
+        f"{holds}: score 0, not over; 0 expect(s) failed",
+        f"{fails}: score 0, not over; 1 expect(s) failed",
+        "3 scripts: 1 passed, 1 failed (exit 1), 1 stopped by an error (exit 2)",
+    ]
+    assert f"{fails}:2: expect score 3 failed: it is 0" in err
+    assert f"{illegal}:2: illegal move `A discard 1`" in err
