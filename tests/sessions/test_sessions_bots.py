@@ -252,6 +252,8 @@ def test_playtest_writes_each_game_as_a_script_that_replays_it(tmp_path, capsys)
         assert replayed["score"] == played.score and replayed["turns"] == played.turns
     assert main(["session", "run", str(scripts[0])]) == 0  # on the tiles too
     capsys.readouterr()
+    assert main(["session", "run", str(out), "--rules-only", "-q"]) == 0  # the folder, a batch
+    assert capsys.readouterr().out.splitlines()[-1].startswith("3 scripts: 3 passed")
     assert main(["playtest", "--games", "2", "--physical", "--scripts", str(out)]) == 2
     assert "blinks session run" in capsys.readouterr().err
 
