@@ -95,6 +95,10 @@ def run(args):
         print("no session scripts (*.lg) to run", file=sys.stderr)
         return EXIT_BAD_SCRIPT
     batch = len(paths) > 1
+    bad_option = option_error(args.rules_only, args.ir_loss, args.mpy)
+    if batch and bad_option:  # said once for the batch, not once a script
+        print(f"blinks session run: {bad_option}", file=sys.stderr)
+        return EXIT_BAD_SCRIPT
     transcript = sys.stderr if args.json else sys.stdout
     codes = []
     for path in paths:
@@ -135,6 +139,17 @@ def batch_summary(codes):
     )
 
 
+def option_error(rules_only, ir_loss, mpy):
+    """What is wrong with the options, whatever the script, or None."""
+    if not 0.0 <= ir_loss <= 1.0:
+        return f"--ir-loss must be a probability between 0 and 1, got {ir_loss}"
+    if not 0 <= mpy <= 18:
+        return f"--mpy takes a number of tiles from 0 to 18, got {mpy}"
+    if mpy and rules_only:
+        return "--mpy runs tiles on MicroPython: it needs the simulator, not --rules-only"
+    return None
+
+
 def run_session(
     path,
     rules_only=False,
@@ -156,12 +171,9 @@ def run_session(
         print(f"{where}: {message}", file=err)
         return EXIT_BAD_SCRIPT
 
-    if not 0.0 <= ir_loss <= 1.0:
-        return fail(0, f"--ir-loss must be a probability between 0 and 1, got {ir_loss}")
-    if not 0 <= mpy <= 18:
-        return fail(0, f"--mpy takes a number of tiles from 0 to 18, got {mpy}")
-    if mpy and rules_only:
-        return fail(0, "--mpy runs tiles on MicroPython: it needs the simulator, not --rules-only")
+    bad_option = option_error(rules_only, ir_loss, mpy)
+    if bad_option:
+        return fail(0, bad_option)
     try:
         with open(path, encoding="utf-8-sig") as f:  # a BOM, as some editors write, is no code
             text = f.read()

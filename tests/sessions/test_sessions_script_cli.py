@@ -324,3 +324,11 @@ def test_quiet_leaves_out_the_transcript_but_not_what_went_wrong(tmp_path, capsy
     ]
     assert f"{fails}:2: expect score 3 failed: it is 0" in err
     assert f"{illegal}:2: illegal move `A discard 1`" in err
+
+
+def test_a_bad_option_in_a_batch_is_said_once_and_runs_nothing(tmp_path, capsys):
+    paths = write_batch(tmp_path / "scripts")
+    assert main(["session", "run", *paths, "--ir-loss", "2"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == "blinks session run: --ir-loss must be a probability between 0 and 1, got 2.0\n"
