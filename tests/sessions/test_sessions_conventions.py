@@ -107,12 +107,16 @@ def test_gambles_a_play_when_a_failed_play_costs_less_than_any_discard():
 
 @settings(max_examples=300, deadline=None)
 @given(
-    mask=st.integers(0, ALL_PAIRS_MASK),
+    mask=st.one_of(
+        st.integers(0, ALL_PAIRS_MASK),
+        st.sets(st.integers(0, 80), max_size=24).map(lambda s: sum(1 << i for i in s)),
+    ),
     singles=st.integers(0, 511),
     counts=st.tuples(*[st.integers(0, 3)] * 9),
 )
 def test_slot_weights_sum_the_ways_to_hold_each_hand(mask, singles, counts):
-    # The popcount arithmetic must agree with weighing every hand on its own.
+    # The popcount arithmetic (or, for a few hands, the hand-by-hand sum) must agree with
+    # weighing every hand on its own; the few-hands strategy crosses FEW_HANDS.
     for n, m in ((2, mask), (1, singles << 81)):
         rows = [[0] * 9 for _ in range(n)]
         total = 0

@@ -11,17 +11,14 @@ from simulator.sessions.bots.handsets import (
     ALL_SINGLES_MASK,
     EMPTY_HAND_BIT,
     FIRST_IN,
+    FIRST_OF_BIT,
+    SECOND_OF_BIT,
     SINGLES_IN,
+    indices_of,
     new_cache,
     remember,
     shard_set,
     size_of,
-)
-from simulator.sessions.bots.knowledge import (
-    critical_table,
-    playable_table,
-    trash_table,
-    unseen_counts,
 )
 from simulator.sessions.shards import TYPE_COUNTS
 
@@ -31,27 +28,41 @@ _LEAVES = new_cache()  # (set mask, slot, shard, hand size after) -> leave_hand(
 _COPIES = new_cache()  # unseen counts -> copies_sets()
 _SETS = new_cache()  # (gems, sorted discards) -> public_sets()
 _VIEWS = new_cache()  # (set mask, gems, sorted discards, hand size) -> partner_view()
+_HAND_WEIGHTS = new_cache()  # unseen counts -> hand_weights()
 
 
 def public_tables(gems, discards):
     """(playable, trash, critical, unseen counts, loss) tables of a public state (gems, sorted
-    discards); `loss` is loss_table with no partner hand to spare a copy."""
+    discards); `loss` is loss_table with no partner hand to spare a copy. The same as
+    knowledge.py's tables, built in one pass (a new public state comes every few turns)."""
     key = (gems, discards)
     got = _TABLES.get(key)
     if got is None:
-        trash = trash_table(gems, discards)
-        critical = critical_table(gems, discards, trash)
-        got = remember(
-            _TABLES,
-            key,
-            (
-                playable_table(gems),
-                trash,
-                critical,
-                tuple(unseen_counts(gems, discards)),
-                loss_table(discards, (), trash, critical),
-            ),
-        )
+        gone = [0] * 9
+        for d in discards:
+            gone[d] += 1
+        playable, trash, critical, counts, loss = [], [], [], [], []
+        for c in range(3):
+            gem = gems[c]
+            dead = False  # a lower value of this colour is gone for good
+            for v in range(3):
+                t = 3 * c + v
+                copies = TYPE_COUNTS[t]
+                is_trash = v < gem or dead
+                if v >= gem and gone[t] >= copies:
+                    dead = True
+                is_critical = not is_trash and gone[t] == copies - 1
+                playable.append(v == gem)
+                trash.append(is_trash)
+                critical.append(is_critical)
+                counts.append(copies - gone[t] - (v < gem))
+                if is_trash:
+                    loss.append(0.0)
+                elif is_critical:
+                    loss.append(10.0)
+                else:
+                    loss.append(0.3 if copies - gone[t] > 2 else 1.0)
+        got = remember(_TABLES, key, (playable, trash, critical, tuple(counts), loss))
     return got
 
 
@@ -93,6 +104,19 @@ def loss_table(discards, partner_hand, trash, critical):
     return loss
 
 
+def spared_loss(loss, trash, partner_hand):
+    """loss_table beside `partner_hand`, from `loss`, the table beside no hand: the same, but
+    a copy the partner also holds costs little (cheaper than building the table afresh)."""
+    spared = list(loss)
+    for t in partner_hand:
+        if not trash[t]:
+            spared[t] = 0.05
+    return spared
+
+
+FEW_HANDS = 16  # up to this many 2-shard hands, slot_weights() weighs hands one by one
+
+
 def slot_weights(mask, counts, n):
     """Per slot, the weight of each shard (beliefs about single slots), and the total.
 
@@ -104,6 +128,17 @@ def slot_weights(mask, counts, n):
     """
     first = [0] * 9
     total = 0
+    if n == 2 and mask.bit_count() <= FEW_HANDS:
+        # Few hands (as most are, once hints have spoken): weigh each on its own.
+        second = [0] * 9
+        for i in indices_of(mask):
+            a = FIRST_OF_BIT[i]
+            b = SECOND_OF_BIT[i]
+            w = counts[a] * (counts[b] - (a == b))
+            first[a] += w
+            second[b] += w
+            total += w
+        return (tuple(first), tuple(second)), total
     if n == 2:
         k1, k2, k3 = copies_sets(counts)
         second = [0] * 9
@@ -135,6 +170,18 @@ def slot_weights(mask, counts, n):
                 total += counts[t]
         return (tuple(first),), total
     return (), 0
+
+
+def hand_weights(counts):
+    """Per hand bit (handsets.py), the ways `counts` (a tuple) lets one hold that hand:
+    counts[a] * (counts[b] - (a == b)) for (a, b), counts[t] for (t,), 1 for (); memoised."""
+    got = _HAND_WEIGHTS.get(counts)
+    if got is None:
+        pairs = [ca * cb for ca in counts for cb in counts]
+        for t in range(9):
+            pairs[10 * t] -= counts[t]  # (t, t): slot 2 holds another copy
+        got = remember(_HAND_WEIGHTS, counts, (*pairs, *counts, 1))
+    return got
 
 
 def copies_sets(counts):

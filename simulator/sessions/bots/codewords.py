@@ -5,11 +5,9 @@ knowledge), so the hinter can name the partner's group and the partner can read 
 conventions.py for the classes; everything here is a pure function, memoised on bitmasks.
 """
 
-from simulator.sessions.bots.beliefs import public_tables
+from simulator.sessions.bots.beliefs import hand_weights, public_tables
 from simulator.sessions.bots.handsets import (
-    FIRST_OF_BIT,
     HAND_OF_BIT,
-    SECOND_OF_BIT,
     indices_of,
     new_cache,
     remember,
@@ -97,24 +95,21 @@ def partition(mask, counts, playable, safe):
     Both players compute this from common knowledge only. Returns the mask of each message's
     hands, indexed by hint.
 
-    A group is a list of (bit, weight, key) in ascending bits (see KEY_OF_BIT).
+    A group is (bits, label, total weight) with its hands' bits ascending; weights[bit] is a
+    hand's weight and KEY_OF_BIT[label][bit] what a split may separate (see refine_key).
     """
     labels = class_table(playable, safe)
+    weights = hand_weights(counts)
     members = ([], [], [], [], [], [])
     for i in indices_of(mask):
-        if i < 81:
-            a = FIRST_OF_BIT[i]
-            b = SECOND_OF_BIT[i]
-            w = counts[a] * (counts[b] - (a == b))
-        elif i < 90:
-            w = counts[i - 81]
-        else:
-            w = 1
-        if w > 0:
-            label = labels[i]
-            members[label].append((i, w, KEY_OF_BIT[label][i]))
-    groups = [g for g in members if g]
-    splittable = [_weight_if_splittable(g) for g in groups]
+        if weights[i] > 0:
+            members[labels[i]].append(i)
+    groups = []  # (bits, label, total weight)
+    splittable = []  # per group: its total weight if it can be split, else 0
+    for label in range(6):
+        bits = members[label]
+        if bits:
+            _add_group(groups, splittable, len(groups), bits, label, weights)
     while len(groups) < 6:
         best, best_weight = -1, 0
         for i, weight in enumerate(splittable):
@@ -122,47 +117,60 @@ def partition(mask, counts, playable, safe):
                 best, best_weight = i, weight
         if best < 0:
             break
-        g = groups.pop(best)
+        bits, label, _ = groups.pop(best)
         splittable.pop(best)
-        for part in _halves(g):
-            groups.insert(best, part)
-            splittable.insert(best, _weight_if_splittable(part))
+        for part in _halves(bits, label, weights):
+            _add_group(groups, splittable, best, part, label, weights)
     out = [0] * 6
-    for g, hint in assign_hints(groups):
-        m = 0
-        for i, _, _ in g:
-            m |= 1 << i
-        out[hint] = m
+    for bits, hint in assign_hints(groups, weights):
+        out[hint] = sum(map(BIT.__getitem__, bits))
     return tuple(out)
 
 
-def _halves(group):
-    """A group split on its keys into two of about equal weight: the heaviest keys first, each
-    to the lighter side (the first side on ties). Returns (second half, first half)."""
-    key_weight = {}
-    for _, w, k in group:
-        key_weight[k] = key_weight.get(k, 0) + w
+BIT = tuple(1 << i for i in range(91))
+
+
+def _add_group(groups, splittable, at, bits, label, weights):
+    """Insert the group of `bits` (all of class `label`) at `at`, with its split weight."""
+    total = 0
+    for i in bits:
+        total += weights[i]
+    groups.insert(at, (bits, label, total))
+    if label >= 4:  # split on the hands themselves: any two can be told apart
+        splittable.insert(at, total if len(bits) > 1 else 0)
+        return
+    keys = KEY_OF_BIT[label]
+    first = keys[bits[0]]
+    for i in bits:
+        if keys[i] != first:
+            splittable.insert(at, total)
+            return
+    splittable.insert(at, 0)
+
+
+def _halves(bits, label, weights):
+    """A group's bits split on their keys into two of about equal weight: the heaviest keys
+    first, each to the lighter side (the first side on ties). Returns (second, first)."""
+    if label >= 4 and bits[-1] < 90:  # each hand is its own key (the empty hand's is -1)
+        keyed = [(-weights[i], i) for i in bits]
+        keys = None
+    else:
+        keys = KEY_OF_BIT[label]
+        key_weight = {}
+        for i in bits:
+            k = keys[i]
+            key_weight[k] = key_weight.get(k, 0) + weights[i]
+        keyed = [(-w, k) for k, w in key_weight.items()]
     first, total_first, total_second = set(), 0, 0
-    for neg_weight, k in sorted([(-w, k) for k, w in key_weight.items()]):
+    for neg_weight, k in sorted(keyed):
         if total_first <= total_second:
             first.add(k)
             total_first -= neg_weight
         else:
             total_second -= neg_weight
-    second = [x for x in group if x[2] not in first]
-    return second, [x for x in group if x[2] in first]
-
-
-def _weight_if_splittable(group):
-    """A group's weight if it holds two or more keys to split on, else 0."""
-    first = group[0][2]
-    for _, _, k in group:
-        if k != first:
-            total = 0
-            for _, w, _ in group:
-                total += w
-            return total
-    return 0
+    if keys is None:
+        return [i for i in bits if i not in first], [i for i in bits if i in first]
+    return [i for i in bits if keys[i] not in first], [i for i in bits if keys[i] in first]
 
 
 def class_table(playable, safe):
@@ -174,38 +182,37 @@ def class_table(playable, safe):
     return got
 
 
-def assign_hints(groups):
+def assign_hints(groups, weights):
     """Pair each group with a hint so that the hint's literal meaning (which slots it points
     at) splits the group's hands as evenly as possible: information for free. Heavier groups
     choose first; ties go to the one holding the lowest hand, and to the lower hint index.
-    Groups are lists of (bit, weight, key), ascending. Returns [(group, hint index)]."""
-    order = []
-    for g in groups:
-        total = 0
-        for _, w, _ in g:
-            total += w
-        order.append((-total, g[0][0], g))
-    order.sort()
+    Groups are (bits, label, total) as in partition(). Returns [(bits, hint index)]."""
     free = [0, 1, 2, 3, 4, 5]
     out = []
-    for neg_total, _, g in order:
+    for _, _, bits in sorted([(-total, bits[0], bits) for bits, _, total in groups]):
+        if len(free) == 1 or len(bits) == 1:  # any hint splits it alike: the first free one
+            out.append((bits, free.pop(0)))
+            continue
         # Weight of each pointing pattern (slot 1 pointed, slot 2 pointed) per hint: the
         # pattern numbers of a hand's bit, one field of SPREAD_BITS bits per (hint, pattern).
+        # (A loop adds these big ints faster than sum(map(...)) does.)
         spread = 0
-        for i, w, _ in g:
-            spread += w * SPREAD_UNIT[i]
-        best, best_score = free[0], -1
+        for i in bits:
+            spread += weights[i] * SPREAD_UNIT[i]
+        # The most even split has the least sum of squared pattern weights (Gini impurity);
+        # the first free hint wins ties.
+        best, best_squares = -1, 0
         for f in free:
             fields = spread >> (4 * SPREAD_BITS * f)
             a = fields & SPREAD_FIELD
             b = (fields >> SPREAD_BITS) & SPREAD_FIELD
             c = (fields >> 2 * SPREAD_BITS) & SPREAD_FIELD
             d = (fields >> 3 * SPREAD_BITS) & SPREAD_FIELD
-            score = neg_total * neg_total - (a * a + b * b + c * c + d * d)  # Gini spread
-            if score > best_score:
-                best, best_score = f, score
+            squares = a * a + b * b + c * c + d * d
+            if best < 0 or squares < best_squares:
+                best, best_squares = f, squares
         free.remove(best)
-        out.append((g, best))
+        out.append((bits, best))
     return out
 
 

@@ -52,11 +52,11 @@ from simulator.sessions.bots.base import Bot
 from simulator.sessions.bots.beliefs import (
     beliefs,
     leave_hand,
-    loss_table,
     means,
     partner_view,
     public_sets,
     public_tables,
+    spared_loss,
 )
 from simulator.sessions.bots.codewords import MATCHES, hint_index, shared_partition
 from simulator.sessions.bots.handsets import (
@@ -321,7 +321,7 @@ class ConventionBot(Bot):
                 # Short of tokens to stall with: a blind play that fails loses its shard too,
                 # and an error token; play when that costs less, in expectation, than the
                 # cheapest discard.
-                loss = loss_table(discards, partner_hand, trash, critical)
+                loss = spared_loss(loss0, trash, partner_hand)
                 fail = [0.0 if playable[t] else loss[t] + self.error_cost for t in range(9)]
                 costs = means(rows, total, fail)
                 j = 1 if n == 2 and costs[1] < costs[0] else 0
@@ -331,7 +331,7 @@ class ConventionBot(Bot):
             return self.hint(their_mask, gems, discards, partner_hand)
         can_discard = hints < MAX_HINTS and n > 0
         if can_discard:
-            loss = loss_table(discards, partner_hand, trash, critical)
+            loss = spared_loss(loss0, trash, partner_hand)
             losses = means(rows, total, loss)
             s = 1 if n == 2 and losses[1] < losses[0] else 0
             stall = hints > 0 and jungle_low

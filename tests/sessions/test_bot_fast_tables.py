@@ -1,0 +1,130 @@
+"""The convention bot's fast paths (bit tricks, lookup tables, one-pass tables) must give
+exactly what the plain definitions give, or the bot would play differently when it is sped up.
+
+Each test computes the plain way here, from the definitions (hand_class, refine_key, POINTING,
+knowledge.py's tables), and compares on random inputs, sparse and dense hand sets alike."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simulator.sessions.bots.beliefs import loss_table, public_tables
+from simulator.sessions.bots.codewords import POINTING, hand_class, partition, refine_key
+from simulator.sessions.bots.handsets import ALL_PAIRS_MASK, HAND_OF_BIT, indices_of
+from simulator.sessions.bots.knowledge import (
+    critical_table,
+    playable_table,
+    trash_table,
+    unseen_counts,
+)
+from simulator.sessions.shards import TYPE_COUNTS
+
+
+def pair_masks():
+    """Hand sets of 2-shard hands: any, or a few hands (as after some hints)."""
+    few = st.sets(st.integers(0, 80), min_size=1, max_size=12).map(lambda s: sum(1 << i for i in s))
+    return st.one_of(st.integers(1, ALL_PAIRS_MASK), few)
+
+
+def weight(hand, counts):
+    if len(hand) == 2:
+        return counts[hand[0]] * (counts[hand[1]] - (hand[0] == hand[1]))
+    return counts[hand[0]] if hand else 1
+
+
+def plain_partition(mask, counts, playable, safe):
+    """partition() as its docstring defines it, one hand at a time."""
+    by_class = {}
+    for i in range(91):
+        h = HAND_OF_BIT[i]
+        if mask >> i & 1 and weight(h, counts) > 0:
+            by_class.setdefault(hand_class(h, playable, safe), []).append(i)
+    groups = [(label, by_class[label]) for label in sorted(by_class)]
+
+    def total(bits):
+        return sum(weight(HAND_OF_BIT[i], counts) for i in bits)
+
+    while len(groups) < 6:
+        splittable = [
+            (total(bits), -at)
+            for at, (label, bits) in enumerate(groups)
+            if len({refine_key(HAND_OF_BIT[i], label) for i in bits}) > 1
+        ]
+        if not splittable:
+            break
+        at = -max(splittable)[1]  # the heaviest; the first of equals
+        label, bits = groups.pop(at)
+        key_weight = {}
+        for i in bits:
+            k = refine_key(HAND_OF_BIT[i], label)
+            key_weight[k] = key_weight.get(k, 0) + weight(HAND_OF_BIT[i], counts)
+        first, side = set(), [0, 0]
+        for k in sorted(key_weight, key=lambda k: (-key_weight[k], k)):
+            s = 0 if side[0] <= side[1] else 1
+            side[s] += key_weight[k]
+            if s == 0:
+                first.add(k)
+        halves = [[i for i in bits if refine_key(HAND_OF_BIT[i], label) in first]]
+        halves.append([i for i in bits if refine_key(HAND_OF_BIT[i], label) not in first])
+        groups[at:at] = [(label, half) for half in halves]
+    out = [0] * 6
+    free = list(range(6))
+    for _, _, bits in sorted((-total(bits), bits[0], bits) for _, bits in groups):
+
+        def squares(f, bits=bits):
+            pattern = [0, 0, 0, 0]
+            for i in bits:
+                pattern[POINTING[HAND_OF_BIT[i]][f]] += weight(HAND_OF_BIT[i], counts)
+            return sum(p * p for p in pattern)
+
+        hint = min(free, key=squares)  # the most even split; the lowest hint of equals
+        free.remove(hint)
+        out[hint] = sum(1 << i for i in bits)
+    return tuple(out)
+
+
+tables = st.tuples(*[st.booleans()] * 9)
+unseen = st.tuples(*[st.integers(0, 3)] * 9)
+
+
+@settings(max_examples=400, deadline=None)
+@given(mask=pair_masks(), counts=unseen, playable=tables, safe=tables)
+def test_partition_of_pairs_is_the_plain_one(mask, counts, playable, safe):
+    assert partition(mask, counts, playable, safe) == plain_partition(mask, counts, playable, safe)
+
+
+@settings(max_examples=200, deadline=None)
+@given(singles=st.integers(1, 511), counts=unseen, playable=tables, safe=tables)
+def test_partition_of_one_shard_hands_is_the_plain_one(singles, counts, playable, safe):
+    mask = singles << 81
+    assert partition(mask, counts, playable, safe) == plain_partition(mask, counts, playable, safe)
+
+
+@settings(max_examples=300, deadline=None)
+@given(mask=st.integers(0, (1 << 91) - 1))
+def test_indices_of_lists_the_set_bits_in_order(mask):
+    assert indices_of(mask) == tuple(i for i in range(91) if mask >> i & 1)
+
+
+@st.composite
+def public_states(draw):
+    """(gems, sorted discards) that a game can reach: discards come from the shards not
+    played, and any gem height goes."""
+    gems = tuple(draw(st.integers(0, 3)) for _ in range(3))
+    pool = [t for t in range(9) for _ in range(TYPE_COUNTS[t] - (t % 3 < gems[t // 3]))]
+    picked = draw(st.sets(st.integers(0, len(pool) - 1), max_size=12))
+    return gems, tuple(sorted(pool[i] for i in picked))
+
+
+@settings(max_examples=400, deadline=None)
+@given(state=public_states())
+def test_public_tables_in_one_pass_are_the_card_counting_tables(state):
+    gems, discards = state
+    trash = trash_table(gems, discards)
+    critical = critical_table(gems, discards, trash)
+    assert public_tables(gems, discards) == (
+        playable_table(gems),
+        trash,
+        critical,
+        tuple(unseen_counts(gems, discards)),
+        loss_table(discards, (), trash, critical),
+    )
