@@ -118,7 +118,8 @@ FEW_HANDS = 16  # up to this many 2-shard hands, slot_weights() weighs hands one
 
 
 def slot_weights(mask, counts, n):
-    """Per slot, the weight of each shard (beliefs about single slots), and the total.
+    """Per slot, the weight of each shard (beliefs about single slots), the total, and per
+    slot the 9-bit set of shards of positive weight (what the slot may hold).
 
     A hand (a, b) weighs counts[a] * (counts[b] - (a == b)). So slot 1's row a sums to
     counts[a] times the counts of the slot-2 shards beside it (less one for (a, a)): popcounts
@@ -128,20 +129,26 @@ def slot_weights(mask, counts, n):
     """
     first = [0] * 9
     total = 0
+    held = 0  # shards slot 1 may hold
     if n == 2 and mask.bit_count() <= FEW_HANDS:
         # Few hands (as most are, once hints have spoken): weigh each on its own.
         second = [0] * 9
+        held_second = 0
         for i in indices_of(mask):
             a = FIRST_OF_BIT[i]
             b = SECOND_OF_BIT[i]
             w = counts[a] * (counts[b] - (a == b))
-            first[a] += w
-            second[b] += w
-            total += w
-        return (tuple(first), tuple(second)), total
+            if w:
+                first[a] += w
+                second[b] += w
+                total += w
+                held |= 1 << a
+                held_second |= 1 << b
+        return (tuple(first), tuple(second)), total, (held, held_second)
     if n == 2:
         k1, k2, k3 = copies_sets(counts)
         second = [0] * 9
+        held_second = 0
         columns = 0
         for t in range(9):
             c = counts[t]
@@ -154,22 +161,28 @@ def slot_weights(mask, counts, n):
                         + (row & k3).bit_count()
                         - (row >> t & 1)
                     )
-                    first[t] = w
-                    total += w
-                    columns += c * COLUMN_FIELDS[row]
+                    if w:
+                        first[t] = w
+                        total += w
+                        held |= 1 << t
+                    columns += c * COLUMN_FIELDS[row]  # even at weight 0: see (t, t) below
         for t in range(9):
             c = counts[t]
             if c:
-                second[t] = c * ((columns >> (6 * t) & 63) - (mask >> (10 * t) & 1))
-        return (tuple(first), tuple(second)), total
+                w = c * ((columns >> (6 * t) & 63) - (mask >> (10 * t) & 1))
+                if w:
+                    second[t] = w
+                    held_second |= 1 << t
+        return (tuple(first), tuple(second)), total, (held, held_second)
     if n == 1:
         singles = mask >> 81
         for t in range(9):
-            if singles >> t & 1:
+            if singles >> t & 1 and counts[t]:
                 first[t] = counts[t]
                 total += counts[t]
-        return (tuple(first),), total
-    return (), 0
+                held |= 1 << t
+        return (tuple(first),), total, (held,)
+    return (), 0, ()
 
 
 def hand_weights(counts):
@@ -231,10 +244,11 @@ def partner_view(mask, gems, discards, n):
     key = (mask, gems, discards, n)
     got = _VIEWS.get(key)
     if got is None:
-        playable, _, _, counts, loss = public_tables(gems, discards)
-        rows, total = beliefs(mask, counts, n)
-        # A slot is known playable when all its weight is on playable shards.
-        knows_play = total > 0 and any(sum(map(mul, row, playable)) == total for row in rows)
+        _, _, _, counts, loss = public_tables(gems, discards)
+        rows, total, held = beliefs(mask, counts, n)
+        # A slot is known playable when it may hold playable shards only.
+        unplayable = ~public_sets(gems, discards)[0]
+        knows_play = any(h and not h & unplayable for h in held)
         losses = means(rows, total, loss)
         chop = 1 if n == 2 and losses[1] < losses[0] else 0
         got = remember(_VIEWS, key, (knows_play, chop, losses[chop]))

@@ -307,16 +307,18 @@ class ConventionBot(Bot):
             ):
                 return self.hint(their_mask, gems, discards, partner_hand)  # a warning
         needs_hint = view is not None and not view[0] and any(playable[t] for t in partner_hand)
-        rows, total = beliefs(my_mask, tuple(mine), n)
-        play_odds = means(rows, total, playable)
+        rows, total, held = beliefs(my_mask, tuple(mine), n)
+        unplayable = ~public_sets(gems, discards)[0]
         for s in range(n):
-            if play_odds[s] == 1.0:
+            if held[s] and not held[s] & unplayable:  # known playable
                 return Move.play(s + 1)
         if n and no_error:
-            s = 1 if n == 2 and play_odds[1] > play_odds[0] else 0
             last = final_turns is not None and (final_turns == 1 or not needs_hint)
-            if (last and play_odds[s] > 0) or play_odds[s] >= self.gamble:
-                return Move.play(s + 1)
+            if last or self.gamble <= 1.0:
+                play_odds = means(rows, total, playable)
+                s = 1 if n == 2 and play_odds[1] > play_odds[0] else 0
+                if (last and play_odds[s] > 0) or play_odds[s] >= self.gamble:
+                    return Move.play(s + 1)
             if hints <= 1:
                 # Short of tokens to stall with: a blind play that fails loses its shard too,
                 # and an error token; play when that costs less, in expectation, than the
