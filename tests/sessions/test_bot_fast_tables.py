@@ -1,22 +1,14 @@
-"""The convention bot's fast paths (bit tricks, lookup tables, one-pass tables) must give
-exactly what the plain definitions give, or the bot would play differently when it is sped up.
+"""The convention bot's fast paths (bit tricks, lookup tables) must give exactly what the plain
+definitions give, or the bot would play differently when it is sped up.
 
-Each test computes the plain way here, from the definitions (hand_class, refine_key, POINTING,
-knowledge.py's tables), and compares on random inputs, sparse and dense hand sets alike."""
+Each test computes the plain way here, from the definitions (hand_class, refine_key, POINTING),
+and compares on random inputs, sparse and dense hand sets alike."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.sessions.bots.beliefs import loss_table, public_tables
 from simulator.sessions.bots.codewords import POINTING, hand_class, partition, refine_key
 from simulator.sessions.bots.handsets import ALL_PAIRS_MASK, HAND_OF_BIT, indices_of
-from simulator.sessions.bots.knowledge import (
-    critical_table,
-    playable_table,
-    trash_table,
-    unseen_counts,
-)
-from simulator.sessions.shards import TYPE_COUNTS
 
 
 def pair_masks():
@@ -103,28 +95,3 @@ def test_partition_of_one_shard_hands_is_the_plain_one(singles, counts, playable
 @given(mask=st.integers(0, (1 << 91) - 1))
 def test_indices_of_lists_the_set_bits_in_order(mask):
     assert indices_of(mask) == tuple(i for i in range(91) if mask >> i & 1)
-
-
-@st.composite
-def public_states(draw):
-    """(gems, sorted discards) that a game can reach: discards come from the shards not
-    played, and any gem height goes."""
-    gems = tuple(draw(st.integers(0, 3)) for _ in range(3))
-    pool = [t for t in range(9) for _ in range(TYPE_COUNTS[t] - (t % 3 < gems[t // 3]))]
-    picked = draw(st.sets(st.integers(0, len(pool) - 1), max_size=12))
-    return gems, tuple(sorted(pool[i] for i in picked))
-
-
-@settings(max_examples=400, deadline=None)
-@given(state=public_states())
-def test_public_tables_in_one_pass_are_the_card_counting_tables(state):
-    gems, discards = state
-    trash = trash_table(gems, discards)
-    critical = critical_table(gems, discards, trash)
-    assert public_tables(gems, discards) == (
-        playable_table(gems),
-        trash,
-        critical,
-        tuple(unseen_counts(gems, discards)),
-        loss_table(discards, (), trash, critical),
-    )

@@ -20,6 +20,12 @@ from simulator.sessions.bots.handsets import (
     shard_set,
     size_of,
 )
+from simulator.sessions.bots.knowledge import (
+    critical_table,
+    playable_table,
+    trash_table,
+    unseen_counts,
+)
 from simulator.sessions.shards import TYPE_COUNTS
 
 _TABLES = new_cache()  # (gems, sorted discards) -> public_tables()
@@ -33,36 +39,23 @@ _HAND_WEIGHTS = new_cache()  # unseen counts -> hand_weights()
 
 def public_tables(gems, discards):
     """(playable, trash, critical, unseen counts, loss) tables of a public state (gems, sorted
-    discards); `loss` is loss_table with no partner hand to spare a copy. The same as
-    knowledge.py's tables, built in one pass (a new public state comes every few turns)."""
+    discards); `loss` is loss_table with no partner hand to spare a copy."""
     key = (gems, discards)
     got = _TABLES.get(key)
     if got is None:
-        gone = [0] * 9
-        for d in discards:
-            gone[d] += 1
-        playable, trash, critical, counts, loss = [], [], [], [], []
-        for c in range(3):
-            gem = gems[c]
-            dead = False  # a lower value of this colour is gone for good
-            for v in range(3):
-                t = 3 * c + v
-                copies = TYPE_COUNTS[t]
-                is_trash = v < gem or dead
-                if v >= gem and gone[t] >= copies:
-                    dead = True
-                is_critical = not is_trash and gone[t] == copies - 1
-                playable.append(v == gem)
-                trash.append(is_trash)
-                critical.append(is_critical)
-                counts.append(copies - gone[t] - (v < gem))
-                if is_trash:
-                    loss.append(0.0)
-                elif is_critical:
-                    loss.append(10.0)
-                else:
-                    loss.append(0.3 if copies - gone[t] > 2 else 1.0)
-        got = remember(_TABLES, key, (playable, trash, critical, tuple(counts), loss))
+        trash = trash_table(gems, discards)
+        critical = critical_table(gems, discards, trash)
+        got = remember(
+            _TABLES,
+            key,
+            (
+                playable_table(gems),
+                trash,
+                critical,
+                tuple(unseen_counts(gems, discards)),
+                loss_table(discards, (), trash, critical),
+            ),
+        )
     return got
 
 
