@@ -39,7 +39,7 @@ _HAND_WEIGHTS = new_cache()  # unseen counts -> hand_weights()
 
 def public_tables(gems, discards):
     """(playable, trash, critical, unseen counts, loss) tables of a public state (gems, sorted
-    discards); `loss` is loss_table with no partner hand to spare a copy."""
+    discards); `loss` is loss_table, before spared_loss spares the partner's copies."""
     key = (gems, discards)
     got = _TABLES.get(key)
     if got is None:
@@ -53,7 +53,7 @@ def public_tables(gems, discards):
                 trash,
                 critical,
                 tuple(unseen_counts(gems, discards)),
-                loss_table(discards, (), trash, critical),
+                loss_table(discards, trash, critical),
             ),
         )
     return got
@@ -78,9 +78,9 @@ def beliefs(mask, counts, n):
     return got
 
 
-def loss_table(discards, partner_hand, trash, critical):
-    """What discarding each shard costs: nothing for trash, a little for a copy the partner
-    also holds, much for the last copy of a needed shard, some for an early copy."""
+def loss_table(discards, trash, critical):
+    """What discarding each shard costs: nothing for trash, much for the last copy of a needed
+    shard, some for an early copy (spared_loss: a little for a copy the partner also holds)."""
     left = list(TYPE_COUNTS)
     for d in discards:
         left[d] -= 1
@@ -88,8 +88,6 @@ def loss_table(discards, partner_hand, trash, critical):
     for t in range(9):
         if trash[t]:
             loss[t] = 0.0
-        elif t in partner_hand:
-            loss[t] = 0.05
         elif critical[t]:
             loss[t] = 10.0
         else:
@@ -98,8 +96,8 @@ def loss_table(discards, partner_hand, trash, critical):
 
 
 def spared_loss(loss, trash, partner_hand):
-    """loss_table beside `partner_hand`, from `loss`, the table beside no hand: the same, but
-    a copy the partner also holds costs little (cheaper than building the table afresh)."""
+    """The loss_table `loss` beside `partner_hand`: a shard the partner also holds (and is not
+    trash) costs little to discard, as its other copy stays in play."""
     spared = list(loss)
     for t in partner_hand:
         if not trash[t]:
