@@ -128,6 +128,7 @@ def partition(mask, counts, playable, safe):
 
 
 BIT = tuple(1 << i for i in range(91))
+OWN_BIT = range(91)  # OWN_BIT[bit] == bit: the keys of a group split on its hands themselves
 
 
 def _add_group(groups, splittable, at, bits, label, weights):
@@ -152,8 +153,8 @@ def _halves(bits, label, weights):
     """A group's bits split on their keys into two of about equal weight: the heaviest keys
     first, each to the lighter side (the first side on ties). Returns (second, first)."""
     if label >= 4 and bits[-1] < 90:  # each hand is its own key (the empty hand's is -1)
+        keys = OWN_BIT
         keyed = [(-weights[i], i) for i in bits]
-        keys = None
     else:
         keys = KEY_OF_BIT[label]
         key_weight = {}
@@ -168,8 +169,6 @@ def _halves(bits, label, weights):
             total_first -= neg_weight
         else:
             total_second -= neg_weight
-    if keys is None:
-        return [i for i in bits if i not in first], [i for i in bits if i in first]
     return [i for i in bits if keys[i] not in first], [i for i in bits if keys[i] in first]
 
 
