@@ -76,6 +76,9 @@ def _refine_index(hand, label):
 
 # KEY_OF_BIT[label][bit]: the refine key of the hand of that bit, as an int.
 KEY_OF_BIT = tuple(tuple(_refine_index(h, label) for h in HAND_OF_BIT) for label in range(6))
+# PAIR_OF_BIT[label][bit]: the (class, refine key) pair of the hand of that bit, as one int.
+PAIR_OF_BIT = tuple(tuple(label * 92 + 1 + key for key in KEY_OF_BIT[label]) for label in range(6))
+FEW_HANDS = 9  # up to this many hands, partition() first tries grouping on pairs alone
 # SPREAD_UNIT[bit]: a 1 in the field (hint, pattern) of each hint's pointing pattern of the
 # hand of that bit; weights summed over a group's hands fill all 24 fields at once (a group
 # weighs at most 81 * 9 < 2**SPREAD_BITS).
@@ -100,6 +103,22 @@ def partition(mask, counts, playable, safe):
     """
     labels = class_table(playable, safe)
     weights = hand_weights(counts)
+    if mask.bit_count() <= FEW_HANDS:
+        # Halving stops only at six groups or when no group has two keys: if the hands fall
+        # into six (class, key) pairs or fewer, those pairs are the groups, whatever the order.
+        pairs = {}
+        for i in indices_of(mask):
+            if weights[i] > 0:
+                pair = PAIR_OF_BIT[labels[i]][i]
+                bits = pairs.get(pair)
+                if bits is None:
+                    pairs[pair] = [i]
+                else:
+                    bits.append(i)
+        if len(pairs) <= 6:
+            return _messages(
+                [(bits, 0, _weight(bits, weights)) for bits in pairs.values()], weights
+            )
     members = ([], [], [], [], [], [])
     for i in indices_of(mask):
         if weights[i] > 0:
@@ -121,21 +140,31 @@ def partition(mask, counts, playable, safe):
         splittable.pop(best)
         for part in _halves(bits, label, weights):
             _add_group(groups, splittable, best, part, label, weights)
+    return _messages(groups, weights)
+
+
+def _messages(groups, weights):
+    """The mask of each message's hands, indexed by hint, for groups (bits, label, total)."""
     out = [0] * 6
     for bits, hint in assign_hints(groups, weights):
         out[hint] = sum(map(BIT.__getitem__, bits))
     return tuple(out)
 
 
+def _weight(bits, weights):
+    """The total weight of the hands of `bits`."""
+    total = 0
+    for i in bits:
+        total += weights[i]
+    return total
+
+
 BIT = tuple(1 << i for i in range(91))
-OWN_BIT = range(91)  # OWN_BIT[bit] == bit: the keys of a group split on its hands themselves
 
 
 def _add_group(groups, splittable, at, bits, label, weights):
     """Insert the group of `bits` (all of class `label`) at `at`, with its split weight."""
-    total = 0
-    for i in bits:
-        total += weights[i]
+    total = _weight(bits, weights)
     groups.insert(at, (bits, label, total))
     if label >= 4:  # split on the hands themselves: any two can be told apart
         splittable.insert(at, total if len(bits) > 1 else 0)
@@ -151,25 +180,38 @@ def _add_group(groups, splittable, at, bits, label, weights):
 
 def _halves(bits, label, weights):
     """A group's bits split on their keys into two of about equal weight: the heaviest keys
-    first, each to the lighter side (the first side on ties). Returns (second, first)."""
-    if label >= 4 and bits[-1] < 90:  # each hand is its own key (the empty hand's is -1)
-        keys = OWN_BIT
-        keyed = [(-weights[i], i) for i in bits]
-    else:
-        keys = KEY_OF_BIT[label]
-        key_weight = {}
-        for i in bits:
-            k = keys[i]
-            key_weight[k] = key_weight.get(k, 0) + weights[i]
-        keyed = [(-w, k) for k, w in key_weight.items()]
-    first, total_first, total_second = set(), 0, 0
-    for neg_weight, k in sorted(keyed):
+    first (the lowest key of equals), each to the lighter side (the first side on ties).
+    Returns (second, first). Keys are the hands themselves in classes 4 and 5, and a shard
+    in classes 1 to 3 (see refine_key); a stable sort in reverse keeps equals ascending."""
+    if label >= 4:
+        first, second = [], []
+        total_first = total_second = 0
+        for i in sorted(bits, key=weights.__getitem__, reverse=True):
+            if total_first <= total_second:
+                first.append(i)
+                total_first += weights[i]
+            else:
+                second.append(i)
+                total_second += weights[i]
+        first.sort()
+        second.sort()
+        return second, first
+    keys = KEY_OF_BIT[label]
+    key_weight = [0] * 9
+    for i in bits:
+        key_weight[keys[i]] += weights[i]
+    in_first = [False] * 9
+    total_first = total_second = 0
+    for k in sorted(range(9), key=key_weight.__getitem__, reverse=True):
+        w = key_weight[k]
+        if not w:  # no hand of the group has this key, nor any later one
+            break
         if total_first <= total_second:
-            first.add(k)
-            total_first -= neg_weight
+            in_first[k] = True
+            total_first += w
         else:
-            total_second -= neg_weight
-    return [i for i in bits if keys[i] not in first], [i for i in bits if keys[i] in first]
+            total_second += w
+    return [i for i in bits if not in_first[keys[i]]], [i for i in bits if in_first[keys[i]]]
 
 
 def class_table(playable, safe):
