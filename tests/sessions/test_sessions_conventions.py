@@ -42,6 +42,14 @@ def test_memoised_bot_makes_the_moves_it_would_compute_afresh(monkeypatch):
         assert [str(e.move) for e in play_game(ConventionBot, seed=seed).history] == moves
 
 
+def hints_but_discards_once(args, **tuning):
+    """decide(*args) hints, and a bot with `tuning` (the reason for the hint turned off)
+    discards slot 1 instead: the hint is there for that reason alone."""
+    assert ConventionBot(0).decide(*args).kind == HINT
+    tuned = type("Tuned", (ConventionBot,), tuning)
+    assert tuned(0).decide(*args) == Move.discard(1)
+
+
 def test_hints_a_partner_who_knows_a_free_discard_instead_of_risking_one():
     # Red 1 is played; the partner knows (common knowledge) that their slot 1 is another red 1,
     # which costs nothing to discard. With one token spent, my own unknown hand is a risky
@@ -49,12 +57,7 @@ def test_hints_a_partner_who_knows_a_free_discard_instead_of_risking_one():
     r1, y2 = parse_shard("R1"), parse_shard("Y2")
     theirs = mask_of((r1, t) for t in range(9))
     args = (ALL_PAIRS_MASK, theirs, (1, 0, 0), (), 2, True, (r1, y2), 2, None, False)
-    assert ConventionBot(0).decide(*args).kind == HINT
-
-    class NoSparing(ConventionBot):
-        spare_loss = 99.0
-
-    assert NoSparing(0).decide(*args) == Move.discard(1)
+    hints_but_discards_once(args, spare_loss=99.0)
 
 
 def test_hints_a_partner_whose_likely_discard_it_sees_is_cheap():
@@ -63,12 +66,7 @@ def test_hints_a_partner_whose_likely_discard_it_sees_is_cheap():
     # I hint and let them discard the shard that costs nothing.
     r1, y3 = parse_shard("R1"), parse_shard("Y3")
     args = (ALL_PAIRS_MASK, ALL_PAIRS_MASK, (1, 1, 1), (), 2, True, (r1, y3), 2, None, False)
-    assert ConventionBot(0).decide(*args).kind == HINT
-
-    class Blind(ConventionBot):
-        spare_seen = -1.0
-
-    assert Blind(0).decide(*args) == Move.discard(1)
+    hints_but_discards_once(args, spare_seen=-1.0)
 
 
 def test_hints_a_partner_who_knows_a_play_instead_of_risking_a_discard():
@@ -78,12 +76,7 @@ def test_hints_a_partner_who_knows_a_play_instead_of_risking_a_discard():
     r2, b3 = parse_shard("R2"), parse_shard("B3")
     theirs = mask_of((r2, t) for t in range(9))
     args = (ALL_PAIRS_MASK, theirs, (1, 0, 0), (), 2, True, (r2, b3), 2, None, False)
-    assert ConventionBot(0).decide(*args).kind == HINT
-
-    class NoSparing(ConventionBot):
-        spare_loss = 99.0
-
-    assert NoSparing(0).decide(*args) == Move.discard(1)
+    hints_but_discards_once(args, spare_loss=99.0)
 
 
 def test_gambles_a_play_when_a_failed_play_costs_less_than_any_discard():
