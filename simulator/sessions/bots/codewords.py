@@ -84,6 +84,10 @@ FEW_HANDS = 9  # up to this many hands, partition() first tries grouping on pair
 # weighs at most 81 * 9 < 2**SPREAD_BITS).
 SPREAD_BITS = 12
 SPREAD_FIELD = (1 << SPREAD_BITS) - 1
+SPREAD_BITS_2 = 2 * SPREAD_BITS
+SPREAD_BITS_3 = 3 * SPREAD_BITS
+SPREAD_SHIFT = tuple(4 * SPREAD_BITS * f for f in range(6))  # where hint f's fields start
+SPREAD_WORST = 1 << 2 * SPREAD_BITS  # more than any sum of squares: a group weighs < 2**12
 SPREAD_UNIT = tuple(
     sum(1 << (SPREAD_BITS * (4 * f + POINTING[h][f])) for f in range(6)) for h in HAND_OF_BIT
 )
@@ -242,15 +246,15 @@ def assign_hints(groups, weights):
             spread += weights[i] * SPREAD_UNIT[i]
         # The most even split has the least sum of squared pattern weights (Gini impurity);
         # the first free hint wins ties.
-        best, best_squares = -1, 0
+        best, best_squares = -1, SPREAD_WORST
         for f in free:
-            fields = spread >> (4 * SPREAD_BITS * f)
+            fields = spread >> SPREAD_SHIFT[f]
             a = fields & SPREAD_FIELD
             b = (fields >> SPREAD_BITS) & SPREAD_FIELD
-            c = (fields >> 2 * SPREAD_BITS) & SPREAD_FIELD
-            d = (fields >> 3 * SPREAD_BITS) & SPREAD_FIELD
+            c = (fields >> SPREAD_BITS_2) & SPREAD_FIELD
+            d = (fields >> SPREAD_BITS_3) & SPREAD_FIELD
             squares = a * a + b * b + c * c + d * d
-            if best < 0 or squares < best_squares:
+            if squares < best_squares:
                 best, best_squares = f, squares
         free.remove(best)
         out.append((bits, best))
