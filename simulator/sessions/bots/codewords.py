@@ -76,7 +76,8 @@ def _refine_index(hand, label):
 
 # KEY_OF_BIT[label][bit]: the refine key of the hand of that bit, as an int.
 KEY_OF_BIT = tuple(tuple(_refine_index(h, label) for h in HAND_OF_BIT) for label in range(6))
-# PAIR_OF_BIT[label][bit]: the (class, refine key) pair of the hand of that bit, as one int.
+# PAIR_OF_BIT[label][bit]: the (class, refine key) pair of the hand of that bit, as one int
+# (its class is the int // 92).
 PAIR_OF_BIT = tuple(tuple(label * 92 + 1 + key for key in KEY_OF_BIT[label]) for label in range(6))
 FEW_HANDS = 9  # up to this many hands, partition() first tries grouping on pairs alone
 # SPREAD_UNIT[bit]: a 1 in the field (hint, pattern) of each hint's pointing pattern of the
@@ -120,9 +121,8 @@ def partition(mask, counts, playable, safe):
                 else:
                     bits.append(i)
         if len(pairs) <= 6:
-            return _messages(
-                [(bits, 0, _weight(bits, weights)) for bits in pairs.values()], weights
-            )
+            groups = [(bits, pair // 92, _weight(bits, weights)) for pair, bits in pairs.items()]
+            return _messages(groups, weights)
     members = ([], [], [], [], [], [])
     for i in indices_of(mask):
         if weights[i] > 0:
