@@ -237,13 +237,20 @@ def partner_view(mask, gems, discards, n):
     if got is None:
         _, _, _, counts, loss = public_tables(gems, discards)
         rows, total, held = beliefs(mask, counts, n)
-        # A slot is known playable when it may hold playable shards only.
-        unplayable = ~public_sets(gems, discards)[0]
-        knows_play = any(h and not h & unplayable for h in held)
+        knows_play = known_playable(held, public_sets(gems, discards)[0]) >= 0
         losses = means(rows, total, loss)
         chop = 1 if n == 2 and losses[1] < losses[0] else 0
         got = remember(_VIEWS, key, (knows_play, chop, losses[chop]))
     return got
+
+
+def known_playable(held, playable):
+    """The first slot (from 0) that may hold playable shards only, or -1: a play its holder
+    knows of. `held` is slot_weights()'s per-slot shard sets, `playable` a 9-bit shard set."""
+    for s, shards in enumerate(held):
+        if shards and not shards & ~playable:
+            return s
+    return -1
 
 
 def means(rows, total, table):

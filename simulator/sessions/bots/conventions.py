@@ -51,6 +51,7 @@ Measured (bench/bench_sessions.py, 10,000 deals): mean 8.619 ± 0.006, 69.6% per
 from simulator.sessions.bots.base import Bot
 from simulator.sessions.bots.beliefs import (
     beliefs,
+    known_playable,
     leave_hand,
     means,
     partner_view,
@@ -308,10 +309,9 @@ class ConventionBot(Bot):
                 return self.hint(their_mask, gems, discards, partner_hand)  # a warning
         needs_hint = view is not None and not view[0] and any(playable[t] for t in partner_hand)
         rows, total, held = beliefs(my_mask, tuple(mine), n)
-        unplayable = ~public_sets(gems, discards)[0]
-        for s in range(n):
-            if held[s] and not held[s] & unplayable:  # known playable
-                return Move.play(s + 1)
+        s = known_playable(held, public_sets(gems, discards)[0])
+        if s >= 0:
+            return Move.play(s + 1)
         if n and no_error:
             last = final_turns is not None and (final_turns == 1 or not needs_hint)
             if last or self.gamble <= 1.0:
