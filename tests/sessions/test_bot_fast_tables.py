@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 
 from simulator.sessions.bots.codewords import POINTING, hand_class, partition, refine_key
 from simulator.sessions.bots.handsets import ALL_PAIRS_MASK, HAND_OF_BIT, indices_of
+from simulator.sessions.bots.knowledge import card_tables
+from simulator.sessions.shards import TYPE_COUNTS
 
 
 def pair_masks():
@@ -95,3 +97,32 @@ def test_partition_of_one_shard_hands_is_the_plain_one(singles, counts, playable
 @given(mask=st.integers(0, (1 << 91) - 1))
 def test_indices_of_lists_the_set_bits_in_order(mask):
     assert indices_of(mask) == tuple(i for i in range(91) if mask >> i & 1)
+
+
+@st.composite
+def public_states(draw):
+    """Gems and discards that a game can reach: no shard played or discarded twice over."""
+    gems = tuple(draw(st.integers(0, 3)) for _ in range(3))
+    discards = []
+    for t in range(9):
+        played = t % 3 < gems[t // 3]
+        discards += [t] * draw(st.integers(0, TYPE_COUNTS[t] - played))
+    return gems, tuple(discards)
+
+
+@settings(max_examples=300, deadline=None)
+@given(state=public_states())
+def test_card_tables_in_one_pass_follow_the_rules(state):
+    gems, discards = state
+    playable, trash, critical, unseen = card_tables(gems, discards)
+    for t in range(9):
+        colour, value = divmod(t, 3)
+        gone = discards.count(t)
+        lower_lost = any(
+            discards.count(colour * 3 + u) == TYPE_COUNTS[colour * 3 + u]
+            for u in range(gems[colour], value)
+        )
+        assert playable[t] == (value == gems[colour])
+        assert trash[t] == (value < gems[colour] or lower_lost)
+        assert critical[t] == (not trash[t] and TYPE_COUNTS[t] - gone == 1)
+        assert unseen[t] == TYPE_COUNTS[t] - gone - (value < gems[colour])

@@ -20,13 +20,7 @@ from simulator.sessions.bots.handsets import (
     shard_set,
     size_of,
 )
-from simulator.sessions.bots.knowledge import (
-    critical_table,
-    playable_table,
-    trash_table,
-    unseen_counts,
-)
-from simulator.sessions.shards import TYPE_COUNTS
+from simulator.sessions.bots.knowledge import card_tables
 
 _TABLES = new_cache()  # (gems, sorted discards) -> public_tables()
 _WEIGHTS = new_cache()  # (set mask, unseen counts, hand size) -> slot_weights()
@@ -43,18 +37,11 @@ def public_tables(gems, discards):
     key = (gems, discards)
     got = _TABLES.get(key)
     if got is None:
-        trash = trash_table(gems, discards)
-        critical = critical_table(gems, discards, trash)
+        playable, trash, critical, unseen = card_tables(gems, discards)
         got = remember(
             _TABLES,
             key,
-            (
-                playable_table(gems),
-                trash,
-                critical,
-                tuple(unseen_counts(gems, discards)),
-                loss_table(discards, trash, critical),
-            ),
+            (playable, trash, critical, tuple(unseen), loss_table(unseen, trash, critical)),
         )
     return got
 
@@ -78,12 +65,11 @@ def beliefs(mask, counts, n):
     return got
 
 
-def loss_table(discards, trash, critical):
+def loss_table(unseen, trash, critical):
     """What discarding each shard costs: nothing for trash, much for the last copy of a needed
-    shard, some for an early copy (spared_loss: a little for a copy the partner also holds)."""
-    left = list(TYPE_COUNTS)
-    for d in discards:
-        left[d] -= 1
+    shard, some for an early copy (spared_loss: a little for a copy the partner also holds).
+    `unseen` counts the copies not yet played or discarded (for a shard that is not trash, none
+    is played)."""
     loss = [0.0] * 9
     for t in range(9):
         if trash[t]:
@@ -91,7 +77,7 @@ def loss_table(discards, trash, critical):
         elif critical[t]:
             loss[t] = 10.0
         else:
-            loss[t] = 0.3 if left[t] > 2 else 1.0
+            loss[t] = 0.3 if unseen[t] > 2 else 1.0
     return loss
 
 

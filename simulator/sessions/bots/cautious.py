@@ -26,7 +26,7 @@ bot without conventions averages about 6.4).
 """
 
 from simulator.sessions.bots.base import Bot
-from simulator.sessions.bots.knowledge import critical_table, playable_table, trash_table
+from simulator.sessions.bots.knowledge import card_tables
 from simulator.sessions.moves import ALL_HINTS, Move
 from simulator.sessions.shards import MAX_ERRORS, MAX_HINTS, TYPE_COUNTS
 
@@ -111,9 +111,7 @@ class Table:
     """The public tables of the moment: playable, trash, critical, and what a loss costs."""
 
     def __init__(self, gems, discards):
-        self.playable = playable_table(gems)
-        self.trash = trash_table(gems, discards)
-        self.critical = critical_table(gems, discards, self.trash)
+        self.playable, self.trash, self.critical, _ = card_tables(gems, discards)
         # Discarding a last copy loses that value and every one above it in its colour.
         self.cost = [
             0.0

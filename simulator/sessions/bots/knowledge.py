@@ -1,49 +1,40 @@
-"""Card counting shared by the bots: what is playable, trash or critical, and which shards
-are still unseen from a player's seat. All tables are indexed by shard (0..8)."""
+"""Card counting shared by the bots: what is playable, trash or critical, and how many copies
+of each shard are neither played nor discarded. All tables are indexed by shard (0..8)."""
 
 from simulator.sessions.shards import TYPE_COUNTS
 
 
-def playable_table(gems):
-    """playable[t]: shard t would join its gem now."""
-    return [t % 3 == gems[t // 3] for t in range(9)]
+def card_tables(gems, discards):
+    """(playable, trash, critical, unseen) per shard, from the gems and the discards, in one
+    pass (the bots ask for them at every new public state):
 
-
-def trash_table(gems, discards):
-    """trash[t]: shard t can never join its gem (already played, or a lower value is gone)."""
+    - playable[t]: shard t would join its gem now;
+    - trash[t]: it never can (already played, or every copy of a lower value not yet played
+      is discarded);
+    - critical[t]: the last copy of a shard still needed (discarding it loses points);
+    - unseen[t]: copies neither played nor discarded.
+    """
     gone = [0] * 9
     for s in discards:
         gone[s] += 1
+    playable = [False] * 9
     trash = [False] * 9
+    critical = [False] * 9
+    unseen = [0] * 9
     for c in range(3):
-        dead = False
+        gem = gems[c]
+        dead = False  # a needed value below is gone for good
         for v in range(3):
             t = c * 3 + v
-            trash[t] = v < gems[c] or dead
-            if v >= gems[c] and gone[t] >= TYPE_COUNTS[t]:
-                dead = True
-    return trash
-
-
-def critical_table(gems, discards, trash):
-    """critical[t]: the last copy of a shard still needed (discarding it loses points)."""
-    gone = [0] * 9
-    for s in discards:
-        gone[s] += 1
-    return [not trash[t] and gone[t] == TYPE_COUNTS[t] - 1 for t in range(9)]
-
-
-def unseen_counts(gems, discards, visible=()):
-    """How many copies of each shard are neither played, discarded nor in `visible`."""
-    left = list(TYPE_COUNTS)
-    for c in range(3):
-        for v in range(gems[c]):
-            left[c * 3 + v] -= 1
-    for s in discards:
-        left[s] -= 1
-    for s in visible:
-        left[s] -= 1
-    return left
+            left = TYPE_COUNTS[t] - gone[t]
+            unseen[t] = left - (v < gem)
+            if v < gem or dead:
+                trash[t] = True
+            else:
+                playable[t] = v == gem
+                critical[t] = left == 1
+                dead = left == 0
+    return playable, trash, critical, unseen
 
 
 def consistent(t, knowledge):
