@@ -243,4 +243,6 @@ def means(rows, total, table):
     """Per slot, the expected value of table[shard] (slot weights `rows`, summing to total)."""
     if not total:
         return [0.0] * len(rows)
+    if len(rows) == 2:  # most hands: spelt out, as a list comprehension costs a call
+        return [sum(map(mul, rows[0], table)) / total, sum(map(mul, rows[1], table)) / total]
     return [sum(map(mul, row, table)) / total for row in rows]
