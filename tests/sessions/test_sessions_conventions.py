@@ -6,10 +6,11 @@ from hypothesis import strategies as st
 
 from simulator.sessions import play_game
 from simulator.sessions.bots import handsets
-from simulator.sessions.bots.beliefs import slot_weights
+from simulator.sessions.bots.beliefs import public_facts, slot_weights
 from simulator.sessions.bots.codewords import hand_class, partition
 from simulator.sessions.bots.conventions import ConventionBot
 from simulator.sessions.bots.handsets import ALL_PAIRS_MASK, hands_of, mask_of
+from simulator.sessions.bots.knowledge import card_tables
 from simulator.sessions.moves import HINT, Move
 from simulator.sessions.shards import parse_shard
 
@@ -56,7 +57,8 @@ def test_hints_a_partner_who_knows_a_free_discard_instead_of_risking_one():
     # discard, so I hint: the partner's discard brings the token back without the risk.
     r1, y2 = parse_shard("R1"), parse_shard("Y2")
     theirs = mask_of((r1, t) for t in range(9))
-    args = (ALL_PAIRS_MASK, theirs, (1, 0, 0), (), 2, True, (r1, y2), 2, None, False)
+    facts = public_facts((1, 0, 0), ())
+    args = (ALL_PAIRS_MASK, theirs, facts, 2, True, (r1, y2), 2, None, False)
     hints_but_discards_once(args, spare_loss=99.0)
 
 
@@ -65,7 +67,8 @@ def test_hints_a_partner_whose_likely_discard_it_sees_is_cheap():
     # slot they would discard holds a spare red 1. My own unknown hand is a risky discard, so
     # I hint and let them discard the shard that costs nothing.
     r1, y3 = parse_shard("R1"), parse_shard("Y3")
-    args = (ALL_PAIRS_MASK, ALL_PAIRS_MASK, (1, 1, 1), (), 2, True, (r1, y3), 2, None, False)
+    facts = public_facts((1, 1, 1), ())
+    args = (ALL_PAIRS_MASK, ALL_PAIRS_MASK, facts, 2, True, (r1, y3), 2, None, False)
     hints_but_discards_once(args, spare_seen=-1.0)
 
 
@@ -75,7 +78,8 @@ def test_hints_a_partner_who_knows_a_play_instead_of_risking_a_discard():
     # risky discard, so I hint: the partner plays meanwhile, and my shards stay until I know.
     r2, b3 = parse_shard("R2"), parse_shard("B3")
     theirs = mask_of((r2, t) for t in range(9))
-    args = (ALL_PAIRS_MASK, theirs, (1, 0, 0), (), 2, True, (r2, b3), 2, None, False)
+    facts = public_facts((1, 0, 0), ())
+    args = (ALL_PAIRS_MASK, theirs, facts, 2, True, (r2, b3), 2, None, False)
     hints_but_discards_once(args, spare_loss=99.0)
 
 
@@ -86,15 +90,15 @@ def test_gambles_a_play_when_a_failed_play_costs_less_than_any_discard():
     y2, r3, b3 = (parse_shard(x) for x in ("Y2", "R3", "B3"))
     mine = mask_of([(y2, r3), (b3, r3)])
     partner = (parse_shard("Y1"), parse_shard("R2"))
-    args = [mine, ALL_PAIRS_MASK, (0, 1, 0), (y2,), 0, True, partner, 2, None, False]
+    args = [mine, ALL_PAIRS_MASK, public_facts((0, 1, 0), (y2,)), 0, True, partner, 2, None, False]
     assert ConventionBot(0).decide(*args) == Move.play(1)
-    args[5] = False  # one error token already lost: an error now would end the game at 0
+    args[4] = False  # one error token already lost: an error now would end the game at 0
     assert ConventionBot(0).decide(*args).kind != "play"
 
     class Careful(ConventionBot):
         error_cost = 99.0
 
-    args[5] = True
+    args[4] = True
     assert Careful(0).decide(*args).kind != "play"
 
 
@@ -140,9 +144,9 @@ def test_the_public_state_kept_from_events_matches_the_observation():
             if g.turns % 3 == 0:
                 forgetful.observe(obs[1], obs[1].last_event)
             truth = (tuple(obs[1].gems), tuple(sorted(obs[1].discards)))
-            assert bots[1].public_now(obs[1]) == truth
-            assert bots[0].public == truth
-            assert forgetful.public_now(obs[1]) == truth
+            for facts in (bots[1].public_now(obs[1]), bots[0].public, forgetful.public_now(obs[1])):
+                assert (facts.gems, facts.discards) == truth
+                assert list(facts.counts) == card_tables(*truth)[3]
 
 
 @settings(max_examples=300, deadline=None)

@@ -1,8 +1,9 @@
 """Beliefs about hands from common knowledge and card counting, for the convention bot.
 
-Pure functions of public facts (gems, sorted discards) and hand-set bitmasks, memoised because
-the same positions recur across turns and games: the public tables, the per-slot weights of a
-hand set, what a partner makes of their own hand, and the hands left after a play or discard.
+Pure functions of the public state (PublicFacts: gems, sorted discards and their card-counting
+tables) and hand-set bitmasks, memoised because the same positions recur across turns and
+games: the per-slot weights of a hand set, what a partner makes of their own hand, and the
+hands left after a play or discard.
 """
 
 from operator import mul
@@ -22,37 +23,72 @@ from simulator.sessions.bots.handsets import (
 )
 from simulator.sessions.bots.knowledge import card_tables
 
-_TABLES = new_cache()  # (gems, sorted discards) -> public_tables()
+_FACTS = new_cache()  # (gems, sorted discards) -> PublicFacts
 _WEIGHTS = new_cache()  # (set mask, unseen counts, hand size) -> slot_weights()
 _LEAVES = new_cache()  # (set mask, slot, shard, hand size after) -> leave_hand()
 _COPIES = new_cache()  # unseen counts -> copies_sets()
-_SETS = new_cache()  # (gems, sorted discards) -> public_sets()
-_VIEWS = new_cache()  # (set mask, gems, sorted discards, hand size) -> partner_view()
+_VIEWS = new_cache()  # (set mask, PublicFacts, hand size) -> partner_view()
 _HAND_WEIGHTS = new_cache()  # unseen counts -> hand_weights()
 
 
-def public_tables(gems, discards):
-    """(playable, trash, critical, unseen counts, loss) tables of a public state (gems, sorted
-    discards); `loss` is loss_table, before spared_loss spares the partner's copies."""
-    key = (gems, discards)
-    got = _TABLES.get(key)
-    if got is None:
+class PublicFacts:
+    """A public state (gems, sorted discards) and what card counting makes of it, worked out
+    once per state: the bots consult these tables many times a turn.
+
+    public_facts() hands out one object per state, so the object itself stands for the state
+    in memo keys: it hashes by identity, far cheaper than the tuples it stands for. (Were a
+    state ever given a second object, its memo entries would merely be missed.)"""
+
+    __slots__ = (
+        "_next",
+        "counts",
+        "critical",
+        "critical_set",
+        "discards",
+        "gems",
+        "loss",
+        "playable",
+        "playable_set",
+        "trash",
+    )
+
+    def __init__(self, gems, discards):
+        self.gems = gems
+        self.discards = discards
         playable, trash, critical, unseen = card_tables(gems, discards)
-        got = remember(
-            _TABLES,
-            key,
-            (playable, trash, critical, tuple(unseen), loss_table(unseen, trash, critical)),
-        )
-    return got
+        self.playable = playable
+        self.trash = trash
+        self.critical = critical
+        self.counts = tuple(unseen)  # copies neither played nor discarded
+        self.loss = loss_table(unseen, trash, critical)  # before spared_loss
+        self.playable_set = shard_set(playable)
+        self.critical_set = shard_set(critical)
+        self._next = {}  # successor states, by shard played (0..8) or discarded (9..17)
+
+    def after_play(self, shard):
+        """The facts once `shard` joined its gem."""
+        got = self._next.get(shard)
+        if got is None:
+            gems = list(self.gems)
+            gems[shard // 3] += 1
+            got = self._next[shard] = public_facts(tuple(gems), self.discards)
+        return got
+
+    def after_discard(self, shard):
+        """The facts once `shard` went to the discard pile (after a discard or an error)."""
+        got = self._next.get(shard + 9)
+        if got is None:
+            discards = tuple(sorted(self.discards + (shard,)))
+            got = self._next[shard + 9] = public_facts(self.gems, discards)
+        return got
 
 
-def public_sets(gems, discards):
-    """(playable, critical) of public_tables as 9-bit shard sets, memoised."""
+def public_facts(gems, discards):
+    """The PublicFacts of (gems, sorted discards), both tuples; one object per state."""
     key = (gems, discards)
-    got = _SETS.get(key)
+    got = _FACTS.get(key)
     if got is None:
-        playable, _, critical, _, _ = public_tables(gems, discards)
-        got = remember(_SETS, key, (shard_set(playable), shard_set(critical)))
+        got = remember(_FACTS, key, PublicFacts(gems, discards))
     return got
 
 
@@ -215,16 +251,16 @@ def leave_hand(mask, slot, shown, size_after):
     return got
 
 
-def partner_view(mask, gems, discards, n):
-    """What the partner, whose hands are `mask` (n shards), makes of their own hand: whether
-    they know a play, the slot they would discard (least expected loss) and that loss."""
-    key = (mask, gems, discards, n)
+def partner_view(mask, facts, n):
+    """What the partner, whose hands are `mask` (n shards), makes of their own hand in the
+    public state `facts`: whether they know a play, the slot they would discard (least
+    expected loss) and that loss."""
+    key = (mask, facts, n)
     got = _VIEWS.get(key)
     if got is None:
-        _, _, _, counts, loss = public_tables(gems, discards)
-        rows, total, held = beliefs(mask, counts, n)
-        knows_play = known_playable(held, public_sets(gems, discards)[0]) >= 0
-        losses = means(rows, total, loss)
+        rows, total, held = beliefs(mask, facts.counts, n)
+        knows_play = known_playable(held, facts.playable_set) >= 0
+        losses = means(rows, total, facts.loss)
         chop = 1 if n == 2 and losses[1] < losses[0] else 0
         got = remember(_VIEWS, key, (knows_play, chop, losses[chop]))
     return got

@@ -5,7 +5,7 @@ knowledge), so the hinter can name the partner's group and the partner can read 
 conventions.py for the classes; everything here is a pure function, memoised on bitmasks.
 """
 
-from simulator.sessions.bots.beliefs import hand_weights, public_tables
+from simulator.sessions.bots.beliefs import hand_weights
 from simulator.sessions.bots.handsets import (
     HAND_OF_BIT,
     indices_of,
@@ -27,7 +27,7 @@ POINTING = {
     for h in [(a, b) for a in range(9) for b in range(9)] + [(t,) for t in range(9)] + [()]
 }
 
-_PARTITIONS = new_cache()  # (set mask, gems, sorted discards) -> mask per message
+_PARTITIONS = new_cache()  # (set mask, PublicFacts) -> mask per message
 _CLASSES = new_cache()  # (playable, safe) -> class_table()
 
 
@@ -261,14 +261,13 @@ def assign_hints(groups, weights):
     return out
 
 
-def shared_partition(mask, gems, discards):
-    """The partition of a common-knowledge set: a pure function of public facts, memoised so
-    that the hinter and the receiver, who both compute it, and later games pay for it once."""
-    key = (mask, gems, discards)
+def shared_partition(mask, facts):
+    """The partition of a common-knowledge set in the public state `facts` (beliefs.py): a
+    pure function of public facts, memoised so that the hinter and the receiver, who both
+    compute it, and later games pay for it once."""
+    key = (mask, facts)
     got = _PARTITIONS.get(key)
     if got is None:
-        playable, _, critical, counts, _ = public_tables(gems, discards)
-        got = remember(
-            _PARTITIONS, key, partition(mask, counts, playable, [not c for c in critical])
-        )
+        safe = [not c for c in facts.critical]
+        got = remember(_PARTITIONS, key, partition(mask, facts.counts, facts.playable, safe))
     return got

@@ -55,8 +55,7 @@ from simulator.sessions.bots.beliefs import (
     leave_hand,
     means,
     partner_view,
-    public_sets,
-    public_tables,
+    public_facts,
     spared_loss,
 )
 from simulator.sessions.bots.codewords import MATCHES, hint_index, shared_partition
@@ -111,15 +110,15 @@ class ConventionBot(Bot):
         # Per hand: the possible shard tuples, as a bitmask (handsets.py). Both bots hold the
         # same two masks: they are common knowledge.
         self.masks = [ALL_PAIRS_MASK, ALL_PAIRS_MASK]
-        # The public state (gems, sorted discards) after the last turn observed, kept from the
-        # events so that the memo keys need not be rebuilt from the observation every time.
-        self.public = ((0, 0, 0), ())
+        # The public state after the last turn observed (PublicFacts, beliefs.py), kept from
+        # the events so that it need not be rebuilt from the observation every time.
+        self.public = public_facts((0, 0, 0), ())
         self.seen = 0  # turns observed
 
     def public_now(self, obs):
-        """(gems, sorted discards) now; read afresh from `obs` if a turn went unobserved."""
+        """The PublicFacts now; read afresh from `obs` if a turn went unobserved."""
         if obs.turns != self.seen:
-            self.public = (tuple(obs.gems), tuple(sorted(obs.discards)))
+            self.public = public_facts(tuple(obs.gems), tuple(sorted(obs.discards)))
             self.seen = obs.turns
         return self.public
 
@@ -135,24 +134,23 @@ class ConventionBot(Bot):
         move = event.move
         cls = self.__class__
         if self.seen == event.turn - 1:
-            gems, discards = self.public  # before the move
+            facts = self.public  # before the move
         else:  # a turn went unobserved: undo this one's public change from the observation
             gems, discards = obs.gems, obs.discards
             if event.played:
                 gems[event.shard // 3] -= 1
             elif move.kind != "hint":
                 discards = discards[:-1]
-            gems, discards = tuple(gems), tuple(sorted(discards))
+            facts = public_facts(tuple(gems), tuple(sorted(discards)))
         self.seen = event.turn
         if move.kind == "hint":
-            self.public = (gems, discards)
+            self.public = facts
             key = (
                 cls,
                 0,
                 self.masks[actor],
                 self.masks[other],
-                gems,
-                discards,
+                facts,
                 hint_index(move),
                 event.touched,
             )
@@ -162,11 +160,9 @@ class ConventionBot(Bot):
             self.masks[other] = got or mask_of(self.literal_hands(obs, other))
             return
         if event.played:
-            after = list(gems)
-            after[event.shard // 3] += 1
-            self.public = (tuple(after), discards)
+            self.public = facts.after_play(event.shard)
         else:
-            self.public = (gems, tuple(sorted(discards + (event.shard,))))
+            self.public = facts.after_discard(event.shard)
         hints_before = event.hints - (1 if move.kind == "discard" or event.regained else 0)
         size_after = obs.hand_size if actor == self.player else len(obs.partner_hand)
         key = (
@@ -174,8 +170,7 @@ class ConventionBot(Bot):
             1,
             self.masks[actor],
             self.masks[other],
-            gems,
-            discards,
+            facts,
             hints_before > 0,
             move.kind,
             move.slot,
@@ -188,23 +183,21 @@ class ConventionBot(Bot):
         self.masks[other] = got[1]
         self.masks[actor] = got[0] or mask_of(self.literal_hands(obs, actor))
 
-    def read_hint(self, actor_mask, target_mask, gems, discards, message, touched):
+    def read_hint(self, actor_mask, target_mask, facts, message, touched):
         """The target's hands after a hint: those of the code word's group, agreeing with what
         the hint pointed at, and warned ones if the hinter knew a play. 0 if none is left."""
-        groups = shared_partition(target_mask, gems, discards)
+        groups = shared_partition(target_mask, facts)
         kept = target_mask & groups[message] & LITERAL[message][(1 in touched) + 2 * (2 in touched)]
-        warned = self.warned_hands(actor_mask, target_mask, gems, discards)
+        warned = self.warned_hands(actor_mask, target_mask, facts)
         return kept if warned is None else kept & warned
 
-    def read_action(
-        self, actor_mask, other_mask, gems, discards, token_left, kind, slot, shown, size_after
-    ):
+    def read_action(self, actor_mask, other_mask, facts, token_left, kind, slot, shown, size_after):
         """(actor's mask, other's mask) after a play or discard of `shown` from `slot`; the
         actor's is 0 if no hand is left (the conventions were not followed)."""
         if token_left:
-            other_mask = self.no_warning(other_mask, gems, discards)
+            other_mask = self.no_warning(other_mask, facts)
             if kind == "discard":
-                other_mask = self.no_unknown_play(other_mask, gems, discards)
+                other_mask = self.no_unknown_play(other_mask, facts)
         return leave_hand(actor_mask, slot, shown, size_after), other_mask
 
     @staticmethod
@@ -216,30 +209,30 @@ class ConventionBot(Bot):
             return tuple((a, b) for a in options[0] for b in options[1])
         return tuple((a,) for a in options[0]) if options else ((),)
 
-    def warned_hands(self, actor_mask, target_mask, gems, discards):
+    def warned_hands(self, actor_mask, target_mask, facts):
         """A player who surely knew a play (common knowledge) hinted instead: by this policy
         only a warning comes before one's own play, so the target's hand is one that would be
         warned. Returns the mask of those hands, or None when nothing follows."""
         n = size_of(actor_mask)
         if not n:
             return None
-        if not partner_view(actor_mask, gems, discards, n)[0]:
+        if not partner_view(actor_mask, facts, n)[0]:
             return None
-        return target_mask & ~self.no_warning(target_mask, gems, discards)
+        return target_mask & ~self.no_warning(target_mask, facts)
 
     @staticmethod
-    def no_warning(mask, gems, discards):
+    def no_warning(mask, facts):
         """The partner of the hand played or discarded with a token available, so by this
         policy they did not see it in danger: rule out the hands they would have warned."""
         n = size_of(mask)
         if not n:
             return mask
-        knows_play, s, _ = partner_view(mask, gems, discards, n)
+        knows_play, s, _ = partner_view(mask, facts, n)
         if knows_play:
             return mask
         # Warned: the hand's likely discard is a last copy, and it holds a shard that is not
         # one, or is playable (something else to do).
-        playable, critical = public_sets(gems, discards)
+        playable, critical = facts.playable_set, facts.critical_set
         other = ~critical & 511 | playable
         if n == 2:
             at_risk = (FIRST_IN if s == 0 else SECOND_IN)[critical]
@@ -249,28 +242,26 @@ class ConventionBot(Bot):
         return mask & ~warned or mask
 
     @staticmethod
-    def no_unknown_play(mask, gems, discards):
+    def no_unknown_play(mask, facts):
         """The partner of the hand discarded while a token was available, so by this policy
         they saw no play in it that its holder could not know of: unless the holder already
         knew a play, the hand holds no playable shard. (Common knowledge: both bots infer it.)"""
         n = size_of(mask)
         if not n:
             return mask
-        if partner_view(mask, gems, discards, n)[0]:
+        if partner_view(mask, facts, n)[0]:
             return mask
-        unplayable = ~public_sets(gems, discards)[0] & 511
+        unplayable = ~facts.playable_set & 511
         return (
             mask & (FIRST_IN[unplayable] & SECOND_IN[unplayable] | SINGLES_IN[unplayable]) or mask
         )
 
     # --- choosing a move --------------------------------------------------------------------
     def act(self, obs):
-        gems, discards = self.public_now(obs)
         return self.decide(
             self.masks[self.player],
             self.masks[1 - self.player],
-            gems,
-            discards,
+            self.public_now(obs),
             obs.hints,
             obs.errors == 0,
             tuple(obs.partner_hand),
@@ -283,8 +274,7 @@ class ConventionBot(Bot):
         self,
         my_mask,
         their_mask,
-        gems,
-        discards,
+        facts,
         hints,
         no_error,
         partner_hand,
@@ -292,24 +282,28 @@ class ConventionBot(Bot):
         final_turns,
         jungle_low,
     ):
-        """The move, from common knowledge, the partner's hand and the public state only."""
-        playable, trash, critical, counts, loss0 = public_tables(gems, discards)
-        mine = list(counts)
+        """The move, from common knowledge, the partner's hand and the public state (`facts`,
+        a PublicFacts) only."""
+        playable = facts.playable
+        critical = facts.critical
+        trash = facts.trash
+        loss0 = facts.loss
+        mine = list(facts.counts)
         for t in partner_hand:
             mine[t] -= 1
         view = None
         if hints > 0 and partner_hand:
-            view = partner_view(their_mask, gems, discards, len(partner_hand))
+            view = partner_view(their_mask, facts, len(partner_hand))
             knows_play, chop, _ = view
             if (
                 not knows_play
                 and critical[partner_hand[chop]]
                 and any(not critical[t] or playable[t] for t in partner_hand)
             ):
-                return self.hint(their_mask, gems, discards, partner_hand)  # a warning
+                return self.hint(their_mask, facts, partner_hand)  # a warning
         needs_hint = view is not None and not view[0] and any(playable[t] for t in partner_hand)
         rows, total, held = beliefs(my_mask, tuple(mine), n)
-        s = known_playable(held, public_sets(gems, discards)[0])
+        s = known_playable(held, facts.playable_set)
         if s >= 0:
             return Move.play(s + 1)
         if n and no_error:
@@ -330,7 +324,7 @@ class ConventionBot(Bot):
                 if costs[j] < min(means(rows, total, loss)):
                     return Move.play(j + 1)
         if needs_hint:
-            return self.hint(their_mask, gems, discards, partner_hand)
+            return self.hint(their_mask, facts, partner_hand)
         can_discard = hints < MAX_HINTS and n > 0
         if can_discard:
             loss = spared_loss(loss0, trash, partner_hand)
@@ -365,12 +359,12 @@ class ConventionBot(Bot):
                 # My last token would leave the partner, who knows no play, none to stall with
                 # before discarding a last copy: risk my own discard instead.
                 return Move.discard(s + 1)
-            return self.hint(their_mask, gems, discards, partner_hand)
+            return self.hint(their_mask, facts, partner_hand)
         return Move.discard(s + 1)
 
     @staticmethod
-    def hint(their_mask, gems, discards, hand):
+    def hint(their_mask, facts, hand):
         """The hint whose code word names the group of the partner's actual hand."""
         bit = BIT_OF_HAND[hand]
-        groups = shared_partition(their_mask, gems, discards)
+        groups = shared_partition(their_mask, facts)
         return ALL_HINTS[next(k for k in range(6) if groups[k] & bit)]
