@@ -54,14 +54,6 @@ def remember(cache, key, value):
     return value
 
 
-def hand_bit(hand):
-    if len(hand) == 2:
-        return 1 << (hand[0] * 9 + hand[1])
-    if len(hand) == 1:
-        return 1 << (81 + hand[0])
-    return EMPTY_HAND_BIT
-
-
 def mask_of(hands):
     """The bitmask of an iterable of hands (0 when there is none)."""
     m = 0
