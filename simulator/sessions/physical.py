@@ -12,6 +12,7 @@ from the seed. The referee plays that same order, so both always agree on every 
 """
 
 import random
+from functools import partial
 
 from games.lostgems import LostGems
 
@@ -331,22 +332,28 @@ class _Stop(Exception):
         self.message = message
 
 
-def run_physical_games(bot_name, games, seed=0, progress=None, jobs=1):
+def run_physical_games(bot_name, games, seed=0, progress=None, jobs=1, outcome=None):
     """Scores of bot games played on the simulated tiles, in seed order, over `jobs` worker
-    processes (0: one per CPU); raises Mismatch on a disagreement."""
+    processes (0: one per CPU), or `outcome` of each game as in run_games; raises Mismatch on
+    a disagreement."""
     from simulator.sessions.playtest import share_out
 
-    return share_out(play_physical_seeds, bot_name, games, seed, progress, jobs)
+    play = play_physical_seeds
+    if outcome is not None:
+        play = partial(play_physical_seeds, outcome=outcome)
+    return share_out(play, bot_name, games, seed, progress, jobs)
 
 
-def play_physical_seeds(bot_name, games, seed, progress=None):
-    """Scores of the games dealt from seeds seed .. seed + games - 1, played on the tiles."""
+def play_physical_seeds(bot_name, games, seed, progress=None, outcome=None):
+    """outcome() of each game dealt from seeds seed .. seed + games - 1, played on the tiles
+    (its score by default)."""
     from simulator.sessions.bots import bot_class
     from simulator.sessions.bots.base import bot_seed
-    from simulator.sessions.playtest import naming_the_deal
+    from simulator.sessions.playtest import final_score, naming_the_deal
 
     cls = bot_class(bot_name)
-    scores = []
+    outcome = outcome or final_score
+    results = []
     for i in range(games):
         table, state, _ = physical_game(seed + i)
         bots = (cls(0, bot_seed(seed + i, 0)), cls(1, bot_seed(seed + i, 1)))
@@ -365,7 +372,7 @@ def play_physical_seeds(bot_name, games, seed, progress=None):
                 ) from None
             for q in (0, 1):
                 bots[q].observe(obs[q], obs[q].last_event)
-        scores.append(state.score)
+        results.append(outcome(state))
         if progress:
             progress(i + 1)
-    return scores
+    return results

@@ -11,6 +11,7 @@ import os
 import signal
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
+from functools import partial
 
 from simulator.sessions.bots import bot_class, play_game
 from simulator.sessions.game_scripts import game_script, script_path
@@ -39,23 +40,31 @@ def no_cycle_collector():
             gc.enable()
 
 
-def run_games(bot_name, games, seed=0, progress=None, jobs=1):
+def run_games(bot_name, games, seed=0, progress=None, jobs=1, outcome=None):
     """Scores of `games` rules-only games, in seed order; `progress(done)` is called as games
     finish. `jobs` worker processes share the games out (0: one per CPU); each worker keeps
-    its own memo caches, so two workers give somewhat less than twice the speed."""
-    return share_out(play_seeds, bot_name, games, seed, progress, jobs, chunks=(25, 250))
+    its own memo caches, so two workers give somewhat less than twice the speed. With
+    `outcome`, a module-level function of a finished GameState (such as
+    lost_points.score_and_losses), the list holds what it returns for each game instead."""
+    play = play_seeds if outcome is None else partial(play_seeds, outcome=outcome)
+    return share_out(play, bot_name, games, seed, progress, jobs, chunks=(25, 250))
 
 
-def play_seeds(bot_name, games, seed, progress=None):
-    """Scores of the rules-only games dealt from seeds seed .. seed + games - 1."""
+def final_score(state):
+    """What a playtest keeps of a game by default: its score."""
+    return state.score
+
+
+def play_seeds(bot_name, games, seed, progress=None, outcome=final_score):
+    """outcome() of each rules-only game dealt from seeds seed .. seed + games - 1."""
     cls = bot_class(bot_name)
-    scores = []
+    results = []
     with no_cycle_collector():
         for i in range(games):
-            scores.append(play_bot_game(cls, seed + i).score)
+            results.append(outcome(play_bot_game(cls, seed + i)))
             if progress:
                 progress(i + 1)
-    return scores
+    return results
 
 
 def play_bot_game(cls, seed):
@@ -74,27 +83,28 @@ def naming_the_deal(seed):
         raise IllegalMove(f"in the game dealt from seed {seed}: {exc}") from None
 
 
-def write_game_scripts(bot_name, games, seed, directory, progress=None):
+def write_game_scripts(bot_name, games, seed, directory, progress=None, outcome=final_score):
     """Play the games in this process and write each as a session script into `directory`
-    (see game_scripts.py); returns the scores."""
+    (see game_scripts.py); returns outcome() of each game (its score by default)."""
     cls = bot_class(bot_name)
     os.makedirs(directory, exist_ok=True)
-    scores = []
+    results = []
     for i in range(games):
         state = play_bot_game(cls, seed + i)
         title = f"{bot_name} playing both seats, seed {seed + i}: score {state.score}"
         with open(script_path(directory, bot_name, seed + i), "w") as f:
             f.write(game_script(state, title))
-        scores.append(state.score)
+        results.append(outcome(state))
         if progress:
             progress(i + 1)
-    return scores
+    return results
 
 
 def share_out(play, bot_name, games, seed, progress=None, jobs=1, chunks=(1, 4)):
     """`play(bot_name, games, seed, progress)` for seeds seed .. seed + games - 1, over `jobs`
-    worker processes (0: one per CPU); the scores come back in seed order, whatever order the
-    chunks finish in. `play` must be a module-level function (it is pickled).
+    worker processes (0: one per CPU); the games' results come back in seed order, whatever
+    order the chunks finish in. `play` is pickled: a module-level function, or a partial of
+    one.
 
     A chunk is about a sixteenth of a worker's share, within `chunks` = (fewest, most) games:
     fewer would cost more in messages than they balance, more would keep Ctrl-C waiting for

@@ -2,7 +2,8 @@
 [--jobs J] [--scripts DIR]`.
 
 Runs N games between two copies of a bot (rules only, or with --physical through the simulated
-tiles) and reports mean ± standard error, % perfect, % zero and the score histogram. The games
+tiles) and reports mean ± standard error, % perfect, % zero, the score histogram and where the
+missing points went (lost_points.py). The games
 can be shared out over J worker processes; the scores do not change. --scripts writes each
 game as a session script that `blinks session run` replays.
 """
@@ -13,6 +14,7 @@ import sys
 
 from simulator.sessions.bots import BEST_BOT, BOTS, UnknownBot, bot_class
 from simulator.sessions.cli import seed_number
+from simulator.sessions.lost_points import mean_losses, score_and_losses
 from simulator.sessions.playtest import (
     histogram_lines,
     plot_formats,
@@ -128,24 +130,42 @@ def playtest(args):
             )
             return 2
         try:
-            scores = with_progress(
-                run_physical_games, args.bot, args.games, args.seed, long_run=5, jobs=args.jobs
+            results = with_progress(
+                run_physical_games,
+                args.bot,
+                args.games,
+                args.seed,
+                long_run=5,
+                jobs=args.jobs,
+                outcome=score_and_losses,
             )
         except Mismatch as exc:
             print(f"playtest: the tiles disagree with the referee: {exc}", file=sys.stderr)
             return 1
     elif args.scripts:
         try:
-            scores = with_progress(
-                write_game_scripts, args.bot, args.games, args.seed, directory=args.scripts
+            results = with_progress(
+                write_game_scripts,
+                args.bot,
+                args.games,
+                args.seed,
+                directory=args.scripts,
+                outcome=score_and_losses,
             )
         except OSError as exc:
             print(f"playtest: cannot write the scripts to {args.scripts}: {exc}", file=sys.stderr)
             return 2
     else:
-        scores = with_progress(run_games, args.bot, args.games, args.seed, jobs=args.jobs)
-    stats = score_stats(scores)
-    stats.update(bot=args.bot, seed=args.seed, physical=bool(args.physical))
+        results = with_progress(
+            run_games, args.bot, args.games, args.seed, jobs=args.jobs, outcome=score_and_losses
+        )
+    stats = score_stats([score for score, _ in results])
+    stats.update(
+        lost=mean_losses([lost for _, lost in results]),
+        bot=args.bot,
+        seed=args.seed,
+        physical=bool(args.physical),
+    )
     report(args, stats)  # before the plot: a plot that fails at the end loses no figures
     if args.plot:
         where = " on the tiles" if args.physical else ""
@@ -172,6 +192,12 @@ def report(args, stats):
     )
     for line in histogram_lines(stats["histogram"]):
         print(line)
+    lost = stats["lost"]
+    print(
+        f"points lost per game: {lost['last_copy_discarded']:.3f} last copy discarded, "
+        f"{lost['last_copy_misplayed']:.3f} last copy misplayed, "
+        f"{lost['out_of_turns']:.3f} out of turns, {lost['two_errors']:.3f} two errors"
+    )
 
 
 def with_progress(runner, bot, games, seed, long_run=500, **options):

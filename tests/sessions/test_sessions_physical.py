@@ -8,6 +8,7 @@ import pytest
 
 from host_tools.cli import main
 from simulator.sessions import physical
+from simulator.sessions.lost_points import score_and_losses
 from simulator.sessions.physical import Table, physical_game, run_physical_games
 from simulator.sessions.playtest import run_games
 
@@ -101,10 +102,11 @@ def test_a_bot_game_on_the_tiles_matches_the_referee_move_by_move():
 
 def test_physical_games_shared_out_over_workers_score_as_the_rules_do():
     # Two worker processes, one game each: the tiles agree with the referee in each, and the
-    # scores come back in seed order, as the rules-only games score them.
-    assert run_physical_games("conventions", 2, seed=5, jobs=2) == run_games(
-        "conventions", 2, seed=5
-    )
+    # scores come back in seed order, as the rules-only games score them, with where their
+    # missing points went (what `blinks playtest --physical` reports).
+    outcomes = run_physical_games("conventions", 2, seed=5, jobs=2, outcome=score_and_losses)
+    assert [score for score, _ in outcomes] == run_games("conventions", 2, seed=5)
+    assert all(sum(lost) == 9 - score for score, lost in outcomes)
 
 
 def test_physical_playtest_reports_a_disagreement_with_exit_1(capsys, monkeypatch):
