@@ -16,6 +16,7 @@ from functools import partial
 
 from games.lostgems import LostGems
 
+from simulator.sessions.playtest import final_score
 from simulator.sessions.referee import PLAYERS, GameState
 from simulator.sessions.runner import EXIT_EXPECT_FAILED, RulesRunner, SessionResult
 from simulator.sessions.script import ScriptError
@@ -332,27 +333,24 @@ class _Stop(Exception):
         self.message = message
 
 
-def run_physical_games(bot_name, games, seed=0, progress=None, jobs=1, outcome=None):
+def run_physical_games(bot_name, games, seed=0, progress=None, jobs=1, outcome=final_score):
     """Scores of bot games played on the simulated tiles, in seed order, over `jobs` worker
     processes (0: one per CPU), or `outcome` of each game as in run_games; raises Mismatch on
     a disagreement."""
     from simulator.sessions.playtest import share_out
 
-    play = play_physical_seeds
-    if outcome is not None:
-        play = partial(play_physical_seeds, outcome=outcome)
+    play = partial(play_physical_seeds, outcome=outcome)
     return share_out(play, bot_name, games, seed, progress, jobs)
 
 
-def play_physical_seeds(bot_name, games, seed, progress=None, outcome=None):
+def play_physical_seeds(bot_name, games, seed, progress=None, outcome=final_score):
     """outcome() of each game dealt from seeds seed .. seed + games - 1, played on the tiles
     (its score by default)."""
     from simulator.sessions.bots import bot_class
     from simulator.sessions.bots.base import bot_seed
-    from simulator.sessions.playtest import final_score, naming_the_deal
+    from simulator.sessions.playtest import naming_the_deal
 
     cls = bot_class(bot_name)
-    outcome = outcome or final_score
     results = []
     for i in range(games):
         table, state, _ = physical_game(seed + i)

@@ -40,19 +40,19 @@ def no_cycle_collector():
             gc.enable()
 
 
-def run_games(bot_name, games, seed=0, progress=None, jobs=1, outcome=None):
+def final_score(state):
+    """What a playtest keeps of a game by default: its score."""
+    return state.score
+
+
+def run_games(bot_name, games, seed=0, progress=None, jobs=1, outcome=final_score):
     """Scores of `games` rules-only games, in seed order; `progress(done)` is called as games
     finish. `jobs` worker processes share the games out (0: one per CPU); each worker keeps
     its own memo caches, so two workers give somewhat less than twice the speed. With
     `outcome`, a module-level function of a finished GameState (such as
     lost_points.score_and_losses), the list holds what it returns for each game instead."""
-    play = play_seeds if outcome is None else partial(play_seeds, outcome=outcome)
+    play = partial(play_seeds, outcome=outcome)
     return share_out(play, bot_name, games, seed, progress, jobs, chunks=(25, 250))
-
-
-def final_score(state):
-    """What a playtest keeps of a game by default: its score."""
-    return state.score
 
 
 def play_seeds(bot_name, games, seed, progress=None, outcome=final_score):
