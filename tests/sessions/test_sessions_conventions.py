@@ -102,6 +102,17 @@ def test_gambles_a_play_when_a_failed_play_costs_less_than_any_discard():
     assert Careful(0).decide(*args).kind != "play"
 
 
+def test_forced_to_lose_a_last_copy_it_loses_the_one_that_costs_fewer_points():
+    # A red 2 is discarded, so I hold the last red 2 and the red 3, and I know it; no token is
+    # left, and a blind play would fail. Losing the 2 would cost red two points, the 3 one.
+    r2, r3 = parse_shard("R2"), parse_shard("R3")
+    partner = (parse_shard("Y3"), parse_shard("B3"))
+    facts = public_facts((0, 0, 0), (r2,))
+    for hand, slot_of_the_3 in (((r2, r3), 2), ((r3, r2), 1)):
+        args = [mask_of([hand]), ALL_PAIRS_MASK, facts, 0, True, partner, 2, None, False]
+        assert ConventionBot(0).decide(*args) == Move.discard(slot_of_the_3)
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     mask=st.one_of(
