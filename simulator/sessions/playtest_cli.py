@@ -3,9 +3,9 @@
 
 Runs N games between two copies of a bot (rules only, or with --physical through the simulated
 tiles) and reports mean ± standard error, % perfect, % zero, the score histogram and where the
-missing points went (lost_points.py). The games
-can be shared out over J worker processes; the scores do not change. --scripts writes each
-game as a session script that `blinks session run` replays.
+missing points went (lost_points.py). The games can be shared out over J worker processes; the
+scores do not change. --scripts writes each game as a session script that `blinks session run`
+replays.
 """
 
 import json
