@@ -1,11 +1,12 @@
 """`blinks playtest --bot NAME --games N --seed S [--json] [--plot FILE.png] [--physical]
-[--jobs J] [--scripts DIR]`.
+[--jobs J] [--scripts DIR] [--ceiling]`.
 
 Runs N games between two copies of a bot (rules only, or with --physical through the simulated
 tiles) and reports mean ± standard error, % perfect, % zero, the score histogram and where the
-missing points went (lost_points.py). The games can be shared out over J worker processes; the
-scores do not change. --scripts writes each game as a session script that `blinks session run`
-replays.
+missing points went (lost_points.py); with --ceiling, also what each deal allowed at best
+(deal_ceiling.py), so that points lost to the deal and to the play can be told apart. The
+games can be shared out over J worker processes; the scores do not change. --scripts writes
+each game as a session script that `blinks session run` replays.
 """
 
 import json
@@ -14,6 +15,7 @@ import sys
 
 from simulator.sessions.bots import BEST_BOT, BOTS, UnknownBot, bot_class
 from simulator.sessions.cli import seed_number
+from simulator.sessions.deal_ceiling import deal_ceiling, first_player
 from simulator.sessions.lost_points import mean_losses, score_and_losses
 from simulator.sessions.playtest import (
     histogram_lines,
@@ -54,6 +56,12 @@ def add_arguments(parser):
         metavar="DIR",
         help="also write each game as a session script into DIR, to read, edit or replay "
         "with `blinks session run` (rules-only games, in one process)",
+    )
+    parser.add_argument(
+        "--ceiling",
+        action="store_true",
+        help="also find each deal's ceiling, the best score players who knew the whole deck "
+        "could make, to tell points the deal lost from points the play lost (a few ms a game)",
     )
     parser.add_argument(
         "-j",
@@ -114,11 +122,31 @@ def plot_problem(path):
     return None
 
 
+def score_losses_and_ceiling(state):
+    """A finished game as (score, lost_points, its deal's ceiling): what --ceiling keeps."""
+    return (*score_and_losses(state), deal_ceiling(state.deck, first_player(state)))
+
+
+def ceiling_stats(results):
+    """What the deals allowed, over (score, lost, ceiling) results: the mean ceiling, the %
+    of deals that cannot reach 9, the % of games that made their deal's ceiling, and the
+    points per game lost to the play (ceiling - score)."""
+    n = len(results)
+    ceilings = [ceiling for _, _, ceiling in results]
+    return {
+        "mean": sum(ceilings) / n,
+        "below_9_pct": 100.0 * sum(c < 9 for c in ceilings) / n,
+        "reached_pct": 100.0 * sum(score == c for score, _, c in results) / n,
+        "lost_to_play": sum(c - score for score, _, c in results) / n,
+    }
+
+
 def playtest(args):
     wrong = problem(args)
     if wrong:
         print(f"playtest: {wrong}", file=sys.stderr)
         return 2
+    outcome = score_losses_and_ceiling if args.ceiling else score_and_losses
     if args.physical:
         try:
             from simulator.sessions.physical import Mismatch, run_physical_games
@@ -137,7 +165,7 @@ def playtest(args):
                 args.seed,
                 long_run=5,
                 jobs=args.jobs,
-                outcome=score_and_losses,
+                outcome=outcome,
             )
         except Mismatch as exc:
             print(f"playtest: the tiles disagree with the referee: {exc}", file=sys.stderr)
@@ -150,18 +178,20 @@ def playtest(args):
                 args.games,
                 args.seed,
                 directory=args.scripts,
-                outcome=score_and_losses,
+                outcome=outcome,
             )
         except OSError as exc:
             print(f"playtest: cannot write the scripts to {args.scripts}: {exc}", file=sys.stderr)
             return 2
     else:
         results = with_progress(
-            run_games, args.bot, args.games, args.seed, jobs=args.jobs, outcome=score_and_losses
+            run_games, args.bot, args.games, args.seed, jobs=args.jobs, outcome=outcome
         )
-    stats = score_stats([score for score, _ in results])
+    stats = score_stats([result[0] for result in results])
+    if args.ceiling:
+        stats["ceiling"] = ceiling_stats(results)
     stats.update(
-        lost=mean_losses([lost for _, lost in results]),
+        lost=mean_losses([result[1] for result in results]),
         bot=args.bot,
         seed=args.seed,
         physical=bool(args.physical),
@@ -198,6 +228,14 @@ def report(args, stats):
         f"{lost['last_copy_misplayed']:.3f} last copy misplayed, "
         f"{lost['out_of_turns']:.3f} out of turns, {lost['two_errors']:.3f} two errors"
     )
+    if "ceiling" in stats:
+        ceiling = stats["ceiling"]
+        print(
+            f"deal ceiling (every shard known): mean {ceiling['mean']:.3f}, "
+            f"{ceiling['below_9_pct']:.1f}% of deals cannot reach 9; "
+            f"{ceiling['reached_pct']:.1f}% of games made their deal's ceiling, "
+            f"{ceiling['lost_to_play']:.3f} points per game lost to the play"
+        )
 
 
 def with_progress(runner, bot, games, seed, long_run=500, **options):

@@ -2,11 +2,13 @@
 itself, and against what the bots and the referee make of the same deals."""
 
 import copy
+import json
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from host_tools.cli import main
 from simulator.sessions import GameState
 from simulator.sessions.bots import bot_class, play_game
 from simulator.sessions.deal_ceiling import best_line, ceiling, deal_ceiling, first_player
@@ -143,3 +145,24 @@ def test_discarding_the_only_3_of_a_colour_costs_that_point_and_no_more():
         g.apply(move)
     assert g.score == 8 and g.gems == [3, 3, 2]
 
+
+def test_playtest_reports_what_the_deals_allowed_whatever_the_workers(capsys):
+    args = ["playtest", "--bot", "cautious", "--games", "40", "--seed", "30", "--json"]
+    assert main(args + ["--ceiling"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert main(args + ["--ceiling", "--jobs", "2"]) == 0
+    assert json.loads(capsys.readouterr().out) == alone
+    games = [play_game(bot_class("cautious"), seed=30 + i) for i in range(40)]
+    ceilings = [deal_ceiling(shuffled_deck(30 + i)) for i in range(40)]
+    scores = [g.score for g in games]
+    figures = alone["ceiling"]
+    assert figures["mean"] == pytest.approx(sum(ceilings) / 40)
+    assert figures["below_9_pct"] == pytest.approx(100 * sum(c < 9 for c in ceilings) / 40)
+    assert figures["reached_pct"] == pytest.approx(
+        100 * sum(s == c for s, c in zip(scores, ceilings)) / 40
+    )
+    assert figures["lost_to_play"] == pytest.approx(figures["mean"] - alone["mean"])
+    assert main(args) == 0
+    assert "ceiling" not in json.loads(capsys.readouterr().out)  # only when asked: it costs
+    assert main(args[:-1] + ["--ceiling"]) == 0
+    assert "deal ceiling (every shard known): mean " in capsys.readouterr().out

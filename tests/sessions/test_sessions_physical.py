@@ -8,9 +8,9 @@ import pytest
 
 from host_tools.cli import main
 from simulator.sessions import physical
-from simulator.sessions.lost_points import score_and_losses
 from simulator.sessions.physical import Table, physical_game, run_physical_games
 from simulator.sessions.playtest import run_games
+from simulator.sessions.playtest_cli import score_losses_and_ceiling
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
 DECK = "deck R1 Y1 B1 R2 Y2 B2 R3 Y3 B3 R1 R1 Y1 Y1 B1 B1 R2 Y2 B2"
@@ -103,10 +103,12 @@ def test_a_bot_game_on_the_tiles_matches_the_referee_move_by_move():
 def test_physical_games_shared_out_over_workers_score_as_the_rules_do():
     # Two worker processes, one game each: the tiles agree with the referee in each, and the
     # scores come back in seed order, as the rules-only games score them, with where their
-    # missing points went (what `blinks playtest --physical` reports).
-    outcomes = run_physical_games("conventions", 2, seed=5, jobs=2, outcome=score_and_losses)
-    assert [score for score, _ in outcomes] == run_games("conventions", 2, seed=5)
-    assert all(sum(lost) == 9 - score for score, lost in outcomes)
+    # missing points went and their deals' ceilings (what `blinks playtest --physical
+    # --ceiling` reports).
+    outcome = score_losses_and_ceiling
+    outcomes = run_physical_games("conventions", 2, seed=5, jobs=2, outcome=outcome)
+    assert outcomes == run_games("conventions", 2, seed=5, outcome=outcome)
+    assert all(sum(lost) == 9 - score and score <= ceiling for score, lost, ceiling in outcomes)
 
 
 def test_physical_playtest_reports_a_disagreement_with_exit_1(capsys, monkeypatch):
