@@ -1,4 +1,5 @@
-"""`blinks session run SCRIPT... [--rules-only] [--seed N] [--ir-loss P] [--json] [--mpy N] [-q]`.
+"""`blinks session run SCRIPT... [--rules-only] [--seed N] [--ir-loss P] [--json] [--mpy N] [-q]
+[--ceiling]`.
 
 Exit codes: 0 every expect held; 1 an expect failed (each printed as `SCRIPT:LINE: ...`, the
 session runs on); 2 the script is malformed, asks for an illegal or out-of-turn move, or cannot
@@ -58,6 +59,12 @@ def add_arguments(parser):
         help="no transcript: only errors, failed expects and how each session ended",
     )
     run_p.add_argument(
+        "--ceiling",
+        action="store_true",
+        help="also say the best score the deal allows (every shard known) and each move "
+        "that lowers it",
+    )
+    run_p.add_argument(
         "--mpy",
         type=int,
         default=0,
@@ -113,6 +120,7 @@ def run(args):
                 as_json=args.json,
                 mpy=args.mpy,
                 quiet=args.quiet,
+                ceiling=args.ceiling,
             )
         )
     if batch:
@@ -160,6 +168,7 @@ def run_session(
     err=None,
     mpy=0,
     quiet=False,
+    ceiling=False,
 ):
     out = out or sys.stdout
     err = err or sys.stderr
@@ -180,9 +189,10 @@ def run_session(
     except (OSError, UnicodeDecodeError) as exc:
         return fail(0, f"cannot read the script: {exc}")
     if rules_only:
-        runner_class, options = RulesRunner, {}
+        runner_class, options = RulesRunner, {"ceiling": ceiling}
     else:
-        runner_class, options = physical_runner_class(), {"ir_loss": ir_loss, "mpy": mpy}
+        runner_class = physical_runner_class()
+        options = {"ir_loss": ir_loss, "mpy": mpy, "ceiling": ceiling}
         if runner_class is None:
             return fail(
                 0,

@@ -266,8 +266,8 @@ class PhysicalRunner(RulesRunner):
 
     mode = "simulator"
 
-    def __init__(self, statements, seed=None, say=None, ir_loss=0.0, mpy=0):
-        RulesRunner.__init__(self, statements, seed=seed, say=say)
+    def __init__(self, statements, seed=None, say=None, ir_loss=0.0, mpy=0, ceiling=False):
+        RulesRunner.__init__(self, statements, seed=seed, say=say, ceiling=ceiling)
         self.ir_loss = ir_loss
         self.mpy = mpy
         self.table = None

@@ -7,6 +7,7 @@ every failure in one run; the exit code is then 1. The physical runner subclasse
 overrides the `deal`, `after_move` and `expect_tile` hooks to drive the simulated tiles.
 """
 
+from simulator.sessions.deal_ceiling import ceiling
 from simulator.sessions.referee import PLAYERS, GameState, IllegalMove
 from simulator.sessions.script import ScriptError, parse_script
 from simulator.sessions.shards import DECK_SIZE, MAX_ERRORS, MAX_HINTS, shard_name
@@ -50,17 +51,21 @@ def undealt_dict():
 
 
 class RulesRunner:
-    """Plays a script on the referee alone. `say(text)` receives the transcript lines."""
+    """Plays a script on the referee alone. `say(text)` receives the transcript lines. With
+    `ceiling`, the transcript also says what the deal allows at best (deal_ceiling.py) and
+    each move that lowers it: the moves that cost the game its points."""
 
     mode = "rules only"
 
-    def __init__(self, statements, seed=None, say=None):
+    def __init__(self, statements, seed=None, say=None, ceiling=False):
         self.statements = statements
         self.seed_override = seed
         self.say = say or (lambda text: None)
         self.state = None
         self.failures = []
         self.deal_ms = None
+        self.track_ceiling = ceiling
+        self.ceiling = None  # with `ceiling`: the best score still reachable
 
     # --- hooks the physical runner overrides -----------------------------------------------
     def validate(self):
@@ -120,6 +125,9 @@ class RulesRunner:
             f"deal {shape} ({self.mode}, {how}): A holds {a}, B holds {b}; "
             f"{PLAYERS[s.current]} starts"
         )
+        if self.track_ceiling:
+            self.ceiling = ceiling(s)
+            self.say(f"the deal can make {self.ceiling} at best (every shard known)")
 
     def _move(self, st):
         s = self.state
@@ -139,6 +147,11 @@ class RulesRunner:
             f"turn {event.turn:<2} {PLAYERS[event.player]} {event.describe()} | hints "
             f"{s.hints}/{MAX_HINTS} errors {s.errors}/{MAX_ERRORS} jungle {s.jungle}{end}"
         )
+        if self.track_ceiling:
+            now = ceiling(s)
+            if now < self.ceiling:
+                self.say(f"        the game can now make {now} at best, not {self.ceiling}")
+            self.ceiling = now
         self.after_move(st, event)
 
     def _expect(self, st):

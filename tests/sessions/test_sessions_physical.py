@@ -129,3 +129,11 @@ def test_physical_playtest_reports_a_disagreement_with_exit_1(capsys, monkeypatc
 
 
 SABOTAGE_SETTLE_MS = 500
+
+
+def test_a_session_on_the_tiles_says_when_the_ceiling_drops(capsys):
+    script = EXAMPLES / "second-error.lg"
+    assert main(["session", "run", str(script), "--ceiling"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "the deal can make 9 at best (every shard known)" in lines
+    assert lines[-2].strip() == "the game can now make 0 at best, not 9"  # the second error

@@ -332,3 +332,21 @@ def test_a_bad_option_in_a_batch_is_said_once_and_runs_nothing(tmp_path, capsys)
     out, err = capsys.readouterr()
     assert out == ""
     assert err == "blinks session run: --ir-loss must be a probability between 0 and 1, got 2.0\n"
+
+
+def test_ceiling_says_what_the_deal_allows_and_each_move_that_lowers_it(tmp_path, capsys):
+    deck = "deck B3 R1 Y1 B1 R2 Y2 B2 R3 Y3 R1 R1 Y1 Y1 B1 B1 R2 Y2 B2"
+    moves = "A hint value 1\nB hint value 1\nA discard 1\nB play 1\nexpect score 1\n"
+    code, out, _, _ = run(tmp_path, capsys, f"{deck}\n{moves}", "--ceiling")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1] == "the deal can make 9 at best (every shard known)"
+    drops = [i for i, line in enumerate(lines) if "can now make" in line]
+    assert len(drops) == 1  # A's discard of the only B3, and nothing else, cost a point
+    assert lines[drops[0] - 1].startswith("turn 3  A discard 1: B3 discarded")
+    assert lines[drops[0]].strip() == "the game can now make 8 at best, not 9"
+    code, plain, _, _ = run(tmp_path, capsys, f"{deck}\n{moves}")
+    assert code == 0 and "at best" not in plain  # only when asked: a search per move
+    _, with_ceiling, _, _ = run(tmp_path, capsys, f"{deck}\n{moves}", "--ceiling", "--json")
+    _, without, _, _ = run(tmp_path, capsys, f"{deck}\n{moves}", "--json")
+    assert json.loads(with_ceiling) == json.loads(without)  # the JSON of the contract, as it is
