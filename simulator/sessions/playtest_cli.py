@@ -141,6 +141,17 @@ def ceiling_stats(results):
     }
 
 
+def worst_games(results, first_seed, count=5):
+    """The `count` games that fell furthest below their deal's ceiling, as (seed, score,
+    ceiling), the biggest loss first (then the lowest seed): the ones to replay."""
+    short = [
+        (score - ceiling, first_seed + i, score, ceiling)
+        for i, (score, _, ceiling) in enumerate(results)
+        if score < ceiling
+    ]
+    return [(seed, score, ceiling) for _, seed, score, ceiling in sorted(short)[:count]]
+
+
 def playtest(args):
     wrong = problem(args)
     if wrong:
@@ -190,6 +201,7 @@ def playtest(args):
     stats = score_stats([result[0] for result in results])
     if args.ceiling:
         stats["ceiling"] = ceiling_stats(results)
+        stats["ceiling"]["worst"] = worst_games(results, args.seed)
     stats.update(
         lost=mean_losses([result[1] for result in results]),
         bot=args.bot,
@@ -236,6 +248,16 @@ def report(args, stats):
             f"{ceiling['reached_pct']:.1f}% of games made their deal's ceiling, "
             f"{ceiling['lost_to_play']:.3f} points per game lost to the play"
         )
+        if ceiling["worst"]:
+            games = ", ".join(
+                f"seed {seed} ({score} of {c})" for seed, score, c in ceiling["worst"]
+            )
+            print(f"furthest below their deal's ceiling: {games}")
+            seed = ceiling["worst"][0][0]
+            print(
+                f"  replay one: blinks playtest --bot {args.bot} --games 1 --seed {seed} "
+                f"--scripts DIR, then blinks session run DIR --rules-only --ceiling"
+            )
 
 
 def with_progress(runner, bot, games, seed, long_run=500, **options):

@@ -162,7 +162,13 @@ def test_playtest_reports_what_the_deals_allowed_whatever_the_workers(capsys):
         100 * sum(s == c for s, c in zip(scores, ceilings)) / 40
     )
     assert figures["lost_to_play"] == pytest.approx(figures["mean"] - alone["mean"])
+    short = sorted((s - c, 30 + i, s, c) for i, (s, c) in enumerate(zip(scores, ceilings)) if s < c)
+    assert figures["worst"] == [[seed, s, c] for _, seed, s, c in short[:5]]
+    assert len(figures["worst"]) == 5  # the cautious bot falls short in most games
     assert main(args) == 0
     assert "ceiling" not in json.loads(capsys.readouterr().out)  # only when asked: it costs
     assert main(args[:-1] + ["--ceiling"]) == 0
-    assert "deal ceiling (every shard known): mean " in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "deal ceiling (every shard known): mean " in text
+    seed, score, c = figures["worst"][0]
+    assert f"furthest below their deal's ceiling: seed {seed} ({score} of {c}), " in text
