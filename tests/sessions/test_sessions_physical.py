@@ -8,8 +8,8 @@ import pytest
 
 from host_tools.cli import main
 from simulator.sessions import physical
+from simulator.sessions.bots import bot_class, play_game
 from simulator.sessions.physical import Table, physical_game, run_physical_games
-from simulator.sessions.playtest import run_games
 from simulator.sessions.playtest_cli import score_losses_and_ceiling
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
@@ -102,12 +102,19 @@ def test_a_bot_game_on_the_tiles_matches_the_referee_move_by_move():
 
 def test_physical_games_shared_out_over_workers_score_as_the_rules_do():
     # Two worker processes, one game each: the tiles agree with the referee in each, and the
-    # scores come back in seed order, as the rules-only games score them, with where their
-    # missing points went and their deals' ceilings (what `blinks playtest --physical
-    # --ceiling` reports).
+    # outcomes come back in seed order, as the same bots score the same decks by the rules
+    # alone, with where their missing points went and their deals' ceilings (what `blinks
+    # playtest --physical --ceiling` reports). The tiles shuffle as the firmware does, so each
+    # deck is read off its deal; seed 2 scores 8, seed 3 scores 9.
     outcome = score_losses_and_ceiling
-    outcomes = run_physical_games("conventions", 2, seed=5, jobs=2, outcome=outcome)
-    assert outcomes == run_games("conventions", 2, seed=5, outcome=outcome)
+    outcomes = run_physical_games("conventions", 2, seed=2, jobs=2, outcome=outcome)
+    expected = []
+    for seed in (2, 3):
+        table, state, _ = physical_game(seed)
+        table.close()
+        expected.append(outcome(play_game(bot_class("conventions"), seed=seed, deck=state.deck)))
+    assert outcomes == expected
+    assert len({score for score, _, _ in outcomes}) == 2  # not two perfect games alike
     assert all(sum(lost) == 9 - score and score <= ceiling for score, lost, ceiling in outcomes)
 
 
