@@ -99,6 +99,7 @@ class RulesRunner:
                 if st.kind == "start" and self.state is not None:  # `start` after `deal`
                     self.state.current = st.value
                     self.say(f"{PLAYERS[st.value]} starts")
+                    self._say_ceiling()  # who starts changes what the deal allows
             elif st.kind == "deal":
                 self._deal(setup, st.value, st.line)
             else:
@@ -125,8 +126,11 @@ class RulesRunner:
             f"deal {shape} ({self.mode}, {how}): A holds {a}, B holds {b}; "
             f"{PLAYERS[s.current]} starts"
         )
+        self._say_ceiling()
+
+    def _say_ceiling(self):
         if self.track_ceiling:
-            self.ceiling = ceiling(s)
+            self.ceiling = ceiling(self.state)
             self.say(f"the deal can make {self.ceiling} at best (every shard known)")
 
     def _move(self, st):

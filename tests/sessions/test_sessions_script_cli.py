@@ -350,3 +350,15 @@ def test_ceiling_says_what_the_deal_allows_and_each_move_that_lowers_it(tmp_path
     _, with_ceiling, _, _ = run(tmp_path, capsys, f"{deck}\n{moves}", "--ceiling", "--json")
     _, without, _, _ = run(tmp_path, capsys, f"{deck}\n{moves}", "--json")
     assert json.loads(with_ceiling) == json.loads(without)  # the JSON of the contract, as it is
+
+
+def test_ceiling_is_said_again_when_start_follows_the_deal(tmp_path, capsys):
+    # This deal makes 8 at best when A starts, 9 when B does (B's first play is B1).
+    deck = "deck B3 R3 Y2 B1 Y3 Y1 Y1 Y2 R1 B1 R1 R2 B2 Y1 R1 R2 B2 B1"
+    code, out, _, _ = run(tmp_path, capsys, f"{deck}\ndeal\nstart B\nB play 2\n", "--ceiling")
+    assert code == 0
+    lines = out.splitlines()
+    start = lines.index("B starts")
+    assert lines[start - 1] == "the deal can make 8 at best (every shard known)"
+    assert lines[start + 1] == "the deal can make 9 at best (every shard known)"
+    assert not any("can now make" in line for line in lines)  # B1 played: 9 still in reach
