@@ -333,28 +333,31 @@ class _Stop(Exception):
         self.message = message
 
 
-def run_physical_games(bot_name, games, seed=0, progress=None, jobs=1, outcome=final_score):
+def run_physical_games(
+    bot_name, games, seed=0, progress=None, jobs=1, outcome=final_score, partner=None
+):
     """Scores of bot games played on the simulated tiles, in seed order, over `jobs` worker
-    processes (0: one per CPU), or `outcome` of each game as in run_games; raises Mismatch on
-    a disagreement."""
+    processes (0: one per CPU), or `outcome` of each game as in run_games (`partner`: the bot
+    in seat B, as there); raises Mismatch on a disagreement."""
     from simulator.sessions.playtest import share_out
 
-    play = partial(play_physical_seeds, outcome=outcome)
-    return share_out(play, bot_name, games, seed, progress, jobs)
+    play = partial(play_physical_seeds, outcome=outcome, partner=partner)
+    return share_out(play, bot_name, games, seed, progress, jobs, partner=partner)
 
 
-def play_physical_seeds(bot_name, games, seed, progress=None, outcome=final_score):
+def play_physical_seeds(bot_name, games, seed, progress=None, outcome=final_score, partner=None):
     """outcome() of each game dealt from seeds seed .. seed + games - 1, played on the tiles
     (its score by default)."""
     from simulator.sessions.bots import bot_class
-    from simulator.sessions.bots.base import bot_seed
+    from simulator.sessions.bots.base import seated_bots
     from simulator.sessions.playtest import naming_the_deal
 
     cls = bot_class(bot_name)
+    partner_cls = partner and bot_class(partner)
     results = []
     for i in range(games):
         table, state, _ = physical_game(seed + i)
-        bots = (cls(0, bot_seed(seed + i, 0)), cls(1, bot_seed(seed + i, 1)))
+        bots = seated_bots(cls, partner_cls, seed + i)
         obs = (state.observation(0), state.observation(1))
         while not state.over:
             p = state.current

@@ -1,4 +1,5 @@
-"""Batch playtests: many games between two copies of a bot, and their score statistics.
+"""Batch playtests: many games between two copies of a bot (or a bot and a partner bot in
+seat B, for cross-play), and their score statistics.
 
 Game i is dealt from seed `seed + i`, so a run is reproducible and two bots can be compared
 on the same deals; with several worker processes (`jobs`) the scores are the same, in the
@@ -45,32 +46,33 @@ def final_score(state):
     return state.score
 
 
-def run_games(bot_name, games, seed=0, progress=None, jobs=1, outcome=final_score):
+def run_games(bot_name, games, seed=0, progress=None, jobs=1, outcome=final_score, partner=None):
     """Scores of `games` rules-only games, in seed order; `progress(done)` is called as games
-    finish. `jobs` worker processes share the games out (0: one per CPU); each worker keeps
+    finish. `partner` names the bot in seat B (None: `bot_name` plays both seats). `jobs` worker processes share the games out (0: one per CPU); each worker keeps
     its own memo caches, so two workers give somewhat less than twice the speed. With
     `outcome`, a module-level function of a finished GameState (such as
     lost_points.score_and_losses), the list holds what it returns for each game instead."""
-    play = partial(play_seeds, outcome=outcome)
-    return share_out(play, bot_name, games, seed, progress, jobs, chunks=(25, 250))
+    play = partial(play_seeds, outcome=outcome, partner=partner)
+    return share_out(play, bot_name, games, seed, progress, jobs, chunks=(25, 250), partner=partner)
 
 
-def play_seeds(bot_name, games, seed, progress=None, outcome=final_score):
+def play_seeds(bot_name, games, seed, progress=None, outcome=final_score, partner=None):
     """outcome() of each rules-only game dealt from seeds seed .. seed + games - 1."""
     cls = bot_class(bot_name)
+    partner_cls = partner and bot_class(partner)
     results = []
     with no_cycle_collector():
         for i in range(games):
-            results.append(outcome(play_bot_game(cls, seed + i)))
+            results.append(outcome(play_bot_game(cls, seed + i, partner_cls)))
             if progress:
                 progress(i + 1)
     return results
 
 
-def play_bot_game(cls, seed):
+def play_bot_game(cls, seed, partner=None):
     """play_game, with the deal's seed in the message of a move the rules refuse."""
     with naming_the_deal(seed):
-        return play_game(cls, seed=seed)
+        return play_game(cls, seed=seed, partner=partner)
 
 
 @contextmanager
@@ -83,16 +85,20 @@ def naming_the_deal(seed):
         raise IllegalMove(f"in the game dealt from seed {seed}: {exc}") from None
 
 
-def write_game_scripts(bot_name, games, seed, directory, progress=None, outcome=final_score):
+def write_game_scripts(
+    bot_name, games, seed, directory, progress=None, outcome=final_score, partner=None
+):
     """Play the games in this process and write each as a session script into `directory`
     (see game_scripts.py); returns outcome() of each game (its score by default)."""
     cls = bot_class(bot_name)
+    partner_cls = partner and bot_class(partner)
     os.makedirs(directory, exist_ok=True)
     results = []
     for i in range(games):
-        state = play_bot_game(cls, seed + i)
-        title = f"{bot_name} playing both seats, seed {seed + i}: score {state.score}"
-        with open(script_path(directory, bot_name, seed + i), "w") as f:
+        state = play_bot_game(cls, seed + i, partner_cls)
+        title = f"{pairing(bot_name, partner)}, seed {seed + i}: score {state.score}"
+        name = bot_name if not partner else f"{bot_name}-{partner}"
+        with open(script_path(directory, name, seed + i), "w") as f:
             f.write(game_script(state, title))
         results.append(outcome(state))
         if progress:
@@ -100,7 +106,15 @@ def write_game_scripts(bot_name, games, seed, directory, progress=None, outcome=
     return results
 
 
-def share_out(play, bot_name, games, seed, progress=None, jobs=1, chunks=(1, 4)):
+def pairing(bot_name, partner=None):
+    """Who played, in words: "conventions playing both seats", or "conventions (A) with
+    cautious (B)"."""
+    if not partner or partner == bot_name:
+        return f"{bot_name} playing both seats"
+    return f"{bot_name} (A) with {partner} (B)"
+
+
+def share_out(play, bot_name, games, seed, progress=None, jobs=1, chunks=(1, 4), partner=None):
     """`play(bot_name, games, seed, progress)` for seeds seed .. seed + games - 1, over `jobs`
     worker processes (0: one per CPU); the games' results come back in seed order, whatever
     order the chunks finish in. `play` is pickled: a module-level function, or a partial of
@@ -110,6 +124,8 @@ def share_out(play, bot_name, games, seed, progress=None, jobs=1, chunks=(1, 4))
     fewer would cost more in messages than they balance, more would keep Ctrl-C waiting for
     the chunks under way and the progress bar still."""
     bot_class(bot_name)  # an unknown name fails here, not in a worker
+    if partner:
+        bot_class(partner)
     if jobs == 0:
         jobs = os.cpu_count() or 1
     fewest, most = chunks

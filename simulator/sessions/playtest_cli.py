@@ -1,8 +1,9 @@
 """`blinks playtest --bot NAME --games N --seed S [--json] [--plot FILE.png] [--physical]
-[--jobs J] [--scripts DIR] [--ceiling]`.
+[--jobs J] [--scripts DIR] [--ceiling] [--partner NAME]`.
 
-Runs N games between two copies of a bot (rules only, or with --physical through the simulated
-tiles) and reports mean ± standard error, % perfect, % zero, the score histogram and where the
+Runs N games between two copies of a bot, or with --partner between the bot (seat A) and
+another (seat B), as cross-play measures how well a bot plays with a partner who does not share
+its conventions (rules only, or with --physical through the simulated tiles) and reports mean ± standard error, % perfect, % zero, the score histogram and where the
 missing points went (lost_points.py); with --ceiling, also what each deal allowed at best
 (deal_ceiling.py), so that points lost to the deal and to the play can be told apart. The
 games can be shared out over J worker processes; the scores do not change. --scripts writes
@@ -19,6 +20,7 @@ from simulator.sessions.deal_ceiling import deal_ceiling, first_player
 from simulator.sessions.lost_points import mean_losses, score_and_losses
 from simulator.sessions.playtest import (
     histogram_lines,
+    pairing,
     plot_formats,
     run_games,
     save_plot,
@@ -34,6 +36,12 @@ def add_arguments(parser):
         default=BEST_BOT,
         help=f"bot to play both seats: {', '.join(sorted(BOTS))} (default {BEST_BOT}), or "
         "module:Class for a Bot subclass of your own",
+    )
+    parser.add_argument(
+        "--partner",
+        metavar="NAME",
+        help="a different bot for seat B (the --bot plays A, who moves first): cross-play, "
+        "how the bot fares with a partner who does not share its conventions",
     )
     parser.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
     parser.add_argument(
@@ -91,6 +99,11 @@ def problem(args):
         bot_class(args.bot)
     except UnknownBot as exc:
         return exc.args[0]
+    if args.partner is not None:
+        try:
+            bot_class(args.partner)
+        except UnknownBot as exc:
+            return f"--partner: {exc.args[0]}"
     if args.games < 1:
         return f"--games must be at least 1, got {args.games}"
     if args.jobs < 0:
@@ -177,6 +190,7 @@ def playtest(args):
                 long_run=5,
                 jobs=args.jobs,
                 outcome=outcome,
+                partner=args.partner,
             )
         except Mismatch as exc:
             print(f"playtest: the tiles disagree with the referee: {exc}", file=sys.stderr)
@@ -190,13 +204,20 @@ def playtest(args):
                 args.seed,
                 directory=args.scripts,
                 outcome=outcome,
+                partner=args.partner,
             )
         except OSError as exc:
             print(f"playtest: cannot write the scripts to {args.scripts}: {exc}", file=sys.stderr)
             return 2
     else:
         results = with_progress(
-            run_games, args.bot, args.games, args.seed, jobs=args.jobs, outcome=outcome
+            run_games,
+            args.bot,
+            args.games,
+            args.seed,
+            jobs=args.jobs,
+            outcome=outcome,
+            partner=args.partner,
         )
     stats = score_stats([result[0] for result in results])
     if args.ceiling:
@@ -205,13 +226,16 @@ def playtest(args):
     stats.update(
         lost=mean_losses([result[1] for result in results]),
         bot=args.bot,
+        partner=args.partner or args.bot,
         seed=args.seed,
         physical=bool(args.physical),
     )
     report(args, stats)  # before the plot: a plot that fails at the end loses no figures
     if args.plot:
         where = " on the tiles" if args.physical else ""
-        title = f"{args.bot}: {args.games} games from seed {args.seed}{where}"
+        title = (
+            f"{pairing(args.bot, args.partner)}: {args.games} games from seed {args.seed}{where}"
+        )
         try:
             save_plot(stats, args.plot, title)
         except (OSError, ValueError) as exc:
@@ -227,7 +251,8 @@ def report(args, stats):
     if args.json:
         print(json.dumps(stats))
         return
-    print(f"{args.bot}: {stats['games']} games from seed {args.seed}")
+    who = args.bot if not args.partner else pairing(args.bot, args.partner)
+    print(f"{who}: {stats['games']} games from seed {args.seed}")
     print(
         f"mean {stats['mean']:.3f} ± {stats['stderr']:.3f} (standard error)   "
         f"perfect {stats['perfect_pct']:.1f}%   zero {stats['zero_pct']:.1f}%"
@@ -254,8 +279,9 @@ def report(args, stats):
             )
             print(f"furthest below their deal's ceiling: {games}")
             seed = ceiling["worst"][0][0]
+            partner = f" --partner {args.partner}" if args.partner else ""
             print(
-                f"  replay one: blinks playtest --bot {args.bot} --games 1 --seed {seed} "
+                f"  replay one: blinks playtest --bot {args.bot}{partner} --games 1 --seed {seed} "
                 f"--scripts DIR, then blinks session run DIR --rules-only --ceiling"
             )
 

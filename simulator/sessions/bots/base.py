@@ -32,10 +32,17 @@ def bot_seed(deal_seed, player):
     return hash((deal_seed, player, 0x5EED)) & 0xFFFFFFFF
 
 
-def play_game(bot_class, seed=0, deck=None, start=0):
-    """Play one game with `bot_class` in both seats; return the final GameState."""
+def seated_bots(bot_class, partner, deal_seed):
+    """The two bots of a game: `bot_class` in seat A, `partner` (None: the same) in seat B."""
+    partner = partner or bot_class
+    return (bot_class(0, bot_seed(deal_seed, 0)), partner(1, bot_seed(deal_seed, 1)))
+
+
+def play_game(bot_class, seed=0, deck=None, start=0, partner=None):
+    """Play one game with `bot_class` in seat A and `partner` (by default the same class) in
+    seat B; return the final GameState."""
     state = GameState(seed=seed, deck=deck, start=start)
-    bots = (bot_class(0, bot_seed(seed, 0)), bot_class(1, bot_seed(seed, 1)))
+    bots = seated_bots(bot_class, partner, seed)
     obs = (state.observation(0), state.observation(1))
     while not state.over:
         p = state.current
