@@ -9,6 +9,7 @@ import pytest
 from host_tools.cli import main
 from simulator.sessions import physical
 from simulator.sessions.bots import bot_class, play_game
+from simulator.sessions.lost_points import score_and_losses
 from simulator.sessions.physical import Table, physical_game, run_physical_games
 from simulator.sessions.playtest_cli import score_losses_and_ceiling
 
@@ -116,6 +117,18 @@ def test_physical_games_shared_out_over_workers_score_as_the_rules_do():
     assert outcomes == expected
     assert len({score for score, _, _ in outcomes}) == 2  # not two perfect games alike
     assert all(sum(lost) == 9 - score and score <= ceiling for score, lost, ceiling in outcomes)
+
+
+def test_a_cross_play_game_on_the_tiles_scores_as_the_rules_do():
+    # `blinks playtest --physical --partner cautious`: the cautious bot sits in seat B.
+    outcome = score_and_losses
+    got = run_physical_games("conventions", 1, seed=4, partner="cautious", outcome=outcome)
+    table, state, _ = physical_game(4)
+    table.close()
+    conventions, cautious = bot_class("conventions"), bot_class("cautious")
+    expected = outcome(play_game(conventions, seed=4, deck=state.deck, partner=cautious))
+    assert got == [expected]
+    assert expected != outcome(play_game(conventions, seed=4, deck=state.deck))
 
 
 def test_physical_playtest_reports_a_disagreement_with_exit_1(capsys, monkeypatch):
