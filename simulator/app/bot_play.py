@@ -230,6 +230,9 @@ class BotGame:
         event = self.state.apply(move)
         self.bot.observe(self.state.observation(BOT), self.state.observation(BOT).last_event)
         self._tell(player, event)
+        if self.bot.remark:  # e.g. the convention bot drops its code words for plain hints
+            self.say(f"B: {self.bot.remark}", "bot")
+            self.bot.remark = None
         self.phase = MOVING
         self.steps = Steps(self.app, self.table.perform(event))
         self.after = self._move_done

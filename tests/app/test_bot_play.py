@@ -55,7 +55,7 @@ def assert_tiles_agree(app, state):
 
 
 def test_a_person_plays_a_against_the_bot_through_the_panel(make_app):
-    app = make_app(seed=5, bot="cautious")
+    app = make_app(seed=1, bot="conventions")
     hands = Hands(app)
     game = app.controllers[0]
     seen = []
@@ -108,13 +108,16 @@ def test_a_person_plays_a_against_the_bot_through_the_panel(make_app):
 
 
 def test_a_whole_game_ends_with_the_score_and_its_rating(make_app):
-    """A person who peeks (this test reads the referee) plays a full game to its last round."""
+    """A person who peeks (this test reads the referee) plays a full game to its last round.
+    Their hints follow no code words, and the convention bot says when it notices."""
     app = make_app(seed=3, bot="conventions")
     hands = Hands(app)
     game = app.controllers[0]
     wait_for(app, hands, lambda: game.phase == PERSON)
     state = game.state
+    told = []
     while game.phase == PERSON:
+        told += [text for text, _ in game.messages if "my code words" in text and text not in told]
         playable = [i for i, s in enumerate(state.hands[0]) if state.gems[s // 3] + 1 == s % 3 + 1]
         if playable:
             move = PLAYS[playable[0]]
@@ -126,6 +129,13 @@ def test_a_whole_game_ends_with_the_score_and_its_rating(make_app):
         wait_for(app, hands, lambda: game.phase in (PERSON, OVER, BROKEN))
     assert game.phase == OVER, game.messages
     assert state.over and state.jungle == 0 and state.score > 0
+    assert told == [
+        (
+            "B: You don't use my code words, so from now on my hints mean just what they "
+            "say, and I read yours so."
+        )
+    ]
+    assert game.bot.plain is not None
     assert_tiles_agree(app, state)
     assert game.messages[-1][0] == f"Game over: score {state.score}, {rating(state.score)}."
     assert app.view_as is None and not any(
@@ -184,7 +194,7 @@ def test_bot_options_are_checked(tmp_path, capsys):
 def test_a_hinted_tile_loses_its_hint_word_when_it_leaves_the_hand(make_app):
     """B's hint writes its word ("red!") on the tiles it pointed at in A's hand; a tile played
     at once carries no hint word onto the gem board."""
-    app = make_app(seed=5, bot="conventions")
+    app = make_app(seed=1, bot="conventions")
     hands = Hands(app)
     game = app.controllers[0]
     wait_for(app, hands, lambda: game.phase == PERSON)

@@ -12,6 +12,9 @@ class Bot:
     """Base class: override `act`; override `observe` to keep private notes."""
 
     name = "bot"
+    # Something the bot has to tell the person it plays with (the simulator shows it once and
+    # sets it back to None), such as a change in how it reads their hints.
+    remark = None
 
     def __init__(self, player, seed=0):
         self.player = player
