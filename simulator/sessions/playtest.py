@@ -180,6 +180,29 @@ def score_stats(scores):
     }
 
 
+def paired_stats(scores, other_scores, first_seed, count=5):
+    """Two bots on the same deals (game i dealt from first_seed + i): the mean difference per
+    deal (scores - other_scores) and its standard error, which pairing makes far smaller than
+    comparing two means would, as most of a score's spread is the deal's; how many deals came
+    out better, the same and worse; and the `count` deals with the largest differences, as
+    (seed, score, other score), largest first (then the lowest seed)."""
+    if len(scores) != len(other_scores) or not scores:
+        raise ValueError("paired_stats needs two equally long, non-empty lists of scores")
+    n = len(scores)
+    diffs = [a - b for a, b in zip(scores, other_scores)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    ranked = sorted((-abs(d), i) for i, d in enumerate(diffs) if d)
+    return {
+        "difference": mean,
+        "difference_stderr": math.sqrt(var / n),
+        "better": sum(d > 0 for d in diffs),
+        "same": sum(d == 0 for d in diffs),
+        "worse": sum(d < 0 for d in diffs),
+        "largest": [(first_seed + i, scores[i], other_scores[i]) for _, i in ranked[:count]],
+    }
+
+
 def histogram_lines(histogram, width=40):
     """The score histogram as terminal bars, one line per score."""
     top = max(histogram) or 1

@@ -1,5 +1,5 @@
 """`blinks playtest --bot NAME --games N --seed S [--json] [--plot FILE.png] [--physical]
-[--jobs J] [--scripts DIR] [--ceiling] [--partner NAME]`.
+[--jobs J] [--scripts DIR] [--ceiling] [--partner NAME] [--against NAME]`.
 
 Runs N games between two copies of a bot, or with --partner between the bot (seat A) and
 another (seat B), as cross-play measures how well a bot plays with a partner who does not share
@@ -19,7 +19,9 @@ from simulator.sessions.cli import seed_number
 from simulator.sessions.deal_ceiling import deal_ceiling, first_player
 from simulator.sessions.lost_points import mean_losses, score_and_losses
 from simulator.sessions.playtest import (
+    final_score,
     histogram_lines,
+    paired_stats,
     pairing,
     plot_formats,
     run_games,
@@ -42,6 +44,12 @@ def add_arguments(parser):
         metavar="NAME",
         help="a different bot for seat B (the --bot plays A, who moves first): cross-play, "
         "how the bot fares with a partner who does not share its conventions",
+    )
+    parser.add_argument(
+        "--against",
+        metavar="NAME",
+        help="also play the same deals with this bot in place of --bot, and report the "
+        "difference per deal with its paired standard error: is one bot better?",
     )
     parser.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
     parser.add_argument(
@@ -89,7 +97,11 @@ def run(args):
         print("playtest: interrupted", file=sys.stderr)
         return 130
     except IllegalMove as exc:  # a bot of your own broke a rule: say which, in which deal
-        print(f"playtest: {args.bot} made a move the rules refuse ({exc})", file=sys.stderr)
+        names = dict.fromkeys(n for n in (args.bot, args.partner, args.against) if n)
+        print(
+            f"playtest: {' or '.join(names)} made a move the rules refuse ({exc})",
+            file=sys.stderr,
+        )
         return 1
 
 
@@ -99,11 +111,12 @@ def problem(args):
         bot_class(args.bot)
     except UnknownBot as exc:
         return exc.args[0]
-    if args.partner is not None:
-        try:
-            bot_class(args.partner)
-        except UnknownBot as exc:
-            return f"--partner: {exc.args[0]}"
+    for option, name in (("--partner", args.partner), ("--against", args.against)):
+        if name is not None:
+            try:
+                bot_class(name)
+            except UnknownBot as exc:
+                return f"{option}: {exc.args[0]}"
     if args.games < 1:
         return f"--games must be at least 1, got {args.games}"
     if args.jobs < 0:
@@ -165,26 +178,32 @@ def worst_games(results, first_seed, count=5):
     return [(seed, score, ceiling) for _, seed, score, ceiling in sorted(short)[:count]]
 
 
-def playtest(args):
-    wrong = problem(args)
-    if wrong:
-        print(f"playtest: {wrong}", file=sys.stderr)
-        return 2
-    outcome = score_losses_and_ceiling if args.ceiling else score_and_losses
+class BatchStopped(Exception):
+    """A batch that cannot go on: what to print after "playtest: ", and the exit code."""
+
+    def __init__(self, message, code):
+        Exception.__init__(self, message)
+        self.message = message
+        self.code = code
+
+
+def play_batch(args, bot, outcome, scripts=None):
+    """outcome() of each game of `bot` in seat A (args.partner in seat B, or itself): on the
+    simulated tiles with --physical, written into the folder `scripts` as session scripts, or
+    by the rules alone. Raises BatchStopped."""
     if args.physical:
         try:
             from simulator.sessions.physical import Mismatch, run_physical_games
         except ImportError:
-            print(
-                "playtest: --physical needs the simulator runner (simulator.world and the "
-                "Lost Gems firmware), which is not available",
-                file=sys.stderr,
-            )
-            return 2
+            raise BatchStopped(
+                "--physical needs the simulator runner (simulator.world and the Lost Gems "
+                "firmware), which is not available",
+                2,
+            ) from None
         try:
-            results = with_progress(
+            return with_progress(
                 run_physical_games,
-                args.bot,
+                bot,
                 args.games,
                 args.seed,
                 long_run=5,
@@ -193,36 +212,55 @@ def playtest(args):
                 partner=args.partner,
             )
         except Mismatch as exc:
-            print(f"playtest: the tiles disagree with the referee: {exc}", file=sys.stderr)
-            return 1
-    elif args.scripts:
+            raise BatchStopped(f"the tiles disagree with the referee: {exc}", 1) from None
+    if scripts:
         try:
-            results = with_progress(
+            return with_progress(
                 write_game_scripts,
-                args.bot,
+                bot,
                 args.games,
                 args.seed,
-                directory=args.scripts,
+                directory=scripts,
                 outcome=outcome,
                 partner=args.partner,
             )
         except OSError as exc:
-            print(f"playtest: cannot write the scripts to {args.scripts}: {exc}", file=sys.stderr)
-            return 2
-    else:
-        results = with_progress(
-            run_games,
-            args.bot,
-            args.games,
-            args.seed,
-            jobs=args.jobs,
-            outcome=outcome,
-            partner=args.partner,
-        )
+            raise BatchStopped(f"cannot write the scripts to {scripts}: {exc}", 2) from None
+    return with_progress(
+        run_games,
+        bot,
+        args.games,
+        args.seed,
+        jobs=args.jobs,
+        outcome=outcome,
+        partner=args.partner,
+    )
+
+
+def playtest(args):
+    wrong = problem(args)
+    if wrong:
+        print(f"playtest: {wrong}", file=sys.stderr)
+        return 2
+    outcome = score_losses_and_ceiling if args.ceiling else score_and_losses
+    try:
+        results = play_batch(args, args.bot, outcome, args.scripts)
+        other = args.against and play_batch(args, args.against, final_score)
+    except BatchStopped as stop:
+        print(f"playtest: {stop.message}", file=sys.stderr)
+        return stop.code
     stats = score_stats([result[0] for result in results])
     if args.ceiling:
         stats["ceiling"] = ceiling_stats(results)
         stats["ceiling"]["worst"] = worst_games(results, args.seed)
+    if args.against:
+        scores = [result[0] for result in results]
+        theirs = score_stats(other)
+        stats["against"] = {
+            "bot": args.against,
+            **{key: theirs[key] for key in ("mean", "stderr", "perfect_pct", "zero_pct")},
+            **paired_stats(scores, other, args.seed),
+        }
     stats.update(
         lost=mean_losses([result[1] for result in results]),
         bot=args.bot,
@@ -284,6 +322,29 @@ def report(args, stats):
                 f"  replay one: blinks playtest --bot {args.bot}{partner} --games 1 --seed {seed} "
                 f"--scripts DIR, then blinks session run DIR --rules-only --ceiling"
             )
+    if "against" in stats:
+        report_against(args, stats["against"])
+
+
+def report_against(args, against):
+    """The lines of --against: the other bot's figures on the same deals, and the paired
+    difference."""
+    who = pairing(args.against, args.partner) if args.partner else args.against
+    print(
+        f"against {who} on the same deals: mean {against['mean']:.3f} ± "
+        f"{against['stderr']:.3f}   perfect {against['perfect_pct']:.1f}%   "
+        f"zero {against['zero_pct']:.1f}%"
+    )
+    print(
+        f"{args.bot} minus {args.against}: {against['difference']:+.3f} ± "
+        f"{against['difference_stderr']:.3f} points a deal (paired); better in "
+        f"{against['better']} deals, the same in {against['same']}, worse in {against['worse']}"
+    )
+    if against["largest"]:
+        games = ", ".join(
+            f"seed {seed} ({score} vs {theirs})" for seed, score, theirs in against["largest"]
+        )
+        print(f"largest differences: {games}")
 
 
 def with_progress(runner, bot, games, seed, long_run=500, **options):
