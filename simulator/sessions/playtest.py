@@ -48,10 +48,11 @@ def final_score(state):
 
 def run_games(bot_name, games, seed=0, progress=None, jobs=1, outcome=final_score, partner=None):
     """Scores of `games` rules-only games, in seed order; `progress(done)` is called as games
-    finish. `partner` names the bot in seat B (None: `bot_name` plays both seats). `jobs` worker processes share the games out (0: one per CPU); each worker keeps
-    its own memo caches, so two workers give somewhat less than twice the speed. With
-    `outcome`, a module-level function of a finished GameState (such as
-    lost_points.score_and_losses), the list holds what it returns for each game instead."""
+    finish. `partner` names the bot in seat B (None: `bot_name` plays both seats). `jobs`
+    worker processes share the games out (0: one per CPU); each worker keeps its own memo
+    caches, so two workers give somewhat less than twice the speed. With `outcome`, a
+    module-level function of a finished GameState (such as lost_points.score_and_losses), the
+    list holds what it returns for each game instead."""
     play = partial(play_seeds, outcome=outcome, partner=partner)
     return share_out(play, bot_name, games, seed, progress, jobs, chunks=(25, 250), partner=partner)
 

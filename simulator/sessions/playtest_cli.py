@@ -1,13 +1,16 @@
 """`blinks playtest --bot NAME --games N --seed S [--json] [--plot FILE.png] [--physical]
 [--jobs J] [--scripts DIR] [--ceiling] [--partner NAME] [--against NAME]`.
 
-Runs N games between two copies of a bot, or with --partner between the bot (seat A) and
-another (seat B), as cross-play measures how well a bot plays with a partner who does not share
-its conventions (rules only, or with --physical through the simulated tiles) and reports mean ± standard error, % perfect, % zero, the score histogram and where the
+Runs N games between two copies of a bot (rules only, or with --physical through the simulated
+tiles) and reports mean ± standard error, % perfect, % zero, the score histogram and where the
 missing points went (lost_points.py); with --ceiling, also what each deal allowed at best
 (deal_ceiling.py), so that points lost to the deal and to the play can be told apart. The
 games can be shared out over J worker processes; the scores do not change. --scripts writes
 each game as a session script that `blinks session run` replays.
+
+--partner puts another bot in seat B: cross-play, how well a bot plays beside a partner who
+does not share its conventions. --against plays the same deals with another bot in place of
+--bot and compares the two deal by deal (a paired difference).
 """
 
 import json
