@@ -12,8 +12,9 @@ Hooks for other front ends (kept simple on purpose):
   use `app.ops` to act like a player, so their moves are recorded too. A controller may also
   offer `click(pos) -> bool` (a left click on the panel it drew), `marks(tid) -> list` (words
   written on a tile), `locks(tid, action) -> bool` (refuse a person's "press", "carry",
-  "rotate" or "knife" (tid None) while it owns the tiles) and `draw_panel(surface, panel, x, y)`
-  (it then owns the middle of the side panel: tokens and inspector make way for it).
+  "rotate" or "knife" (tid None) while it owns the tiles), `draw_panel(surface, panel, x, y)`
+  (it then owns the middle of the side panel: tokens and inspector make way for it) and
+  `on_close(app)` (the window is closing: keep what must not be lost).
 """
 
 import pygame
@@ -223,6 +224,10 @@ class SimApp:
         return ms
 
     def close(self):
+        for controller in self.controllers:
+            on_close = getattr(controller, "on_close", None)
+            if on_close is not None:
+                on_close(self)
         if self.recorder is not None:
             self.recorder.close(self.world.now)
         if self.badge_micropython:  # co-simulated tiles: end their MicroPython processes

@@ -11,12 +11,19 @@ step; the move is then made on the tiles the way the session runner makes it (se
 table_moves), through the app's table operations, so it is visible and recorded. The bot's
 turn comes after a short pause, its hints are written in the panel ("B hints you: red ->
 slot 2"), and after every move the tiles are checked against the referee.
+
+With a `scripts` folder (`--scripts DIR`) every game is also saved as a session script once it
+ends, stops, or is left unfinished when the window closes, so that a game worth a second look
+can be replayed (`blinks session run`), edited, or handed to whoever designs the game.
 """
+
+import os
 
 from simulator.app.table_moves import AppTable, Steps
 from simulator.app.world_setup import starting_layout
 from simulator.sessions import GameState, IllegalMove, bot_class
 from simulator.sessions.bots.base import bot_seed
+from simulator.sessions.game_scripts import game_script, save_new_script
 from simulator.sessions.moves import HINT
 from simulator.sessions.observation import describe_knowledge
 from simulator.sessions.physical import Mismatch
@@ -73,9 +80,15 @@ def pointed_words(touched) -> str:
 class BotGame:
     """The controller (see app.py's hooks): deals, runs the turns, draws the game panel."""
 
-    def __init__(self, app, bot_name: str, seed: int):
+    def __init__(self, app, bot_name: str, seed: int, scripts=None):
         self.app = app
         self.bot_name = bot_name
+        self.scripts = scripts  # the folder each game is saved into as a session script
+        self.saved_scripts: list = []  # their paths, in the order the games were saved
+        if scripts is not None:  # an unusable folder is refused before play, not after
+            if os.path.exists(scripts) and not os.path.isdir(scripts):
+                raise NotADirectoryError(f"{scripts} is not a folder")
+            os.makedirs(scripts, exist_ok=True)
         self.messages: list = []  # (text, kind) newest last; kind "info", "bot", "you", "bad"
         self.buttons: list = []  # (rect, move or NEW_GAME, enabled), filled while drawing
         self.hands_off_said = None  # when the "use the buttons" note was last given
@@ -93,6 +106,7 @@ class BotGame:
         self.after = self._setup_done
         self.think_until = None
         self.pointed = ((), "", 0)  # (tiles, word, until ms): what the last hint pointed at
+        self.saved = False  # this game is in the scripts folder
         self.app.view_as = "A"
         self.app.view_locked = True
         self.say(f"Game seed {seed}. Dealing: the bot holds a jungle tile for 6 s.")
@@ -156,6 +170,31 @@ class BotGame:
         self.phase = BROKEN
         self.steps = None
         self.say(why, "bad")
+        if self.state is not None:
+            self.save_script(f"stopped after {self.state.turns} turns: {' '.join(why.split())}")
+
+    def on_close(self, app):
+        """The window closes: keep a game left unfinished (one with a move at least)."""
+        if self.state is not None and not self.state.over:
+            self.save_script(f"left unfinished after {self.state.turns} turns")
+
+    def save_script(self, how):
+        """Save the game so far into the scripts folder (once a game; nothing without a folder
+        or a move), saying where in the panel; a failure is said there too, not raised."""
+        state = self.state
+        if self.scripts is None or self.saved or state is None or not state.history:
+            return
+        title = f"You (A) with {self.bot_name} (B), game seed {self.seed}: {how}"
+        try:
+            path = save_new_script(
+                game_script(state, title), self.scripts, f"you-{self.bot_name}", self.seed
+            )
+        except OSError as exc:
+            self.say(f"Could not save the game as a script: {exc}", "bad")
+            return
+        self.saved = True
+        self.saved_scripts.append(path)
+        self.say(f"Saved as {path}; replay it with blinks session run.")
 
     def click(self, pos) -> bool:
         for rect, move, enabled in self.buttons:
@@ -263,6 +302,7 @@ class BotGame:
         if state.over:
             self.phase = OVER
             self.say(f"Game over: score {state.score}, {rating(state.score)}.", "info")
+            self.save_script(f"score {state.score}, {rating(state.score)}")
             self.app.view_as = None  # the game is over: see your own shards at last
             self.app.view_locked = False
         elif state.current == BOT:

@@ -53,6 +53,12 @@ def add_arguments(parser):
         "module:Class for a bot of your own)",
     )
     parser.add_argument(
+        "--scripts",
+        metavar="DIR",
+        help="with --bot: save each game as a session script in DIR (when it ends, or is left "
+        "unfinished), to replay with `blinks session run`",
+    )
+    parser.add_argument(
         "--replay-log",
         metavar="FILE",
         help="replay a physical session recorded by `blinks monitor --record` (played at --speed)",
@@ -69,6 +75,11 @@ def _check(args):
     for option in ("record", "replay", "replay_log", "screenshot"):
         if getattr(args, option, None) == "":
             return f"--{option.replace('_', '-')} needs a file name"
+    scripts = getattr(args, "scripts", None)
+    if scripts == "":
+        return "--scripts needs a folder name"
+    if scripts is not None and args.bot is None:
+        return "--scripts DIR saves the games played against a bot: use it with --bot NAME"
     try:
         w, h = (int(v) for v in args.window.lower().split("x"))
     except ValueError:
@@ -146,7 +157,11 @@ def make_app(args, size=None, runners=None):
     if bot is not None:
         from simulator.app.bot_play import BotGame
 
-        BotGame(app, bot, seed).attach()
+        try:
+            BotGame(app, bot, seed, getattr(args, "scripts", None)).attach()
+        except OSError as exc:  # the scripts folder cannot be made
+            app.close()
+            raise OSError(f"--scripts: {exc}") from None
     return app
 
 
@@ -212,6 +227,9 @@ def run(args) -> int:
     finally:
         app.close()
         pygame.quit()
+        for controller in app.controllers:
+            for path in getattr(controller, "saved_scripts", ()):
+                print(f"blinks sim: saved {path}")
     return status
 
 

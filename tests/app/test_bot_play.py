@@ -4,14 +4,19 @@ After every turn the tiles are read back by area, independently of the game's ow
 and compared with the referee: hands (slot order left to right), board, discards, jungle.
 """
 
+import json
+import os
+import pathlib
+
 import pygame
 from sim_hands import Hands, lone_cell
 
 from host_tools.cli import main as blinks
 from simulator.app.bot_play import BROKEN, NEW_GAME, OVER, PERSON, rating
+from simulator.sessions.game_scripts import save_new_script
 from simulator.sessions.moves import ALL_HINTS, DISCARDS, PLAYS
 from simulator.sessions.observation import Observation
-from simulator.sessions.shards import parse_shard
+from simulator.sessions.shards import parse_shard, shard_name
 
 
 def wait_for(app, hands, ready, timeout_ms=60000):
@@ -27,6 +32,25 @@ def press_button(app, hands, game, move):
     rect = next(rect for rect, m, _ in game.buttons if m == move)
     hands.down(rect.center)
     hands.up(rect.center)
+
+
+def play_as_peeking_person(app, hands, game, each_turn=lambda: None, turns=None):
+    """Play A's turns until the game ends (or `turns` more were played) as a person who peeks
+    (reads the referee): play a playable shard, else hint round-robin, else discard slot 1.
+    Such hints follow no code words. `each_turn()` is called before each of A's moves."""
+    state = game.state
+    end = None if turns is None else state.turns + turns
+    while game.phase == PERSON and (end is None or state.turns < end):
+        each_turn()
+        playable = [i for i, s in enumerate(state.hands[0]) if state.gems[s // 3] + 1 == s % 3 + 1]
+        if playable:
+            move = PLAYS[playable[0]]
+        elif state.hints:
+            move = ALL_HINTS[state.turns % 6]
+        else:
+            move = DISCARDS[0]
+        press_button(app, hands, game, move)
+        wait_for(app, hands, lambda: game.phase in (PERSON, OVER, BROKEN))
 
 
 def tiles_by_area(app):
@@ -116,17 +140,14 @@ def test_a_whole_game_ends_with_the_score_and_its_rating(make_app):
     wait_for(app, hands, lambda: game.phase == PERSON)
     state = game.state
     told = []
-    while game.phase == PERSON:
-        told += [text for text, _ in game.messages if "my code words" in text and text not in told]
-        playable = [i for i, s in enumerate(state.hands[0]) if state.gems[s // 3] + 1 == s % 3 + 1]
-        if playable:
-            move = PLAYS[playable[0]]
-        elif state.hints:
-            move = ALL_HINTS[state.turns % 6]
-        else:
-            move = DISCARDS[0]
-        press_button(app, hands, game, move)
-        wait_for(app, hands, lambda: game.phase in (PERSON, OVER, BROKEN))
+    play_as_peeking_person(
+        app,
+        hands,
+        game,
+        lambda: told.extend(
+            text for text, _ in game.messages if "my code words" in text and text not in told
+        ),
+    )
     assert game.phase == OVER, game.messages
     assert state.over and state.jungle == 0 and state.score > 0
     assert told == [
@@ -165,6 +186,65 @@ def test_a_recorded_bot_game_replays_to_the_same_tiles(make_app, tmp_path):
     assert [again.world.leds(t) for t in again.world.tiles] == leds
 
 
+def test_each_game_against_the_bot_is_saved_as_a_script_that_replays_it(make_app, tmp_path, capsys):
+    """--scripts DIR: a finished game is saved when it ends, an unfinished one when the window
+    closes; each replays to the same end on the referee, and the finished one on the tiles."""
+    folder = tmp_path / "games"
+    app = make_app(seed=5, bot="cautious", scripts=str(folder))
+    hands = Hands(app)
+    game = app.controllers[0]
+    wait_for(app, hands, lambda: game.phase == PERSON)
+    state = game.state
+    play_as_peeking_person(app, hands, game)
+    assert game.phase == OVER, game.messages
+    finished = folder / "you-cautious-seed5.lg"
+    assert game.saved_scripts == [str(finished)]
+    assert game.messages[-1][0] == f"Saved as {finished}; replay it with blinks session run."
+    assert finished.read_text().startswith(
+        f"# You (A) with cautious (B), game seed 5: score {state.score}, {rating(state.score)}\n"
+    )
+    for mode in (["--rules-only"], []):  # the referee alone, then the simulated tiles
+        assert blinks(["session", "run", str(finished), "--json", "-q", *mode]) == 0
+        end = json.loads(capsys.readouterr().out)
+        assert (end["score"], end["turns"], end["over"]) == (state.score, state.turns, True)
+        assert end["discards"] == [shard_name(s) for s in state.discards]
+        assert end["hands"] == {
+            p: [shard_name(s) for s in state.hands[i]] for i, p in enumerate("AB")
+        }
+
+    press_button(app, hands, game, NEW_GAME)
+    wait_for(app, hands, lambda: game.phase == PERSON)
+    app.close()  # before A's first move: there is nothing to save
+    assert game.saved_scripts == [str(finished)]
+    state = game.state
+    play_as_peeking_person(app, hands, game, turns=3)
+    app.close()  # the window closes mid-game
+    unfinished = folder / "you-cautious-seed6.lg"
+    assert game.saved_scripts == [str(finished), str(unfinished)] and not state.over
+    text = unfinished.read_text()
+    assert text.startswith(
+        f"# You (A) with cautious (B), game seed 6: left unfinished after {state.turns} turns\n"
+    )
+    assert text.endswith("expect over no\n")
+    assert blinks(["session", "run", str(unfinished), "--rules-only", "-q"]) == 0
+    app.close()
+    assert len(list(folder.iterdir())) == 2  # saved once, however often the window closes
+
+
+def test_a_saved_game_never_overwrites_an_earlier_one(tmp_path):
+    paths = [save_new_script(f"# game {i}\n", str(tmp_path), "you-cautious", 5) for i in range(3)]
+    assert [os.path.basename(p) for p in paths] == [
+        "you-cautious-seed5.lg",
+        "you-cautious-seed5-2.lg",
+        "you-cautious-seed5-3.lg",
+    ]
+    assert [pathlib.Path(p).read_text() for p in paths] == [
+        "# game 0\n",
+        "# game 1\n",
+        "# game 2\n",
+    ]
+
+
 def test_ratings_follow_the_rules():
     assert [rating(s) for s in (0, 3, 4, 5, 6, 8, 9)] == [
         "the tribes are let down",
@@ -186,6 +266,13 @@ def test_bot_options_are_checked(tmp_path, capsys):
     assert "--replay" in capsys.readouterr().err
     assert blinks(["sim", "--bot", "cautious", "--game", "demo"]) == 2
     capsys.readouterr()
+    assert blinks(["sim", "--scripts", str(tmp_path)]) == 2
+    assert "use it with --bot NAME" in capsys.readouterr().err
+    (tmp_path / "taken").write_text("")
+    assert blinks(["sim", "--bot", "cautious", "--scripts", str(tmp_path / "taken")]) == 2
+    assert (
+        capsys.readouterr().err == f"blinks sim: --scripts: {tmp_path / 'taken'} is not a folder\n"
+    )
     for name in (":", ".mybots:Greedy"):  # names importlib refuses with ValueError/TypeError
         assert blinks(["sim", "--bot", name]) == 2
         assert capsys.readouterr().err.startswith(f"blinks sim: --bot: {name}: name the module")
