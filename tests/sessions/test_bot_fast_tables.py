@@ -7,6 +7,7 @@ and compares on random inputs, sparse and dense hand sets alike."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from simulator.sessions.bots.beliefs import known_play, possible_hands
 from simulator.sessions.bots.codewords import POINTING, hand_class, partition, refine_key
 from simulator.sessions.bots.handsets import ALL_PAIRS_MASK, HAND_OF_BIT, indices_of
 from simulator.sessions.bots.knowledge import card_tables
@@ -126,3 +127,22 @@ def test_card_tables_in_one_pass_follow_the_rules(state):
         assert trash[t] == (value < gems[colour] or lower_lost)
         assert critical[t] == (not trash[t] and TYPE_COUNTS[t] - gone == 1)
         assert unseen[t] == TYPE_COUNTS[t] - gone - (value < gems[colour])
+
+
+def hand_sets():
+    """Sets of 2-shard hands, of 1-shard hands, or the empty hand alone."""
+    return st.one_of(pair_masks(), st.integers(1, 511).map(lambda s: s << 81), st.just(1 << 90))
+
+
+@settings(max_examples=400, deadline=None)
+@given(mask=hand_sets(), counts=unseen, playable=st.integers(0, 511))
+def test_a_known_play_found_on_masks_is_the_plain_one(mask, counts, playable):
+    """known_play() on possible_hands() finds, without weights, the slot whose shard is
+    playable in every hand of positive weight (the first such slot), as defined."""
+    possible = [HAND_OF_BIT[i] for i in indices_of(mask) if weight(HAND_OF_BIT[i], counts) > 0]
+    expected = -1
+    for slot in (0, 1):
+        if possible and all(len(h) > slot and playable >> h[slot] & 1 for h in possible):
+            expected = slot
+            break
+    assert known_play(mask & possible_hands(counts), playable) == expected

@@ -10,9 +10,11 @@ from operator import mul
 
 from simulator.sessions.bots.handsets import (
     ALL_SINGLES_MASK,
+    DIAGONAL_IN,
     EMPTY_HAND_BIT,
     FIRST_IN,
     FIRST_OF_BIT,
+    SECOND_IN,
     SECOND_OF_BIT,
     SINGLES_IN,
     indices_of,
@@ -49,6 +51,7 @@ class PublicFacts:
         "loss",
         "playable",
         "playable_set",
+        "possible",
         "trash",
     )
 
@@ -63,6 +66,7 @@ class PublicFacts:
         self.loss = loss_table(unseen, trash, critical)  # before spared_loss
         self.playable_set = shard_set(playable)
         self.critical_set = shard_set(critical)
+        self.possible = possible_hands(self.counts)  # hands a player may hold, seeing none
         self._next = {}  # successor states, by shard played (0..8) or discarded (9..17)
 
     def after_play(self, shard):
@@ -261,21 +265,51 @@ def leave_hand(mask, slot, shown, size_after):
 def partner_view(mask, facts, n):
     """What the partner, whose hands are `mask` (n shards), makes of their own hand in the
     public state `facts`: whether they know a play, the slot they would discard (least
-    expected loss) and that loss."""
+    expected loss) and that loss. (A partner who knows a play would not discard: then the
+    slot and loss are 0 and never asked for, and the weights are not worked out.)"""
     key = (mask, facts, n)
     got = _VIEWS.get(key)
     if got is None:
-        rows, total, held = beliefs(mask, facts.counts, n)
-        knows_play = known_playable(held, facts.playable_set) >= 0
-        losses = means(rows, total, facts.loss)
-        chop = 1 if n == 2 and losses[1] < losses[0] else 0
-        got = remember(_VIEWS, key, (knows_play, chop, losses[chop]))
+        if knows_a_play(mask, facts):
+            got = (True, 0, 0.0)
+        else:
+            rows, total, _ = beliefs(mask, facts.counts, n)
+            losses = means(rows, total, facts.loss)
+            chop = 1 if n == 2 and losses[1] < losses[0] else 0
+            got = (False, chop, losses[chop])
+        remember(_VIEWS, key, got)
     return got
 
 
+def knows_a_play(mask, facts):
+    """Whether the holder of the hands `mask` knows a play in the public state `facts` (the
+    common-knowledge view: every unseen copy could be theirs)."""
+    return known_play(mask & facts.possible, facts.playable_set) >= 0
+
+
+def possible_hands(counts):
+    """The mask of the hands `counts` (unseen copies per shard) lets one hold: those of
+    positive weight in slot_weights(), each shard unseen and, for (t, t), two copies of t."""
+    k1, k2, _ = copies_sets(counts)
+    return FIRST_IN[k1] & SECOND_IN[k1] & ~DIAGONAL_IN[k1 & ~k2] | SINGLES_IN[k1]
+
+
+def known_play(hands, playable):
+    """The first slot (from 0) whose shard is playable in every hand of the mask `hands`
+    (hands one may hold: see possible_hands), or -1: a play its holder knows of. `playable`
+    is a 9-bit shard set. Masks, not weights: a few big-int operations, no loop."""
+    if not hands:
+        return -1
+    if not hands & ~(FIRST_IN[playable] | SINGLES_IN[playable]):
+        return 0
+    if not hands & ~SECOND_IN[playable]:
+        return 1
+    return -1
+
+
 def known_playable(held, playable):
-    """The first slot (from 0) that may hold playable shards only, or -1: a play its holder
-    knows of. `held` is slot_weights()'s per-slot shard sets, `playable` a 9-bit shard set."""
+    """known_play() from slot_weights()'s per-slot shard sets `held` (what each slot may
+    hold), for a caller that has the weights anyway."""
     for s, shards in enumerate(held):
         if shards and not shards & ~playable:
             return s

@@ -58,10 +58,12 @@ Measured (bench/bench_sessions.py, 10,000 deals): mean 8.622 ± 0.006, 69.6% per
 from simulator.sessions.bots.base import Bot
 from simulator.sessions.bots.beliefs import (
     beliefs,
-    known_playable,
+    known_play,
+    knows_a_play,
     leave_hand,
     means,
     partner_view,
+    possible_hands,
     public_facts,
     spared_loss,
 )
@@ -223,7 +225,7 @@ class ConventionBot(Bot):
         play or discard of `shown` from `slot`; the actor's mask is 0 if no hand is left (they
         broke them too). Discarding beside a play one knows of is never done here."""
         n = size_of(actor_mask)
-        broke = kind == "discard" and n > 0 and partner_view(actor_mask, facts, n)[0]
+        broke = kind == "discard" and n > 0 and knows_a_play(actor_mask, facts)
         if token_left:
             other_mask = self.no_warning(other_mask, facts)
             if kind == "discard":
@@ -246,7 +248,7 @@ class ConventionBot(Bot):
         n = size_of(actor_mask)
         if not n:
             return None
-        if not partner_view(actor_mask, facts, n)[0]:
+        if not knows_a_play(actor_mask, facts):
             return None
         return target_mask & ~self.no_warning(target_mask, facts)
 
@@ -279,7 +281,7 @@ class ConventionBot(Bot):
         n = size_of(mask)
         if not n:
             return mask
-        if partner_view(mask, facts, n)[0]:
+        if knows_a_play(mask, facts):
             return mask
         unplayable = ~facts.playable_set & 511
         return (
@@ -334,12 +336,16 @@ class ConventionBot(Bot):
             ):
                 return self.hint(their_mask, facts, partner_hand)  # a warning
         needs_hint = view is not None and not view[0] and any(playable[t] for t in partner_hand)
-        rows, total, held = beliefs(my_mask, tuple(mine), n)
-        s = known_playable(held, facts.playable_set)
+        mine = tuple(mine)
+        s = known_play(my_mask & possible_hands(mine), facts.playable_set)
         if s >= 0:
             return Move.play(s + 1)
-        if n and no_error:
-            last = final_turns is not None and (final_turns == 1 or not needs_hint)
+        last = final_turns is not None and (final_turns == 1 or not needs_hint)
+        gambles = n and no_error and (last or self.gamble <= 1.0 or hints <= 1)
+        if needs_hint and not gambles:
+            return self.hint(their_mask, facts, partner_hand)
+        rows, total, _ = beliefs(my_mask, mine, n)
+        if gambles:
             if last or self.gamble <= 1.0:
                 play_odds = means(rows, total, playable)
                 s = 1 if n == 2 and play_odds[1] > play_odds[0] else 0

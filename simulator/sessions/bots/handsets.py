@@ -26,6 +26,8 @@ COLUMN_OF_SECOND_0 = sum(1 << (9 * a) for a in range(9))  # the hands (x, 0): bi
 FIRST_IN = tuple(sum(ROW_OF_FIRST_0 << (9 * t) for t in range(9) if s >> t & 1) for s in range(512))
 SECOND_IN = tuple(sum(COLUMN_OF_SECOND_0 << t for t in range(9) if s >> t & 1) for s in range(512))
 SINGLES_IN = tuple(s << 81 for s in range(512))
+# DIAGONAL_IN[s]: the hands (t, t) of the shards t in s (bit 10 * t).
+DIAGONAL_IN = tuple(sum(1 << (10 * t) for t in range(9) if s >> t & 1) for s in range(512))
 
 CACHES = []
 
