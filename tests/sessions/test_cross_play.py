@@ -9,7 +9,7 @@ import json
 
 from host_tools.cli import main
 from simulator.sessions.bots.base import seated_bots
-from simulator.sessions.bots.beliefs import beliefs, known_playable
+from simulator.sessions.bots.beliefs import known_play, possible_hands
 from simulator.sessions.bots.cautious import CautiousBot
 from simulator.sessions.bots.conventions import ConventionBot
 from simulator.sessions.moves import DISCARD, PLAY, Move
@@ -74,8 +74,8 @@ class KnownPlayDiscarder(ConventionBot):
             mine = list(self.public.counts)
             for t in obs.partner_hand:
                 mine[t] -= 1
-            _, _, held = beliefs(self.masks[self.player], tuple(mine), obs.hand_size)
-            if known_playable(held, self.public.playable_set) == move.slot - 1:
+            hands = self.masks[self.player] & possible_hands(tuple(mine))
+            if known_play(hands, self.public.playable_set) == move.slot - 1:
                 if self.deviated_at is None:
                     self.deviated_at = obs.turns + 1
                 return Move.discard(move.slot)

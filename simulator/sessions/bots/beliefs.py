@@ -142,22 +142,20 @@ FEW_HANDS = 16  # up to this many 2-shard hands, slot_weights() weighs hands one
 
 
 def slot_weights(mask, counts, n):
-    """Per slot, the weight of each shard (beliefs about single slots), the total, and per
-    slot the 9-bit set of shards of positive weight (what the slot may hold).
+    """Per slot, the weight of each shard (beliefs about single slots), and the total.
 
     A hand (a, b) weighs counts[a] * (counts[b] - (a == b)). So slot 1's row a sums to
     counts[a] times the counts of the slot-2 shards beside it (less one for (a, a)): popcounts
     of the row against the shards with at least 1, 2 and 3 copies unseen. Slot 2's column b
     sums to counts[b] times the counts of the slot-1 shards above it: the rows, spread to one
     6-bit field per column (COLUMN_FIELDS) and weighed by their counts, add up to all nine.
+    (What a slot may hold at all needs no weights: possible_hands.)
     """
     first = [0] * 9
     total = 0
-    held = 0  # shards slot 1 may hold
     if n == 2 and mask.bit_count() <= FEW_HANDS:
         # Few hands (as most are, once hints have spoken): weigh each on its own.
         second = [0] * 9
-        held_second = 0
         for i in indices_of(mask):
             a = FIRST_OF_BIT[i]
             b = SECOND_OF_BIT[i]
@@ -166,13 +164,10 @@ def slot_weights(mask, counts, n):
                 first[a] += w
                 second[b] += w
                 total += w
-                held |= 1 << a
-                held_second |= 1 << b
-        return (tuple(first), tuple(second)), total, (held, held_second)
+        return (tuple(first), tuple(second)), total
     if n == 2:
         k1, k2, k3 = copies_sets(counts)
         second = [0] * 9
-        held_second = 0
         columns = 0
         for t in range(9):
             c = counts[t]
@@ -185,28 +180,22 @@ def slot_weights(mask, counts, n):
                         + (row & k3).bit_count()
                         - (row >> t & 1)
                     )
-                    if w:
-                        first[t] = w
-                        total += w
-                        held |= 1 << t
+                    first[t] = w
+                    total += w
                     columns += c * COLUMN_FIELDS[row]  # even at weight 0: see (t, t) below
         for t in range(9):
             c = counts[t]
             if c:
-                w = c * ((columns >> (6 * t) & 63) - (mask >> (10 * t) & 1))
-                if w:
-                    second[t] = w
-                    held_second |= 1 << t
-        return (tuple(first), tuple(second)), total, (held, held_second)
+                second[t] = c * ((columns >> (6 * t) & 63) - (mask >> (10 * t) & 1))
+        return (tuple(first), tuple(second)), total
     if n == 1:
         singles = mask >> 81
         for t in range(9):
-            if singles >> t & 1 and counts[t]:
+            if singles >> t & 1:
                 first[t] = counts[t]
                 total += counts[t]
-                held |= 1 << t
-        return (tuple(first),), total, (held,)
-    return (), 0, ()
+        return (tuple(first),), total
+    return (), 0
 
 
 def hand_weights(counts):
@@ -273,7 +262,7 @@ def partner_view(mask, facts, n):
         if knows_a_play(mask, facts):
             got = (True, 0, 0.0)
         else:
-            rows, total, _ = beliefs(mask, facts.counts, n)
+            rows, total = beliefs(mask, facts.counts, n)
             losses = means(rows, total, facts.loss)
             chop = 1 if n == 2 and losses[1] < losses[0] else 0
             got = (False, chop, losses[chop])
@@ -304,15 +293,6 @@ def known_play(hands, playable):
         return 0
     if not hands & ~SECOND_IN[playable]:
         return 1
-    return -1
-
-
-def known_playable(held, playable):
-    """known_play() from slot_weights()'s per-slot shard sets `held` (what each slot may
-    hold), for a caller that has the weights anyway."""
-    for s, shards in enumerate(held):
-        if shards and not shards & ~playable:
-            return s
     return -1
 
 

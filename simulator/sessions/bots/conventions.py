@@ -344,7 +344,7 @@ class ConventionBot(Bot):
         gambles = n and no_error and (last or self.gamble <= 1.0 or hints <= 1)
         if needs_hint and not gambles:
             return self.hint(their_mask, facts, partner_hand)
-        rows, total, _ = beliefs(my_mask, mine, n)
+        rows, total = beliefs(my_mask, mine, n)
         if gambles:
             if last or self.gamble <= 1.0:
                 play_odds = means(rows, total, playable)
