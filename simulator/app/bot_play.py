@@ -85,6 +85,7 @@ class BotGame:
         self.bot_name = bot_name
         self.scripts = scripts  # the folder each game is saved into as a session script
         self.saved_scripts: list = []  # their paths, in the order the games were saved
+        self.unsaved: list = []  # why a game could not be saved (told at exit too)
         if scripts is not None:  # an unusable folder is refused before play, not after
             if os.path.exists(scripts) and not os.path.isdir(scripts):
                 raise NotADirectoryError(f"{scripts} is not a folder")
@@ -190,6 +191,7 @@ class BotGame:
                 game_script(state, title), self.scripts, f"you-{self.bot_name}", self.seed
             )
         except OSError as exc:
+            self.unsaved.append(f"could not save game seed {self.seed} in {self.scripts}: {exc}")
             self.say(f"Could not save the game as a script: {exc}", "bad")
             return
         self.saved = True

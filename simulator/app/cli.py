@@ -230,6 +230,9 @@ def run(args) -> int:
         for controller in app.controllers:
             for path in getattr(controller, "saved_scripts", ()):
                 print(f"blinks sim: saved {path}")
+            for problem in getattr(controller, "unsaved", ()):
+                print(f"blinks sim: {problem}", file=sys.stderr)
+                status = status or 1
     return status
 
 

@@ -231,6 +231,21 @@ def test_each_game_against_the_bot_is_saved_as_a_script_that_replays_it(make_app
     assert len(list(folder.iterdir())) == 2  # saved once, however often the window closes
 
 
+def test_a_game_that_cannot_be_saved_is_said_to_be_lost(make_app, tmp_path):
+    folder = tmp_path / "games"
+    app = make_app(seed=5, bot="cautious", scripts=str(folder))
+    hands = Hands(app)
+    game = app.controllers[0]
+    wait_for(app, hands, lambda: game.phase == PERSON)
+    play_as_peeking_person(app, hands, game, turns=2)
+    folder.rmdir()  # gone before the window closes
+    app.close()
+    assert game.saved_scripts == []
+    missing = f"[Errno 2] No such file or directory: '{folder / 'you-cautious-seed5.lg'}'"
+    assert game.unsaved == [f"could not save game seed 5 in {folder}: {missing}"]
+    assert game.messages[-1][0].startswith("Could not save the game as a script: [Errno 2]")
+
+
 def test_a_saved_game_never_overwrites_an_earlier_one(tmp_path):
     paths = [save_new_script(f"# game {i}\n", str(tmp_path), "you-cautious", 5) for i in range(3)]
     assert [os.path.basename(p) for p in paths] == [
