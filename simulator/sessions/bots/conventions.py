@@ -342,7 +342,7 @@ class ConventionBot(Bot):
             return Move.play(s + 1)
         last = final_turns is not None and (final_turns == 1 or not needs_hint)
         gambles = n and no_error and (last or self.gamble <= 1.0 or hints <= 1)
-        if needs_hint and not gambles:
+        if needs_hint and not gambles:  # the hint below, without weighing my hand for nothing
             return self.hint(their_mask, facts, partner_hand)
         rows, total = beliefs(my_mask, mine, n)
         if gambles:
