@@ -56,8 +56,20 @@ class Tokens:
 
 
 def wrap(text: str, width: int) -> list:
+    """The lines of `text`, at most `width` characters each, broken between words. A word
+    longer than a line (a file path, say) is broken within, after a '/' where one fits."""
     lines, line = [], ""
     for word in text.split():
+        while len(word) > width:
+            room = width - len(line) - 1 if line else width
+            if room < width // 3:  # too little left on this line to start the word on it
+                lines.append(line)
+                line, room = "", width
+            cut = word.rfind("/", 0, room) + 1
+            if cut < room // 2:  # no '/' in the latter half of the room: cut at its end
+                cut = room
+            lines.append((line + " " + word[:cut]).strip())
+            line, word = "", word[cut:]
         if line and len(line) + 1 + len(word) > width:
             lines.append(line)
             line = word
