@@ -5,6 +5,8 @@ knowledge), so the hinter can name the partner's group and the partner can read 
 conventions.py for the classes; everything here is a pure function, memoised on bitmasks.
 """
 
+from struct import Struct
+
 from simulator.sessions.bots.beliefs import hand_weights
 from simulator.sessions.bots.handsets import (
     HAND_OF_BIT,
@@ -82,15 +84,12 @@ PAIR_OF_BIT = tuple(tuple(label * 92 + 1 + key for key in KEY_OF_BIT[label]) for
 FEW_HANDS = 9  # up to this many hands, partition() first tries grouping on pairs alone
 # SPREAD_UNIT[bit]: a 1 in the field (hint, pattern) of each hint's pointing pattern of the
 # hand of that bit; weights summed over a group's hands fill all 24 fields at once (a group
-# weighs at most 81 * 9 < 2**SPREAD_BITS).
-SPREAD_BITS = 12
-SPREAD_FIELD = (1 << SPREAD_BITS) - 1
-SPREAD_BITS_2 = 2 * SPREAD_BITS
-SPREAD_BITS_3 = 3 * SPREAD_BITS
-SPREAD_SHIFT = tuple(4 * SPREAD_BITS * f for f in range(6))  # where hint f's fields start
-SPREAD_WORST = 1 << 2 * SPREAD_BITS  # more than any sum of squares: a group weighs < 2**12
+# weighs at most 81 * 9 < 2**16), which SPREAD_FIELDS then reads out as 24 ints.
+SPREAD_BYTES = 2 * 24
+SPREAD_FIELDS = Struct("<24H").unpack
+SPREAD_WORST = 1 << 40  # more than any sum of squares of a group's pattern weights
 SPREAD_UNIT = tuple(
-    sum(1 << (SPREAD_BITS * (4 * f + POINTING[h][f])) for f in range(6)) for h in HAND_OF_BIT
+    sum(1 << (16 * (4 * f + POINTING[h][f])) for f in range(6)) for h in HAND_OF_BIT
 )
 
 
@@ -239,20 +238,18 @@ def assign_hints(groups, weights):
             out.append((bits, free.pop(0)))
             continue
         # Weight of each pointing pattern (slot 1 pointed, slot 2 pointed) per hint: the
-        # pattern numbers of a hand's bit, one field of SPREAD_BITS bits per (hint, pattern).
+        # pattern numbers of a hand's bit, one field of 16 bits per (hint, pattern).
         # (A loop adds these big ints faster than sum(map(...)) does.)
         spread = 0
         for i in bits:
             spread += weights[i] * SPREAD_UNIT[i]
         # The most even split has the least sum of squared pattern weights (Gini impurity);
         # the first free hint wins ties.
+        fields = SPREAD_FIELDS(spread.to_bytes(SPREAD_BYTES, "little"))
         best, best_squares = -1, SPREAD_WORST
         for f in free:
-            fields = spread >> SPREAD_SHIFT[f]
-            a = fields & SPREAD_FIELD
-            b = (fields >> SPREAD_BITS) & SPREAD_FIELD
-            c = (fields >> SPREAD_BITS_2) & SPREAD_FIELD
-            d = (fields >> SPREAD_BITS_3) & SPREAD_FIELD
+            j = 4 * f
+            a, b, c, d = fields[j], fields[j + 1], fields[j + 2], fields[j + 3]
             squares = a * a + b * b + c * c + d * d
             if squares < best_squares:
                 best, best_squares = f, squares
