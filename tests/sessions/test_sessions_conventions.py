@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from simulator.sessions import play_game
 from simulator.sessions.bots import handsets
-from simulator.sessions.bots.beliefs import public_facts, slot_weights
+from simulator.sessions.bots.beliefs import possible_hands, public_facts, slot_weights, unseen_of
 from simulator.sessions.bots.codewords import hand_class, partition
 from simulator.sessions.bots.conventions import ConventionBot
 from simulator.sessions.bots.handsets import ALL_PAIRS_MASK, hands_of, mask_of
@@ -157,6 +157,14 @@ def test_the_public_state_kept_from_events_matches_the_observation():
             for facts in (bots[1].public_now(obs[1]), bots[0].public, forgetful.public_now(obs[1])):
                 assert (facts.gems, facts.discards) == truth
                 assert list(facts.counts) == card_tables(*truth)[3]
+            # What seat B has not seen: the copies neither played nor discarded, less A's hand.
+            unseen = list(card_tables(*truth)[3])
+            for t in obs[1].partner_hand:
+                unseen[t] -= 1
+            mine = bots[1].public_now(obs[1]).beside(tuple(obs[1].partner_hand))
+            assert mine.counts == tuple(unseen)
+            assert mine.possible == possible_hands(mine.counts)
+            assert mine is unseen_of(tuple(unseen))  # one object per counts: a memo key
 
 
 @settings(max_examples=300, deadline=None)

@@ -26,11 +26,33 @@ from simulator.sessions.bots.handsets import (
 from simulator.sessions.bots.knowledge import card_tables
 
 _FACTS = new_cache()  # (gems, sorted discards) -> PublicFacts
-_WEIGHTS = new_cache()  # (set mask, unseen counts, hand size) -> slot_weights()
+_UNSEEN = new_cache()  # unseen counts -> Unseen
+_WEIGHTS = new_cache()  # (set mask, Unseen, hand size) -> slot_weights()
 _LEAVES = new_cache()  # (set mask, slot, shard, hand size after) -> leave_hand()
 _COPIES = new_cache()  # unseen counts -> copies_sets()
 _VIEWS = new_cache()  # (set mask, PublicFacts, hand size) -> partner_view()
 _HAND_WEIGHTS = new_cache()  # unseen counts -> hand_weights()
+
+
+class Unseen:
+    """Copies of each shard a player has not seen (a tuple `counts`), and the hands they allow
+    (`possible`, a mask: see possible_hands). unseen_of() hands out one object per counts, so
+    that, like PublicFacts, it stands for them in memo keys, hashed by identity rather than as
+    a 9-tuple at every lookup (1% of the instructions of a batch of games)."""
+
+    __slots__ = ("counts", "possible")
+
+    def __init__(self, counts):
+        self.counts = counts
+        self.possible = possible_hands(counts)
+
+
+def unseen_of(counts):
+    """The Unseen of `counts` (a tuple); one object per counts."""
+    got = _UNSEEN.get(counts)
+    if got is None:
+        got = remember(_UNSEEN, counts, Unseen(counts))
+    return got
 
 
 class PublicFacts:
@@ -42,6 +64,7 @@ class PublicFacts:
     state ever given a second object, its memo entries would merely be missed.)"""
 
     __slots__ = (
+        "_beside",
         "_next",
         "counts",
         "critical",
@@ -53,6 +76,7 @@ class PublicFacts:
         "playable_set",
         "possible",
         "trash",
+        "unseen",
     )
 
     def __init__(self, gems, discards):
@@ -66,8 +90,20 @@ class PublicFacts:
         self.loss = loss_table(unseen, trash, critical)  # before spared_loss
         self.playable_set = shard_set(playable)
         self.critical_set = shard_set(critical)
-        self.possible = possible_hands(self.counts)  # hands a player may hold, seeing none
+        self.unseen = unseen_of(self.counts)  # from a seat that sees no hand
+        self.possible = self.unseen.possible  # hands a player may hold, seeing none
         self._next = {}  # successor states, by shard played (0..8) or discarded (9..17)
+        self._beside = {}  # partner's hand -> Unseen from the seat that sees it
+
+    def beside(self, partner_hand):
+        """The Unseen of the seat that sees `partner_hand` (a tuple): the counts less it."""
+        got = self._beside.get(partner_hand)
+        if got is None:
+            mine = list(self.counts)
+            for t in partner_hand:
+                mine[t] -= 1
+            got = self._beside[partner_hand] = unseen_of(tuple(mine))
+        return got
 
     def after_play(self, shard):
         """The facts once `shard` joined its gem."""
@@ -96,12 +132,13 @@ def public_facts(gems, discards):
     return got
 
 
-def beliefs(mask, counts, n):
-    """slot_weights of the hands in `mask` (n shards each), memoised."""
-    key = (mask, counts, n)
+def beliefs(mask, seen_from, n):
+    """slot_weights of the hands in `mask` (n shards each) for the counts of `seen_from` (an
+    Unseen), memoised."""
+    key = (mask, seen_from, n)
     got = _WEIGHTS.get(key)
     if got is None:
-        got = remember(_WEIGHTS, key, slot_weights(mask, counts, n))
+        got = remember(_WEIGHTS, key, slot_weights(mask, seen_from.counts, n))
     return got
 
 
@@ -262,7 +299,7 @@ def partner_view(mask, facts, n):
         if knows_a_play(mask, facts):
             got = (True, 0, 0.0)
         else:
-            rows, total = beliefs(mask, facts.counts, n)
+            rows, total = beliefs(mask, facts.unseen, n)
             losses = means(rows, total, facts.loss)
             chop = 1 if n == 2 and losses[1] < losses[0] else 0
             got = (False, chop, losses[chop])

@@ -63,7 +63,6 @@ from simulator.sessions.bots.beliefs import (
     leave_hand,
     means,
     partner_view,
-    possible_hands,
     public_facts,
     spared_loss,
 )
@@ -322,9 +321,6 @@ class ConventionBot(Bot):
         critical = facts.critical
         trash = facts.trash
         loss0 = facts.loss
-        mine = list(facts.counts)
-        for t in partner_hand:
-            mine[t] -= 1
         view = None
         if hints > 0 and partner_hand:
             view = partner_view(their_mask, facts, len(partner_hand))
@@ -336,8 +332,8 @@ class ConventionBot(Bot):
             ):
                 return self.hint(their_mask, facts, partner_hand)  # a warning
         needs_hint = view is not None and not view[0] and any(playable[t] for t in partner_hand)
-        mine = tuple(mine)
-        s = known_play(my_mask & possible_hands(mine), facts.playable_set)
+        mine = facts.beside(partner_hand)
+        s = known_play(my_mask & mine.possible, facts.playable_set)
         if s >= 0:
             return Move.play(s + 1)
         last = final_turns is not None and (final_turns == 1 or not needs_hint)
