@@ -403,4 +403,7 @@ class ConventionBot(Bot):
         conventions never causes, but a subclass that bends them may: then the first hint.)"""
         bit = BIT_OF_HAND[hand]
         groups = shared_partition(their_mask, facts)
-        return ALL_HINTS[next((k for k in range(6) if groups[k] & bit), 0)]
+        for k in range(6):
+            if groups[k] & bit:
+                return ALL_HINTS[k]
+        return ALL_HINTS[0]
