@@ -7,7 +7,7 @@ and compares on random inputs, sparse and dense hand sets alike."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.sessions.bots.beliefs import known_play, possible_hands
+from simulator.sessions.bots.beliefs import hands_holding, known_play, possible_hands
 from simulator.sessions.bots.codewords import POINTING, hand_class, partition, refine_key
 from simulator.sessions.bots.handsets import ALL_PAIRS_MASK, HAND_OF_BIT, indices_of
 from simulator.sessions.bots.knowledge import card_tables
@@ -146,3 +146,9 @@ def test_a_known_play_found_on_masks_is_the_plain_one(mask, counts, playable):
             expected = slot
             break
     assert known_play(mask & possible_hands(counts), playable) == expected
+
+
+@given(shards=st.integers(0, 511))
+def test_hands_holding_a_shard_of_a_set_are_those_that_do(shards):
+    expected = sum(1 << i for i, h in enumerate(HAND_OF_BIT) if any(shards >> t & 1 for t in h))
+    assert hands_holding(shards) == expected

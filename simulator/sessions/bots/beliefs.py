@@ -73,6 +73,7 @@ class PublicFacts:
         "gems",
         "loss",
         "playable",
+        "playable_hands",
         "playable_set",
         "possible",
         "trash",
@@ -89,6 +90,8 @@ class PublicFacts:
         self.counts = tuple(unseen)  # copies neither played nor discarded
         self.loss = loss_table(unseen, trash, critical)  # before spared_loss
         self.playable_set = shard_set(playable)
+        # The hands holding a playable shard, as a mask (a partner holding one may need a hint).
+        self.playable_hands = hands_holding(self.playable_set)
         self.critical_set = shard_set(critical)
         self.unseen = unseen_of(self.counts)  # from a seat that sees no hand
         self.possible = self.unseen.possible  # hands a player may hold, seeing none
@@ -318,6 +321,11 @@ def possible_hands(counts):
     positive weight in slot_weights(), each shard unseen and, for (t, t), two copies of t."""
     k1, k2, _ = copies_sets(counts)
     return FIRST_IN[k1] & SECOND_IN[k1] & ~DIAGONAL_IN[k1 & ~k2] | SINGLES_IN[k1]
+
+
+def hands_holding(shards):
+    """The mask of the hands (of 1 or 2 shards) holding a shard of the 9-bit set `shards`."""
+    return FIRST_IN[shards] | SECOND_IN[shards] | SINGLES_IN[shards]
 
 
 def known_play(hands, playable):

@@ -331,7 +331,9 @@ class ConventionBot(Bot):
                 and any(not critical[t] or playable[t] for t in partner_hand)
             ):
                 return self.hint(their_mask, facts, partner_hand)  # a warning
-        needs_hint = view is not None and not view[0] and any(playable[t] for t in partner_hand)
+        needs_hint = (
+            view is not None and not view[0] and BIT_OF_HAND[partner_hand] & facts.playable_hands
+        )
         mine = facts.beside(partner_hand)
         s = known_play(my_mask & mine.possible, facts.playable_set)
         if s >= 0:
