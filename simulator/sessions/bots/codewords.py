@@ -121,17 +121,22 @@ def partition(mask, counts, playable, safe):
                     bits.append(i)
         if len(pairs) <= 6:
             groups = [(bits, pair // 92, _weight(bits, weights)) for pair, bits in pairs.items()]
-            return _messages(groups, weights)
+            return assign_hints(groups, weights)
     members = ([], [], [], [], [], [])
+    totals = [0] * 6
     for i in indices_of(mask):
-        if weights[i] > 0:
-            members[labels[i]].append(i)
+        w = weights[i]
+        if w > 0:
+            label = labels[i]
+            members[label].append(i)
+            totals[label] += w
     groups = []  # (bits, label, total weight)
     splittable = []  # per group: its total weight if it can be split, else 0
     for label in range(6):
         bits = members[label]
         if bits:
-            _add_group(groups, splittable, len(groups), bits, label, weights)
+            groups.append((bits, label, totals[label]))
+            splittable.append(totals[label] if _splits(bits, label) else 0)
     while len(groups) < 6:
         best, best_weight = -1, 0
         for i, weight in enumerate(splittable):
@@ -141,17 +146,10 @@ def partition(mask, counts, playable, safe):
             break
         bits, label, _ = groups.pop(best)
         splittable.pop(best)
-        for part in _halves(bits, label, weights):
-            _add_group(groups, splittable, best, part, label, weights)
-    return _messages(groups, weights)
-
-
-def _messages(groups, weights):
-    """The mask of each message's hands, indexed by hint, for groups (bits, label, total)."""
-    out = [0] * 6
-    for bits, hint in assign_hints(groups, weights):
-        out[hint] = sum(map(BIT.__getitem__, bits))
-    return tuple(out)
+        for part, total, splits in _halves(bits, label, weights):
+            groups.insert(best, (part, label, total))
+            splittable.insert(best, total if splits else 0)
+    return assign_hints(groups, weights)
 
 
 def _weight(bits, weights):
@@ -165,27 +163,24 @@ def _weight(bits, weights):
 BIT = tuple(1 << i for i in range(91))
 
 
-def _add_group(groups, splittable, at, bits, label, weights):
-    """Insert the group of `bits` (all of class `label`) at `at`, with its split weight."""
-    total = _weight(bits, weights)
-    groups.insert(at, (bits, label, total))
+def _splits(bits, label):
+    """Whether a group of `bits` (all of class `label`) has two keys, so it can be split."""
     if label >= 4:  # split on the hands themselves: any two can be told apart
-        splittable.insert(at, total if len(bits) > 1 else 0)
-        return
+        return len(bits) > 1
     keys = KEY_OF_BIT[label]
     first = keys[bits[0]]
     for i in bits:
         if keys[i] != first:
-            splittable.insert(at, total)
-            return
-    splittable.insert(at, 0)
+            return True
+    return False
 
 
 def _halves(bits, label, weights):
     """A group's bits split on their keys into two of about equal weight: the heaviest keys
     first (the lowest key of equals), each to the lighter side (the first side on ties).
-    Returns (second, first). Keys are the hands themselves in classes 4 and 5, and a shard
-    in classes 1 to 3 (see refine_key); a stable sort in reverse keeps equals ascending."""
+    Returns (second, first), each as (bits, total weight, whether it has two keys). Keys are
+    the hands themselves in classes 4 and 5, and a shard in classes 1 to 3 (see refine_key);
+    a stable sort in reverse keeps equals ascending."""
     if label >= 4:
         first, second = [], []
         total_first = total_second = 0
@@ -198,13 +193,14 @@ def _halves(bits, label, weights):
                 total_second += weights[i]
         first.sort()
         second.sort()
-        return second, first
+        return (second, total_second, len(second) > 1), (first, total_first, len(first) > 1)
     keys = KEY_OF_BIT[label]
     key_weight = [0] * 9
     for i in bits:
         key_weight[keys[i]] += weights[i]
     in_first = [False] * 9
     total_first = total_second = 0
+    keys_first = keys_second = 0
     for k in sorted(range(9), key=key_weight.__getitem__, reverse=True):
         w = key_weight[k]
         if not w:  # no hand of the group has this key, nor any later one
@@ -212,9 +208,14 @@ def _halves(bits, label, weights):
         if total_first <= total_second:
             in_first[k] = True
             total_first += w
+            keys_first += 1
         else:
             total_second += w
-    return [i for i in bits if not in_first[keys[i]]], [i for i in bits if in_first[keys[i]]]
+            keys_second += 1
+    return (
+        ([i for i in bits if not in_first[keys[i]]], total_second, keys_second > 1),
+        ([i for i in bits if in_first[keys[i]]], total_first, keys_first > 1),
+    )
 
 
 def class_table(playable, safe):
@@ -230,12 +231,16 @@ def assign_hints(groups, weights):
     """Pair each group with a hint so that the hint's literal meaning (which slots it points
     at) splits the group's hands as evenly as possible: information for free. Heavier groups
     choose first; ties go to the one holding the lowest hand, and to the lower hint index.
-    Groups are (bits, label, total) as in partition(). Returns [(bits, hint index)]."""
+    Groups are (bits, label, total) as in partition(). Returns the mask of each hint's group,
+    indexed by hint (0 for a hint no group has)."""
     free = [0, 1, 2, 3, 4, 5]
-    out = []
+    out = [0, 0, 0, 0, 0, 0]
     for _, _, bits in sorted([(-total, bits[0], bits) for bits, _, total in groups]):
+        mask = 0
         if len(free) == 1 or len(bits) == 1:  # any hint splits it alike: the first free one
-            out.append((bits, free.pop(0)))
+            for i in bits:
+                mask |= BIT[i]
+            out[free.pop(0)] = mask
             continue
         # Weight of each pointing pattern (slot 1 pointed, slot 2 pointed) per hint: the
         # pattern numbers of a hand's bit, one field of 16 bits per (hint, pattern).
@@ -243,6 +248,7 @@ def assign_hints(groups, weights):
         spread = 0
         for i in bits:
             spread += weights[i] * SPREAD_UNIT[i]
+            mask |= BIT[i]
         # The most even split has the least sum of squared pattern weights (Gini impurity);
         # the first free hint wins ties.
         fields = SPREAD_FIELDS(spread.to_bytes(SPREAD_BYTES, "little"))
@@ -254,8 +260,8 @@ def assign_hints(groups, weights):
             if squares < best_squares:
                 best, best_squares = f, squares
         free.remove(best)
-        out.append((bits, best))
-    return out
+        out[best] = mask
+    return tuple(out)
 
 
 def shared_partition(mask, facts):
