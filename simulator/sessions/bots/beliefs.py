@@ -64,7 +64,6 @@ class PublicFacts:
     state ever given a second object, its memo entries would merely be missed.)"""
 
     __slots__ = (
-        "_beside",
         "_next",
         "counts",
         "critical",
@@ -96,17 +95,13 @@ class PublicFacts:
         self.unseen = unseen_of(self.counts)  # from a seat that sees no hand
         self.possible = self.unseen.possible  # hands a player may hold, seeing none
         self._next = {}  # successor states, by shard played (0..8) or discarded (9..17)
-        self._beside = {}  # partner's hand -> Unseen from the seat that sees it
 
     def beside(self, partner_hand):
         """The Unseen of the seat that sees `partner_hand` (a tuple): the counts less it."""
-        got = self._beside.get(partner_hand)
-        if got is None:
-            mine = list(self.counts)
-            for t in partner_hand:
-                mine[t] -= 1
-            got = self._beside[partner_hand] = unseen_of(tuple(mine))
-        return got
+        mine = list(self.counts)
+        for t in partner_hand:
+            mine[t] -= 1
+        return unseen_of(tuple(mine))
 
     def after_play(self, shard):
         """The facts once `shard` joined its gem."""
