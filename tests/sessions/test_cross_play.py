@@ -9,7 +9,7 @@ import json
 
 from host_tools.cli import main
 from simulator.sessions.bots.base import seated_bots
-from simulator.sessions.bots.beliefs import known_play, possible_hands
+from simulator.sessions.bots.beliefs import known_play
 from simulator.sessions.bots.cautious import CautiousBot
 from simulator.sessions.bots.conventions import ConventionBot
 from simulator.sessions.moves import DISCARD, PLAY, Move
@@ -71,10 +71,8 @@ class KnownPlayDiscarder(ConventionBot):
     def act(self, obs):
         move = ConventionBot.act(self, obs)
         if move.kind == PLAY and obs.turns >= 6 and obs.hints < 3 and self.plain is None:
-            mine = list(self.public.counts)
-            for t in obs.partner_hand:
-                mine[t] -= 1
-            hands = self.masks[self.player] & possible_hands(tuple(mine))
+            mine = self.public.beside(tuple(obs.partner_hand))
+            hands = self.masks[self.player] & mine.possible
             if known_play(hands, self.public.playable_set) == move.slot - 1:
                 if self.deviated_at is None:
                     self.deviated_at = obs.turns + 1
