@@ -31,6 +31,7 @@ POINTING = {
 
 _PARTITIONS = new_cache()  # (set mask, PublicFacts) -> mask per message
 _CLASSES = new_cache()  # (playable, safe) -> class_table()
+_TABLES = new_cache()  # PublicFacts -> (hand_weights(), class_table()) in that state
 
 
 def hand_class(hand, playable, safe):
@@ -102,11 +103,16 @@ def partition(mask, counts, playable, safe):
     Both players compute this from common knowledge only. Returns the mask of each message's
     hands, indexed by hint.
 
+    """
+    return grouped(mask, hand_weights(counts), class_table(playable, safe))
+
+
+def grouped(mask, weights, labels):
+    """partition() from its tables: each hand's weight and class, indexed by bit.
+
     A group is (bits, label, total weight) with its hands' bits ascending; weights[bit] is a
     hand's weight and KEY_OF_BIT[label][bit] what a split may separate (see refine_key).
     """
-    labels = class_table(playable, safe)
-    weights = hand_weights(counts)
     if mask.bit_count() <= FEW_HANDS:
         # Halving stops only at six groups or when no group has two keys: if the hands fall
         # into six (class, key) pairs or fewer, those pairs are the groups, whatever the order.
@@ -271,6 +277,10 @@ def shared_partition(mask, facts):
     key = (mask, facts)
     got = _PARTITIONS.get(key)
     if got is None:
-        safe = [not c for c in facts.critical]
-        got = remember(_PARTITIONS, key, partition(mask, facts.counts, facts.playable, safe))
+        tables = _TABLES.get(facts)
+        if tables is None:
+            safe = [not c for c in facts.critical]
+            tables = (hand_weights(facts.counts), class_table(facts.playable, safe))
+            remember(_TABLES, facts, tables)
+        got = remember(_PARTITIONS, key, grouped(mask, *tables))
     return got

@@ -342,6 +342,9 @@ class ConventionBot(Bot):
         gambles = n and no_error and (last or self.gamble <= 1.0 or hints <= 1)
         if needs_hint and not gambles:  # the hint below, without weighing my hand for nothing
             return self.hint(their_mask, facts, partner_hand)
+        can_discard = hints < MAX_HINTS and n > 0
+        if not (gambles or can_discard):  # a hint (all tokens in hand): nothing to weigh
+            return self.hint(their_mask, facts, partner_hand)
         rows, total = beliefs(my_mask, mine, n)
         if gambles:
             if last or self.gamble <= 1.0:
@@ -361,7 +364,6 @@ class ConventionBot(Bot):
                     return Move.play(j + 1)
         if needs_hint:
             return self.hint(their_mask, facts, partner_hand)
-        can_discard = hints < MAX_HINTS and n > 0
         if can_discard:
             loss = spared_loss(loss0, trash, partner_hand)
             losses = means(rows, total, loss)
