@@ -7,8 +7,15 @@ and compares on random inputs, sparse and dense hand sets alike."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.sessions.bots.beliefs import hands_holding, known_play, possible_hands
-from simulator.sessions.bots.codewords import POINTING, hand_class, partition, refine_key
+from simulator.sessions.bots.beliefs import hand_weights, hands_holding, known_play, possible_hands
+from simulator.sessions.bots.codewords import (
+    POINTING,
+    class_table,
+    code_book,
+    hand_class,
+    partition,
+    refine_key,
+)
 from simulator.sessions.bots.handsets import ALL_PAIRS_MASK, HAND_OF_BIT, indices_of
 from simulator.sessions.bots.knowledge import card_tables
 from simulator.sessions.shards import TYPE_COUNTS
@@ -92,6 +99,30 @@ def test_partition_of_pairs_is_the_plain_one(mask, counts, playable, safe):
 def test_partition_of_one_shard_hands_is_the_plain_one(singles, counts, playable, safe):
     mask = singles << 81
     assert partition(mask, counts, playable, safe) == plain_partition(mask, counts, playable, safe)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    mask=pair_masks(),
+    counts=unseen,
+    playable=tables,
+    safe=tables,
+    questions=st.lists(st.tuples(st.booleans(), st.integers(0, 80)), max_size=8),
+)
+def test_a_code_book_asked_piecemeal_answers_as_the_whole_partition(
+    mask, counts, playable, safe, questions
+):
+    # The hinter asks for the hint naming one hand, the receiver for the group of one hint,
+    # in any order: pairing groups with hints only as far as asked changes no answer.
+    whole = partition(mask, counts, playable, safe)
+    book = code_book(mask, hand_weights(counts), class_table(playable, safe))
+    for by_hand, n in questions:
+        if by_hand:
+            named = [k for k in range(6) if whole[k] >> n & 1]
+            assert book.hint_naming(1 << n) == (named[0] if named else -1)
+        else:
+            assert book.group(n % 6) == whole[n % 6]
+    assert book.masks() == whole
 
 
 @settings(max_examples=300, deadline=None)

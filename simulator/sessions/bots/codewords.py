@@ -29,7 +29,7 @@ POINTING = {
     for h in [(a, b) for a in range(9) for b in range(9)] + [(t,) for t in range(9)] + [()]
 }
 
-_PARTITIONS = new_cache()  # (set mask, PublicFacts) -> mask per message
+_PARTITIONS = new_cache()  # (set mask, PublicFacts) -> CodeBook
 _CLASSES = new_cache()  # (playable, safe) -> class_table()
 _TABLES = new_cache()  # PublicFacts -> (hand_weights(), class_table()) in that state
 
@@ -92,6 +92,7 @@ SPREAD_WORST = 1 << 40  # more than any sum of squares of a group's pattern weig
 SPREAD_UNIT = tuple(
     sum(1 << (16 * (4 * f + POINTING[h][f])) for f in range(6)) for h in HAND_OF_BIT
 )
+POINTING_OF_BIT = tuple(POINTING[h] for h in HAND_OF_BIT)
 
 
 def partition(mask, counts, playable, safe):
@@ -100,15 +101,14 @@ def partition(mask, counts, playable, safe):
     Hands (of `mask`, weighed by the ways `counts` lets one hold them; hands no deal allows
     are left out) are grouped by class; code words the classes leave unused then split the
     heaviest group on the shards its class leaves open, in two halves of about equal weight.
-    Both players compute this from common knowledge only. Returns the mask of each message's
-    hands, indexed by hint.
-
+    Both players compute this from common knowledge only. Each group then gets its hint (see
+    CodeBook). Returns the mask of each message's hands, indexed by hint.
     """
-    return grouped(mask, hand_weights(counts), class_table(playable, safe))
+    return code_book(mask, hand_weights(counts), class_table(playable, safe)).masks()
 
 
-def grouped(mask, weights, labels):
-    """partition() from its tables: each hand's weight and class, indexed by bit.
+def code_book(mask, weights, labels):
+    """The CodeBook of partition(), from its tables: each hand's weight and class, by bit.
 
     A group is (bits, label, total weight) with its hands' bits ascending; weights[bit] is a
     hand's weight and KEY_OF_BIT[label][bit] what a split may separate (see refine_key).
@@ -127,7 +127,7 @@ def grouped(mask, weights, labels):
                     bits.append(i)
         if len(pairs) <= 6:
             groups = [(bits, pair // 92, _weight(bits, weights)) for pair, bits in pairs.items()]
-            return assign_hints(groups, weights)
+            return CodeBook(groups, weights)
     members = ([], [], [], [], [], [])
     totals = [0] * 6
     for i in indices_of(mask):
@@ -155,7 +155,7 @@ def grouped(mask, weights, labels):
         for part, total, splits in _halves(bits, label, weights):
             groups.insert(best, (part, label, total))
             splittable.insert(best, total if splits else 0)
-    return assign_hints(groups, weights)
+    return CodeBook(groups, weights)
 
 
 def _weight(bits, weights):
@@ -233,24 +233,77 @@ def class_table(playable, safe):
     return got
 
 
-def assign_hints(groups, weights):
-    """Pair each group with a hint so that the hint's literal meaning (which slots it points
-    at) splits the group's hands as evenly as possible: information for free. Heavier groups
-    choose first; ties go to the one holding the lowest hand, and to the lower hint index.
-    Groups are (bits, label, total) as in partition(). Returns the mask of each hint's group,
-    indexed by hint (0 for a hint no group has)."""
-    free = [0, 1, 2, 3, 4, 5]
-    out = [0, 0, 0, 0, 0, 0]
-    for _, _, bits in sorted([(-total, bits[0], bits) for bits, _, total in groups]):
+class CodeBook:
+    """The groups of a partition, paired with hints only as far as someone asks.
+
+    Each group is paired with the hint whose literal meaning (which slots it points at) splits
+    the group's hands as evenly as possible: information for free. Heavier groups choose
+    first; ties go to the one holding the lowest hand, and to the lower hint index. So the
+    hint of a group is known once the groups heavier than it have chosen, and the hinter (who
+    asks for the group of the partner's hand, most likely a heavy one) and the receiver (who
+    asks for the group of the hint given) rarely need the light groups paired at all: 40% of
+    the pairing work is never done. Groups are (bits, label, total) as in partition()."""
+
+    __slots__ = ("_free", "_order", "_out", "_weights")
+
+    def __init__(self, groups, weights):
+        self._order = sorted([(total, -bits[0], bits) for bits, _, total in groups])
+        self._weights = weights
+        self._free = [0, 1, 2, 3, 4, 5]
+        self._out = [0, 0, 0, 0, 0, 0]
+
+    def group(self, k):
+        """The mask of the hands hint `k` names (0 if it names none)."""
+        out = self._out
+        order = self._order
+        while not out[k] and order:
+            self._pair_next()
+        return out[k]
+
+    def hint_naming(self, bit):
+        """The hint whose group holds the hand of `bit` (a mask of one hand), or -1."""
+        out = self._out
+        for k in range(6):
+            if out[k] & bit:
+                return k
+        while self._order:
+            k = self._pair_next()
+            if out[k] & bit:
+                return k
+        return -1
+
+    def masks(self):
+        """The mask of each hint's group, indexed by hint (0 for a hint no group has)."""
+        while self._order:
+            self._pair_next()
+        return tuple(self._out)
+
+    def _pair_next(self):
+        """Pair the heaviest group not yet paired with its hint; returns the hint."""
+        _, _, bits = self._order.pop()
+        free = self._free
         mask = 0
         if len(free) == 1 or len(bits) == 1:  # any hint splits it alike: the first free one
             for i in bits:
                 mask |= BIT[i]
-            out[free.pop(0)] = mask
-            continue
+            best = free.pop(0)
+            self._out[best] = mask
+            return best
+        if len(bits) == 2:  # the first free hint that tells the two apart, if any
+            i, j = bits
+            pi, pj = POINTING_OF_BIT[i], POINTING_OF_BIT[j]
+            best = free[0]
+            for f in free:
+                if pi[f] != pj[f]:
+                    best = f
+                    break
+            free.remove(best)
+            self._out[best] = BIT[i] | BIT[j]
+            return best
         # Weight of each pointing pattern (slot 1 pointed, slot 2 pointed) per hint: the
         # pattern numbers of a hand's bit, one field of 16 bits per (hint, pattern).
         # (A loop adds these big ints faster than sum(map(...)) does.)
+        weights = self._weights
         spread = 0
         for i in bits:
             spread += weights[i] * SPREAD_UNIT[i]
@@ -266,14 +319,14 @@ def assign_hints(groups, weights):
             if squares < best_squares:
                 best, best_squares = f, squares
         free.remove(best)
-        out[best] = mask
-    return tuple(out)
+        self._out[best] = mask
+        return best
 
 
-def shared_partition(mask, facts):
-    """The partition of a common-knowledge set in the public state `facts` (beliefs.py): a
+def shared_code_book(mask, facts):
+    """The CodeBook of a common-knowledge set in the public state `facts` (beliefs.py): a
     pure function of public facts, memoised so that the hinter and the receiver, who both
-    compute it, and later games pay for it once."""
+    ask it, and later games pay for it once."""
     key = (mask, facts)
     got = _PARTITIONS.get(key)
     if got is None:
@@ -282,5 +335,5 @@ def shared_partition(mask, facts):
             safe = [not c for c in facts.critical]
             tables = (hand_weights(facts.counts), class_table(facts.playable, safe))
             remember(_TABLES, facts, tables)
-        got = remember(_PARTITIONS, key, grouped(mask, *tables))
+        got = remember(_PARTITIONS, key, code_book(mask, *tables))
     return got

@@ -67,7 +67,7 @@ from simulator.sessions.bots.beliefs import (
     spared_loss,
 )
 from simulator.sessions.bots.cautious import CautiousBot
-from simulator.sessions.bots.codewords import MATCHES, hint_index, shared_partition
+from simulator.sessions.bots.codewords import MATCHES, hint_index, shared_code_book
 from simulator.sessions.bots.handsets import (
     ALL_PAIRS_MASK,
     BIT_OF_HAND,
@@ -214,8 +214,8 @@ class ConventionBot(Bot):
     def read_hint(self, actor_mask, target_mask, facts, message, touched):
         """The target's hands after a hint: those of the code word's group, agreeing with what
         the hint pointed at, and warned ones if the hinter knew a play. 0 if none is left."""
-        groups = shared_partition(target_mask, facts)
-        kept = target_mask & groups[message] & LITERAL[message][(1 in touched) + 2 * (2 in touched)]
+        group = shared_code_book(target_mask, facts).group(message)
+        kept = target_mask & group & LITERAL[message][(1 in touched) + 2 * (2 in touched)]
         warned = self.warned_hands(actor_mask, target_mask, facts)
         return kept if warned is None else kept & warned
 
@@ -405,9 +405,5 @@ class ConventionBot(Bot):
         """The hint whose code word names the group of the partner's actual hand. (None does
         only if the common knowledge has gone astray, which a seat that follows these
         conventions never causes, but a subclass that bends them may: then the first hint.)"""
-        bit = BIT_OF_HAND[hand]
-        groups = shared_partition(their_mask, facts)
-        for k in range(6):
-            if groups[k] & bit:
-                return ALL_HINTS[k]
-        return ALL_HINTS[0]
+        k = shared_code_book(their_mask, facts).hint_naming(BIT_OF_HAND[hand])
+        return ALL_HINTS[max(k, 0)]
