@@ -6,7 +6,13 @@ from hypothesis import strategies as st
 
 from simulator.sessions import play_game
 from simulator.sessions.bots import handsets
-from simulator.sessions.bots.beliefs import possible_hands, public_facts, slot_weights, unseen_of
+from simulator.sessions.bots.beliefs import (
+    beliefs,
+    possible_hands,
+    public_facts,
+    slot_weights,
+    unseen_of,
+)
 from simulator.sessions.bots.codewords import hand_class, partition
 from simulator.sessions.bots.conventions import ConventionBot
 from simulator.sessions.bots.handsets import ALL_PAIRS_MASK, hands_of, mask_of
@@ -134,6 +140,30 @@ def test_slot_weights_sum_the_ways_to_hold_each_hand(mask, singles, counts):
             for slot, t in enumerate(h):
                 rows[slot][t] += w
         assert slot_weights(m, counts, n) == (tuple(tuple(r) for r in rows), total)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    mask=st.one_of(
+        st.integers(0, ALL_PAIRS_MASK),
+        st.sets(st.integers(0, 80), max_size=24).map(lambda s: sum(1 << i for i in s)),
+    ),
+    singles=st.integers(0, 511),
+    counts=st.tuples(*[st.integers(0, 3)] * 9),
+    playable=st.tuples(*[st.booleans()] * 9),
+    safe=st.tuples(*[st.booleans()] * 9),
+)
+def test_hands_no_deal_allows_change_no_weight_and_no_code_word(
+    mask, singles, counts, playable, safe
+):
+    # The memo keys of beliefs and code books leave out the hands the counts rule out, and
+    # work on what is left: that must give what the whole mask gives.
+    allowed = possible_hands(counts)
+    for n, m in ((2, mask), (1, singles << 81)):
+        assert beliefs(m, unseen_of(counts), n) == slot_weights(m, counts, n)
+        assert partition(m & allowed, counts, playable, safe) == partition(
+            m, counts, playable, safe
+        )
 
 
 def test_the_public_state_kept_from_events_matches_the_observation():

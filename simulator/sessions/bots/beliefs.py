@@ -132,11 +132,12 @@ def public_facts(gems, discards):
 
 def beliefs(mask, seen_from, n):
     """slot_weights of the hands in `mask` (n shards each) for the counts of `seen_from` (an
-    Unseen), memoised."""
-    key = (mask, seen_from, n)
+    Unseen), memoised. Hands those counts rule out weigh nothing, so they are left out of
+    the key (more lookups find it) and of the work."""
+    key = (mask & seen_from.possible, seen_from, n)
     got = _WEIGHTS.get(key)
     if got is None:
-        got = remember(_WEIGHTS, key, slot_weights(mask, seen_from.counts, n))
+        got = remember(_WEIGHTS, key, slot_weights(key[0], seen_from.counts, n))
     return got
 
 

@@ -327,7 +327,7 @@ def shared_code_book(mask, facts):
     """The CodeBook of a common-knowledge set in the public state `facts` (beliefs.py): a
     pure function of public facts, memoised so that the hinter and the receiver, who both
     ask it, and later games pay for it once."""
-    key = (mask, facts)
+    key = (mask & facts.possible, facts)  # hands no deal allows are in no group
     got = _PARTITIONS.get(key)
     if got is None:
         tables = _TABLES.get(facts)
@@ -335,5 +335,5 @@ def shared_code_book(mask, facts):
             safe = [not c for c in facts.critical]
             tables = (hand_weights(facts.counts), class_table(facts.playable, safe))
             remember(_TABLES, facts, tables)
-        got = remember(_PARTITIONS, key, code_book(mask, *tables))
+        got = remember(_PARTITIONS, key, code_book(key[0], *tables))
     return got
