@@ -7,7 +7,14 @@ and compares on random inputs, sparse and dense hand sets alike."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.sessions.bots.beliefs import hand_weights, hands_holding, known_play, possible_hands
+from simulator.sessions.bots.beliefs import (
+    PublicFacts,
+    hand_weights,
+    hands_holding,
+    known_play,
+    loss_table,
+    possible_hands,
+)
 from simulator.sessions.bots.codewords import (
     POINTING,
     class_table,
@@ -16,7 +23,7 @@ from simulator.sessions.bots.codewords import (
     partition,
     refine_key,
 )
-from simulator.sessions.bots.handsets import ALL_PAIRS_MASK, HAND_OF_BIT, indices_of
+from simulator.sessions.bots.handsets import ALL_PAIRS_MASK, HAND_OF_BIT, indices_of, shard_set
 from simulator.sessions.bots.knowledge import card_tables
 from simulator.sessions.shards import TYPE_COUNTS
 
@@ -158,6 +165,21 @@ def test_card_tables_in_one_pass_follow_the_rules(state):
         assert trash[t] == (value < gems[colour] or lower_lost)
         assert critical[t] == (not trash[t] and TYPE_COUNTS[t] - gone == 1)
         assert unseen[t] == TYPE_COUNTS[t] - gone - (value < gems[colour])
+
+
+@settings(max_examples=300, deadline=None)
+@given(state=public_states())
+def test_public_facts_joined_colour_by_colour_are_the_card_tables(state):
+    gems, discards = state
+    playable, trash, critical, unseen = card_tables(gems, discards)
+    facts = PublicFacts(tuple(gems), tuple(sorted(discards)))
+    assert facts.playable == tuple(playable)
+    assert facts.trash == tuple(trash)
+    assert facts.critical == tuple(critical)
+    assert facts.counts == tuple(unseen)
+    assert facts.loss == tuple(loss_table(unseen, trash, critical))
+    assert facts.playable_set == shard_set(playable)
+    assert facts.critical_set == shard_set(critical)
 
 
 def hand_sets():

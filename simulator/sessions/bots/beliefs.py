@@ -23,7 +23,7 @@ from simulator.sessions.bots.handsets import (
     shard_set,
     size_of,
 )
-from simulator.sessions.bots.knowledge import card_tables
+from simulator.sessions.bots.knowledge import COLOUR_TABLES, colour_index, discarded_copies
 
 _FACTS = new_cache()  # (gems, sorted discards) -> PublicFacts
 _UNSEEN = new_cache()  # unseen counts -> Unseen
@@ -82,16 +82,20 @@ class PublicFacts:
     def __init__(self, gems, discards):
         self.gems = gems
         self.discards = discards
-        playable, trash, critical, unseen = card_tables(gems, discards)
-        self.playable = playable
-        self.trash = trash
-        self.critical = critical
-        self.counts = tuple(unseen)  # copies neither played nor discarded
-        self.loss = loss_table(unseen, trash, critical)  # before spared_loss
-        self.playable_set = shard_set(playable)
+        # Each colour's tables from COLOUR_FACTS, joined: colours do not mix in card counting.
+        gone = discarded_copies(discards)
+        r = COLOUR_FACTS[colour_index(gems[0], gone[0], gone[1], gone[2])]
+        y = COLOUR_FACTS[colour_index(gems[1], gone[3], gone[4], gone[5])]
+        b = COLOUR_FACTS[colour_index(gems[2], gone[6], gone[7], gone[8])]
+        self.playable = r[0] + y[0] + b[0]
+        self.trash = r[1] + y[1] + b[1]
+        self.critical = r[2] + y[2] + b[2]
+        self.counts = r[3] + y[3] + b[3]  # copies neither played nor discarded
+        self.loss = r[4] + y[4] + b[4]  # loss_table, before spared_loss
+        self.playable_set = r[5] | y[5] << 3 | b[5] << 6
+        self.critical_set = r[6] | y[6] << 3 | b[6] << 6
         # The hands holding a playable shard, as a mask (a partner holding one may need a hint).
         self.playable_hands = hands_holding(self.playable_set)
-        self.critical_set = shard_set(critical)
         self.unseen = unseen_of(self.counts)  # from a seat that sees no hand
         self.possible = self.unseen.possible  # hands a player may hold, seeing none
         self._next = {}  # successor states, by shard played (0..8) or discarded (9..17)
@@ -152,9 +156,9 @@ def loss_table(unseen, trash, critical):
     """What discarding each shard costs: nothing for trash, much for the last copy of a needed
     shard (CRITICAL_LOSS), some for an early copy (spared_loss: a little for a copy the
     partner also holds). `unseen` counts the copies not yet played or discarded (for a shard
-    that is not trash, none is played)."""
-    loss = [0.0] * 9
-    for t in range(9):
+    that is not trash, none is played). Tables by shard, or one colour's by value (0..2)."""
+    loss = [0.0] * len(trash)
+    for t in range(len(trash)):
         if trash[t]:
             loss[t] = 0.0
         elif critical[t]:
@@ -162,6 +166,19 @@ def loss_table(unseen, trash, critical):
         else:
             loss[t] = 0.3 if unseen[t] > 2 else 1.0
     return loss
+
+
+# COLOUR_FACTS[colour_index(...)]: what PublicFacts joins for one colour: its card tables
+# (knowledge.COLOUR_TABLES), its loss_table, and its playable and critical values as 3-bit sets.
+COLOUR_FACTS = tuple(
+    (
+        *tables,
+        tuple(loss_table(tables[3], tables[1], tables[2])),
+        shard_set(tables[0]),
+        shard_set(tables[2]),
+    )
+    for tables in COLOUR_TABLES
+)
 
 
 def spared_loss(loss, trash, partner_hand):

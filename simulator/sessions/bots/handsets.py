@@ -66,9 +66,9 @@ def mask_of(hands):
 
 
 def shard_set(table):
-    """The 9-bit set of the shards t with table[t] true."""
+    """The set of the shards t with table[t] true, as bits (9 for a table by shard)."""
     s = 0
-    for t in range(9):
+    for t in range(len(table)):
         if table[t]:
             s |= 1 << t
     return s
