@@ -346,6 +346,7 @@ class ConventionBot(Bot):
         if not (gambles or can_discard):  # a hint (all tokens in hand): nothing to weigh
             return self.hint(their_mask, facts, partner_hand)
         rows, total = beliefs(my_mask, mine, n)
+        losses = None  # per slot, the expected loss of discarding it (once worked out)
         if gambles:
             if last or self.gamble <= 1.0:
                 play_odds = means(rows, total, playable)
@@ -357,16 +358,17 @@ class ConventionBot(Bot):
                 # and an error token; play when that costs less, in expectation, than the
                 # cheapest discard.
                 loss = spared_loss(loss0, trash, partner_hand)
+                losses = means(rows, total, loss)
                 fail = [0.0 if playable[t] else loss[t] + self.error_cost for t in range(9)]
                 costs = means(rows, total, fail)
                 j = 1 if n == 2 and costs[1] < costs[0] else 0
-                if costs[j] < min(means(rows, total, loss)):
+                if costs[j] < min(losses):
                     return Move.play(j + 1)
         if needs_hint:
             return self.hint(their_mask, facts, partner_hand)
         if can_discard:
-            loss = spared_loss(loss0, trash, partner_hand)
-            losses = means(rows, total, loss)
+            if losses is None:
+                losses = means(rows, total, spared_loss(loss0, trash, partner_hand))
             s = 1 if n == 2 and losses[1] < losses[0] else 0
             stall = hints > 0 and jungle_low
             if (
