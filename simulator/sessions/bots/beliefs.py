@@ -26,7 +26,7 @@ from simulator.sessions.bots.handsets import (
 from simulator.sessions.bots.knowledge import COLOUR_TABLES, colour_index, discarded_copies
 
 _FACTS = new_cache()  # (gems, sorted discards) -> PublicFacts
-_UNSEEN = new_cache()  # unseen counts -> Unseen
+_UNSEEN = new_cache()  # Unseen.code -> Unseen
 _WEIGHTS = new_cache()  # (set mask, Unseen, hand size) -> slot_weights()
 _LEAVES = new_cache()  # (set mask, slot, shard, hand size after) -> leave_hand()
 _COPIES = new_cache()  # unseen counts -> copies_sets()
@@ -38,20 +38,38 @@ class Unseen:
     """Copies of each shard a player has not seen (a tuple `counts`), and the hands they allow
     (`possible`, a mask: see possible_hands). unseen_of() hands out one object per counts, so
     that, like PublicFacts, it stands for them in memo keys, hashed by identity rather than as
-    a 9-tuple at every lookup (1% of the instructions of a batch of games)."""
+    a 9-tuple at every lookup (1% of the instructions of a batch of games). Its `code` packs
+    the counts into one int, two bits a shard (shard t at bit 2t), which finds the object in
+    one int lookup: the counts less a hand are a subtraction (PublicFacts.beside)."""
 
-    __slots__ = ("counts", "possible")
+    __slots__ = ("code", "counts", "possible")
 
-    def __init__(self, counts):
+    def __init__(self, counts, code):
         self.counts = counts
+        self.code = code
         self.possible = possible_hands(counts)
+
+
+# COPY_CODE[t]: one copy of shard t in an Unseen's code.
+COPY_CODE = tuple(1 << (2 * t) for t in range(9))
+# COUNTS_OF_CODE[c]: the counts of three shards in a row packed in the 6 bits c.
+COUNTS_OF_CODE = tuple((c & 3, c >> 2 & 3, c >> 4 & 3) for c in range(64))
 
 
 def unseen_of(counts):
     """The Unseen of `counts` (a tuple); one object per counts."""
-    got = _UNSEEN.get(counts)
+    code = 0
+    for t in range(9):
+        code += counts[t] * COPY_CODE[t]
+    return unseen_by_code(code)
+
+
+def unseen_by_code(code):
+    """The Unseen whose counts pack into `code` (see Unseen); one object per counts."""
+    got = _UNSEEN.get(code)
     if got is None:
-        got = remember(_UNSEEN, counts, Unseen(counts))
+        counts = COUNTS_OF_CODE[code & 63] + COUNTS_OF_CODE[code >> 6 & 63]
+        got = remember(_UNSEEN, code, Unseen(counts + COUNTS_OF_CODE[code >> 12], code))
     return got
 
 
@@ -90,22 +108,23 @@ class PublicFacts:
         self.playable = r[0] + y[0] + b[0]
         self.trash = r[1] + y[1] + b[1]
         self.critical = r[2] + y[2] + b[2]
-        self.counts = r[3] + y[3] + b[3]  # copies neither played nor discarded
+        # From a seat that sees no hand: the copies neither played nor discarded.
+        self.unseen = unseen_by_code(r[7] | y[7] << 6 | b[7] << 12)
+        self.counts = self.unseen.counts
         self.loss = r[4] + y[4] + b[4]  # loss_table, before spared_loss
         self.playable_set = r[5] | y[5] << 3 | b[5] << 6
         self.critical_set = r[6] | y[6] << 3 | b[6] << 6
         # The hands holding a playable shard, as a mask (a partner holding one may need a hint).
         self.playable_hands = hands_holding(self.playable_set)
-        self.unseen = unseen_of(self.counts)  # from a seat that sees no hand
         self.possible = self.unseen.possible  # hands a player may hold, seeing none
         self._next = {}  # successor states, by shard played (0..8) or discarded (9..17)
 
     def beside(self, partner_hand):
         """The Unseen of the seat that sees `partner_hand` (a tuple): the counts less it."""
-        mine = list(self.counts)
+        code = self.unseen.code
         for t in partner_hand:
-            mine[t] -= 1
-        return unseen_of(tuple(mine))
+            code -= COPY_CODE[t]
+        return unseen_by_code(code)
 
     def after_play(self, shard):
         """The facts once `shard` joined its gem."""
@@ -169,13 +188,15 @@ def loss_table(unseen, trash, critical):
 
 
 # COLOUR_FACTS[colour_index(...)]: what PublicFacts joins for one colour: its card tables
-# (knowledge.COLOUR_TABLES), its loss_table, and its playable and critical values as 3-bit sets.
+# (knowledge.COLOUR_TABLES), its loss_table, its playable and critical values as 3-bit sets, and
+# its unseen counts packed as in Unseen.code. (Impossible states may hold nonsense: unused.)
 COLOUR_FACTS = tuple(
     (
         *tables,
         tuple(loss_table(tables[3], tables[1], tables[2])),
         shard_set(tables[0]),
         shard_set(tables[2]),
+        tables[3][0] | tables[3][1] << 2 | tables[3][2] << 4,  # its counts, as in Unseen.code
     )
     for tables in COLOUR_TABLES
 )
