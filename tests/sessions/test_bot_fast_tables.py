@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from simulator.sessions.bots.beliefs import (
     PublicFacts,
+    copies_sets,
     hand_weights,
     hands_holding,
     known_play,
@@ -180,6 +181,8 @@ def test_public_facts_joined_colour_by_colour_are_the_card_tables(state):
     assert facts.loss == tuple(loss_table(unseen, trash, critical))
     assert facts.playable_set == shard_set(playable)
     assert facts.critical_set == shard_set(critical)
+    assert facts.unseen.copies == copies_sets(unseen)  # joined from the counts' code
+    assert facts.possible == possible_hands(unseen)
 
 
 def hand_sets():

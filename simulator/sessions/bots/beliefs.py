@@ -29,7 +29,6 @@ _FACTS = new_cache()  # (gems, sorted discards) -> PublicFacts
 _UNSEEN = new_cache()  # Unseen.code -> Unseen
 _WEIGHTS = new_cache()  # (set mask, Unseen, hand size) -> slot_weights()
 _LEAVES = new_cache()  # (set mask, slot, shard, hand size after) -> leave_hand()
-_COPIES = new_cache()  # unseen counts -> copies_sets()
 _VIEWS = new_cache()  # (set mask, PublicFacts, hand size) -> partner_view()
 _HAND_WEIGHTS = new_cache()  # unseen counts -> hand_weights()
 
@@ -42,17 +41,25 @@ class Unseen:
     the counts into one int, two bits a shard (shard t at bit 2t), which finds the object in
     one int lookup: the counts less a hand are a subtraction (PublicFacts.beside)."""
 
-    __slots__ = ("code", "counts", "possible")
+    __slots__ = ("code", "copies", "counts", "possible")
 
     def __init__(self, counts, code):
         self.counts = counts
         self.code = code
-        self.possible = possible_hands(counts)
+        # copies_sets(counts), joined from each colour's 6 bits of the code.
+        r = COPIES_OF_CODE[code & 63]
+        y = COPIES_OF_CODE[code >> 6 & 63]
+        b = COPIES_OF_CODE[code >> 12]
+        k1 = r[0] | y[0] << 3 | b[0] << 6
+        k2 = r[1] | y[1] << 3 | b[1] << 6
+        self.copies = (k1, k2, r[2] | y[2] << 3 | b[2] << 6)
+        self.possible = hands_allowed(k1, k2)
 
 
 # COPY_CODE[t]: one copy of shard t in an Unseen's code.
 COPY_CODE = tuple(1 << (2 * t) for t in range(9))
-# COUNTS_OF_CODE[c]: the counts of three shards in a row packed in the 6 bits c.
+# COUNTS_OF_CODE[c]: the counts of three shards in a row packed in the 6 bits c, and
+# COPIES_OF_CODE[c] their copies_sets (3-bit sets).
 COUNTS_OF_CODE = tuple((c & 3, c >> 2 & 3, c >> 4 & 3) for c in range(64))
 
 
@@ -160,7 +167,7 @@ def beliefs(mask, seen_from, n):
     key = (mask & seen_from.possible, seen_from, n)
     got = _WEIGHTS.get(key)
     if got is None:
-        got = remember(_WEIGHTS, key, slot_weights(key[0], seen_from.counts, n))
+        got = remember(_WEIGHTS, key, slot_weights(key[0], seen_from.counts, n, seen_from.copies))
     return got
 
 
@@ -215,7 +222,7 @@ def spared_loss(loss, trash, partner_hand):
 FEW_HANDS = 16  # up to this many 2-shard hands, slot_weights() weighs hands one by one
 
 
-def slot_weights(mask, counts, n):
+def slot_weights(mask, counts, n, copies=None):
     """Per slot, the weight of each shard (beliefs about single slots), and the total.
 
     A hand (a, b) weighs counts[a] * (counts[b] - (a == b)). So slot 1's row a sums to
@@ -223,7 +230,8 @@ def slot_weights(mask, counts, n):
     of the row against the shards with at least 1, 2 and 3 copies unseen. Slot 2's column b
     sums to counts[b] times the counts of the slot-1 shards above it: the rows, spread to one
     6-bit field per column (COLUMN_FIELDS) and weighed by their counts, add up to all nine.
-    (What a slot may hold at all needs no weights: possible_hands.)
+    (What a slot may hold at all needs no weights: possible_hands.) `copies` is
+    copies_sets(counts), if the caller has it at hand (an Unseen does).
     """
     first = [0] * 9
     total = 0
@@ -240,7 +248,7 @@ def slot_weights(mask, counts, n):
                 total += w
         return (tuple(first), tuple(second)), total
     if n == 2:
-        k1, k2, k3 = copies_sets(counts)
+        k1, k2, k3 = copies or copies_sets(counts)
         second = [0] * 9
         columns = 0
         for t in range(9):
@@ -285,15 +293,16 @@ def hand_weights(counts):
 
 
 def copies_sets(counts):
-    """The 9-bit sets of the shards with at least 1, 2 and 3 copies in `counts`, memoised."""
-    got = _COPIES.get(counts)
-    if got is None:
-        at_least = [0, 0, 0]
-        for t in range(9):
-            for j in range(counts[t]):
-                at_least[j] |= 1 << t
-        got = remember(_COPIES, counts, tuple(at_least))
-    return got
+    """The sets of the shards with at least 1, 2 and 3 copies in `counts`, as bits (9 for
+    counts by shard). An Unseen holds those of its counts (Unseen.copies)."""
+    at_least = [0, 0, 0]
+    for t in range(len(counts)):
+        for j in range(counts[t]):
+            at_least[j] |= 1 << t
+    return tuple(at_least)
+
+
+COPIES_OF_CODE = tuple(copies_sets(counts) for counts in COUNTS_OF_CODE)
 
 
 # COLUMN_FIELDS[r]: the 9-bit set r with shard t moved to bit 6 * t, so that weighted rows
@@ -354,6 +363,11 @@ def possible_hands(counts):
     """The mask of the hands `counts` (unseen copies per shard) lets one hold: those of
     positive weight in slot_weights(), each shard unseen and, for (t, t), two copies of t."""
     k1, k2, _ = copies_sets(counts)
+    return hands_allowed(k1, k2)
+
+
+def hands_allowed(k1, k2):
+    """possible_hands from the sets of the shards with at least 1 and 2 copies unseen."""
     return FIRST_IN[k1] & SECOND_IN[k1] & ~DIAGONAL_IN[k1 & ~k2] | SINGLES_IN[k1]
 
 
