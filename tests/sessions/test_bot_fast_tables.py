@@ -8,13 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulator.sessions.bots.beliefs import (
-    PublicFacts,
     copies_sets,
     hand_weights,
     hands_holding,
     known_play,
     loss_table,
     possible_hands,
+    public_facts,
 )
 from simulator.sessions.bots.codewords import (
     POINTING,
@@ -173,7 +173,7 @@ def test_card_tables_in_one_pass_follow_the_rules(state):
 def test_public_facts_joined_colour_by_colour_are_the_card_tables(state):
     gems, discards = state
     playable, trash, critical, unseen = card_tables(gems, discards)
-    facts = PublicFacts(tuple(gems), tuple(sorted(discards)))
+    facts = public_facts(tuple(gems), tuple(sorted(discards)))
     assert facts.playable == tuple(playable)
     assert facts.trash == tuple(trash)
     assert facts.critical == tuple(critical)
@@ -183,6 +183,21 @@ def test_public_facts_joined_colour_by_colour_are_the_card_tables(state):
     assert facts.critical_set == shard_set(critical)
     assert facts.unseen.copies == copies_sets(unseen)  # joined from the counts' code
     assert facts.possible == possible_hands(unseen)
+
+
+@settings(max_examples=200, deadline=None)
+@given(state=public_states(), shard=st.integers(0, 8))
+def test_the_state_after_a_play_or_discard_is_found_by_its_code(state, shard):
+    gems, discards = state
+    facts = public_facts(tuple(gems), tuple(sorted(discards)))
+    unseen = card_tables(gems, discards)[3]
+    if unseen[shard] > 0:  # a copy is left to discard
+        after = tuple(sorted([*discards, shard]))
+        assert facts.after_discard(shard) is public_facts(tuple(gems), after)
+    if shard % 3 == gems[shard // 3]:  # playable
+        played = list(gems)
+        played[shard // 3] += 1
+        assert facts.after_play(shard) is public_facts(tuple(played), tuple(sorted(discards)))
 
 
 def hand_sets():

@@ -25,7 +25,7 @@ from simulator.sessions.bots.handsets import (
 )
 from simulator.sessions.bots.knowledge import COLOUR_TABLES, colour_index, discarded_copies
 
-_FACTS = new_cache()  # (gems, sorted discards) -> PublicFacts
+_FACTS = new_cache()  # facts_code(gems, discards) -> PublicFacts
 _UNSEEN = new_cache()  # Unseen.code -> Unseen
 _WEIGHTS = new_cache()  # (set mask, Unseen, hand size) -> slot_weights()
 _LEAVES = new_cache()  # (set mask, slot, shard, hand size after) -> leave_hand()
@@ -89,7 +89,7 @@ class PublicFacts:
     state ever given a second object, its memo entries would merely be missed.)"""
 
     __slots__ = (
-        "_next",
+        "code",
         "counts",
         "critical",
         "critical_set",
@@ -104,14 +104,14 @@ class PublicFacts:
         "unseen",
     )
 
-    def __init__(self, gems, discards):
+    def __init__(self, gems, discards, code):
         self.gems = gems
         self.discards = discards
+        self.code = code  # see facts_code
         # Each colour's tables from COLOUR_FACTS, joined: colours do not mix in card counting.
-        gone = discarded_copies(discards)
-        r = COLOUR_FACTS[colour_index(gems[0], gone[0], gone[1], gone[2])]
-        y = COLOUR_FACTS[colour_index(gems[1], gone[3], gone[4], gone[5])]
-        b = COLOUR_FACTS[colour_index(gems[2], gone[6], gone[7], gone[8])]
+        r = COLOUR_FACTS[code & 127]
+        y = COLOUR_FACTS[code >> 7 & 127]
+        b = COLOUR_FACTS[code >> 14]
         self.playable = r[0] + y[0] + b[0]
         self.trash = r[1] + y[1] + b[1]
         self.critical = r[2] + y[2] + b[2]
@@ -124,7 +124,6 @@ class PublicFacts:
         # The hands holding a playable shard, as a mask (a partner holding one may need a hint).
         self.playable_hands = hands_holding(self.playable_set)
         self.possible = self.unseen.possible  # hands a player may hold, seeing none
-        self._next = {}  # successor states, by shard played (0..8) or discarded (9..17)
 
     def beside(self, partner_hand):
         """The Unseen of the seat that sees `partner_hand` (a tuple): the counts less it."""
@@ -135,28 +134,48 @@ class PublicFacts:
 
     def after_play(self, shard):
         """The facts once `shard` joined its gem."""
-        got = self._next.get(shard)
+        code = self.code + PLAY_STEP[shard]
+        got = _FACTS.get(code)
         if got is None:
             gems = list(self.gems)
             gems[shard // 3] += 1
-            got = self._next[shard] = public_facts(tuple(gems), self.discards)
+            got = remember(_FACTS, code, PublicFacts(tuple(gems), self.discards, code))
         return got
 
     def after_discard(self, shard):
         """The facts once `shard` went to the discard pile (after a discard or an error)."""
-        got = self._next.get(shard + 9)
+        code = self.code + DISCARD_STEP[shard]
+        got = _FACTS.get(code)
         if got is None:
             discards = tuple(sorted(self.discards + (shard,)))
-            got = self._next[shard + 9] = public_facts(self.gems, discards)
+            got = remember(_FACTS, code, PublicFacts(self.gems, discards, code))
         return got
+
+
+# A public state's code: each colour's colour_index (knowledge.py: its gem and discarded
+# copies, 0..95) in 7 bits, red lowest. A play or a discard adds to one colour's index:
+# PLAY_STEP[t] and DISCARD_STEP[t] are what they add for shard t.
+PLAY_STEP = tuple(colour_index(1, 0, 0, 0) << (7 * (t // 3)) for t in range(9))
+DISCARD_STEP = tuple(
+    colour_index(0, t % 3 == 0, t % 3 == 1, t % 3 == 2) << (7 * (t // 3)) for t in range(9)
+)
+
+
+def facts_code(gems, discards):
+    """The code of the public state (gems, discards): see PLAY_STEP."""
+    gone = discarded_copies(discards)
+    code = 0
+    for c in range(3):
+        code |= colour_index(gems[c], gone[3 * c], gone[3 * c + 1], gone[3 * c + 2]) << (7 * c)
+    return code
 
 
 def public_facts(gems, discards):
     """The PublicFacts of (gems, sorted discards), both tuples; one object per state."""
-    key = (gems, discards)
-    got = _FACTS.get(key)
+    code = facts_code(gems, discards)
+    got = _FACTS.get(code)
     if got is None:
-        got = remember(_FACTS, key, PublicFacts(gems, discards))
+        got = remember(_FACTS, code, PublicFacts(gems, discards, code))
     return got
 
 
