@@ -18,7 +18,7 @@ from simulator.sessions.bots.beliefs import (
 )
 from simulator.sessions.bots.codewords import (
     POINTING,
-    class_table,
+    class_tables,
     code_book,
     hand_class,
     partition,
@@ -123,7 +123,8 @@ def test_a_code_book_asked_piecemeal_answers_as_the_whole_partition(
     # The hinter asks for the hint naming one hand, the receiver for the group of one hint,
     # in any order: pairing groups with hints only as far as asked changes no answer.
     whole = partition(mask, counts, playable, safe)
-    book = code_book(mask, hand_weights(counts), class_table(playable, safe))
+    allowed = mask & possible_hands(counts)
+    book = code_book(allowed, hand_weights(counts), *class_tables(playable, safe))
     for by_hand, n in questions:
         if by_hand:
             named = [k for k in range(6) if whole[k] >> n & 1]

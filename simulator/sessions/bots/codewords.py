@@ -7,7 +7,7 @@ conventions.py for the classes; everything here is a pure function, memoised on 
 
 from struct import Struct
 
-from simulator.sessions.bots.beliefs import hand_weights
+from simulator.sessions.bots.beliefs import hand_weights, possible_hands
 from simulator.sessions.bots.handsets import (
     HAND_OF_BIT,
     indices_of,
@@ -30,8 +30,8 @@ POINTING = {
 }
 
 _PARTITIONS = new_cache()  # (set mask, PublicFacts) -> CodeBook
-_CLASSES = new_cache()  # (playable, safe) -> class_table()
-_TABLES = new_cache()  # PublicFacts -> (hand_weights(), class_table()) in that state
+_CLASSES = new_cache()  # (playable, safe) -> class_tables()
+_TABLES = new_cache()  # PublicFacts -> (hand_weights(), *class_tables()) in that state
 
 
 def hand_class(hand, playable, safe):
@@ -104,11 +104,13 @@ def partition(mask, counts, playable, safe):
     Both players compute this from common knowledge only. Each group then gets its hint (see
     CodeBook). Returns the mask of each message's hands, indexed by hint.
     """
-    return code_book(mask, hand_weights(counts), class_table(playable, safe)).masks()
+    allowed = mask & possible_hands(counts)
+    return code_book(allowed, hand_weights(counts), *class_tables(playable, safe)).masks()
 
 
-def code_book(mask, weights, labels):
-    """The CodeBook of partition(), from its tables: each hand's weight and class, by bit.
+def code_book(mask, weights, labels, class_masks):
+    """The CodeBook of partition(), from its tables: each hand's weight and class by bit, and
+    the mask of each class's hands (class_tables). Every hand of `mask` must weigh something.
 
     A group is (bits, label, total weight) with its hands' bits ascending; weights[bit] is a
     hand's weight and KEY_OF_BIT[label][bit] what a split may separate (see refine_key).
@@ -118,31 +120,24 @@ def code_book(mask, weights, labels):
         # into six (class, key) pairs or fewer, those pairs are the groups, whatever the order.
         pairs = {}
         for i in indices_of(mask):
-            if weights[i] > 0:
-                pair = PAIR_OF_BIT[labels[i]][i]
-                bits = pairs.get(pair)
-                if bits is None:
-                    pairs[pair] = [i]
-                else:
-                    bits.append(i)
+            pair = PAIR_OF_BIT[labels[i]][i]
+            bits = pairs.get(pair)
+            if bits is None:
+                pairs[pair] = [i]
+            else:
+                bits.append(i)
         if len(pairs) <= 6:
             groups = [(bits, pair // 92, _weight(bits, weights)) for pair, bits in pairs.items()]
             return CodeBook(groups, weights)
-    members = ([], [], [], [], [], [])
-    totals = [0] * 6
-    for i in indices_of(mask):
-        w = weights[i]
-        if w > 0:
-            label = labels[i]
-            members[label].append(i)
-            totals[label] += w
     groups = []  # (bits, label, total weight)
     splittable = []  # per group: its total weight if it can be split, else 0
     for label in range(6):
-        bits = members[label]
-        if bits:
-            groups.append((bits, label, totals[label]))
-            splittable.append(totals[label] if _splits(bits, label) else 0)
+        members = mask & class_masks[label]
+        if members:
+            bits = indices_of(members)
+            total = _weight(bits, weights)
+            groups.append((bits, label, total))
+            splittable.append(total if _splits(bits, label) else 0)
     while len(groups) < 6:
         best, best_weight = -1, 0
         for i, weight in enumerate(splittable):
@@ -224,12 +219,17 @@ def _halves(bits, label, weights):
     )
 
 
-def class_table(playable, safe):
-    """hand_class of each hand, indexed by bit, memoised on the (few) playable/safe tables."""
+def class_tables(playable, safe):
+    """hand_class of each hand, indexed by bit, and the mask of each class's hands; memoised
+    on the (few) playable/safe tables."""
     key = (tuple(playable), tuple(safe))
     got = _CLASSES.get(key)
     if got is None:
-        got = remember(_CLASSES, key, tuple(hand_class(h, playable, safe) for h in HAND_OF_BIT))
+        labels = tuple(hand_class(h, playable, safe) for h in HAND_OF_BIT)
+        masks = [0] * 6
+        for i, label in enumerate(labels):
+            masks[label] |= BIT[i]
+        got = remember(_CLASSES, key, (labels, tuple(masks)))
     return got
 
 
@@ -333,7 +333,7 @@ def shared_code_book(mask, facts):
         tables = _TABLES.get(facts)
         if tables is None:
             safe = [not c for c in facts.critical]
-            tables = (hand_weights(facts.counts), class_table(facts.playable, safe))
+            tables = (hand_weights(facts.counts), *class_tables(facts.playable, safe))
             remember(_TABLES, facts, tables)
         got = remember(_PARTITIONS, key, code_book(key[0], *tables))
     return got
