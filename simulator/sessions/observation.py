@@ -91,14 +91,16 @@ class Observation:
     def last_event(self):
         """The last turn's Event, with the shard drawn hidden if this player drew it."""
         history = self._state.history
-        if not history:
-            return None
-        ev = history[-1]
-        if ev.player == self.player and ev.drew is not None:
-            masked = _copy_event(ev)
-            masked.drew = None
-            return masked
-        return ev
+        return event_seen_by(history[-1], self.player) if history else None
+
+
+def event_seen_by(ev, player):
+    """The Event `ev` as `player` sees it: the shard drawn hidden if that player drew it."""
+    if ev.player == player and ev.drew is not None:
+        masked = _copy_event(ev)
+        masked.drew = None
+        return masked
+    return ev
 
 
 def _copy_event(ev):

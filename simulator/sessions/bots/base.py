@@ -5,6 +5,7 @@ about every turn (its own and its partner's) through `observe`, right after the 
 public state is still the one the move was made in (hints change no gem or discard).
 """
 
+from simulator.sessions.observation import event_seen_by
 from simulator.sessions.referee import GameState
 
 
@@ -49,7 +50,7 @@ def play_game(bot_class, seed=0, deck=None, start=0, partner=None):
     obs = (state.observation(0), state.observation(1))
     while not state.over:
         p = state.current
-        state.apply(bots[p].act(obs[p]))
+        event = state.apply(bots[p].act(obs[p]))
         for q in (0, 1):
-            bots[q].observe(obs[q], obs[q].last_event)
+            bots[q].observe(obs[q], event_seen_by(event, q))  # obs[q].last_event
     return state
