@@ -184,6 +184,10 @@ def test_public_facts_joined_colour_by_colour_are_the_card_tables(state):
     assert facts.critical_set == shard_set(critical)
     assert facts.unseen.copies == copies_sets(unseen)  # joined from the counts' code
     assert facts.possible == possible_hands(unseen)
+    assert facts.playable_hands == hands_holding(shard_set(playable))
+    assert facts.critical_hands == hands_holding(shard_set(critical))
+    spare = [not c or p for c, p in zip(critical, playable)]
+    assert facts.spare_hands == hands_holding(shard_set(spare))
 
 
 @settings(max_examples=200, deadline=None)

@@ -92,6 +92,7 @@ class PublicFacts:
         "code",
         "counts",
         "critical",
+        "critical_hands",
         "critical_set",
         "discards",
         "gems",
@@ -100,6 +101,7 @@ class PublicFacts:
         "playable_hands",
         "playable_set",
         "possible",
+        "spare_hands",
         "trash",
         "unseen",
     )
@@ -121,8 +123,12 @@ class PublicFacts:
         self.loss = r[4] + y[4] + b[4]  # loss_table, before spared_loss
         self.playable_set = r[5] | y[5] << 3 | b[5] << 6
         self.critical_set = r[6] | y[6] << 3 | b[6] << 6
-        # The hands holding a playable shard, as a mask (a partner holding one may need a hint).
+        # The hands holding a playable shard (a partner holding one may need a hint), a last
+        # copy (they may need a warning), and a shard that is not one or is playable (they
+        # have something else to do than lose it), as masks.
         self.playable_hands = hands_holding(self.playable_set)
+        self.critical_hands = hands_holding(self.critical_set)
+        self.spare_hands = hands_holding(~self.critical_set & 511 | self.playable_set)
         self.possible = self.unseen.possible  # hands a player may hold, seeing none
 
     def beside(self, partner_hand):

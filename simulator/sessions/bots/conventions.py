@@ -321,19 +321,20 @@ class ConventionBot(Bot):
         critical = facts.critical
         trash = facts.trash
         loss0 = facts.loss
-        view = None
-        if hints > 0 and partner_hand:
-            view = partner_view(their_mask, facts, len(partner_hand))
-            knows_play, chop, _ = view
-            if (
-                not knows_play
-                and critical[partner_hand[chop]]
-                and any(not critical[t] or playable[t] for t in partner_hand)
-            ):
-                return self.hint(their_mask, facts, partner_hand)  # a warning
-        needs_hint = (
-            view is not None and not view[0] and BIT_OF_HAND[partner_hand] & facts.playable_hands
-        )
+        # What the partner makes of their hand (partner_view) matters only if I may hint; its
+        # discard slot and loss are worked out only where a question needs them.
+        hinting = hints > 0 and partner_hand
+        partner_knows = hinting and knows_a_play(their_mask, facts)
+        hand_bit = BIT_OF_HAND[partner_hand]
+        at_risk = hinting and not partner_knows and hand_bit & facts.critical_hands
+        if (
+            at_risk
+            and hand_bit & facts.spare_hands
+            and critical[partner_hand[partner_view(their_mask, facts, len(partner_hand))[1]]]
+        ):
+            # Their likely discard is a last copy, and they have something else to do.
+            return self.hint(their_mask, facts, partner_hand)  # a warning
+        needs_hint = hinting and not partner_knows and hand_bit & facts.playable_hands
         mine = facts.beside(partner_hand)
         s = known_play(my_mask & mine.possible, facts.playable_set)
         if s >= 0:
@@ -371,30 +372,26 @@ class ConventionBot(Bot):
                 losses = means(rows, total, spared_loss(loss0, trash, partner_hand))
             s = 1 if n == 2 and losses[1] < losses[0] else 0
             stall = hints > 0 and jungle_low
-            if (
-                view is not None
-                and losses[s] > self.spare_loss
-                and (
-                    view[0]
-                    or view[2] <= self.spare_ok
-                    or (
-                        view[2] <= self.discard_ok
-                        and loss0[partner_hand[view[1]]] <= self.spare_seen
-                    )
-                )
-            ):
-                # The partner has something free to do (a play they know, or a discard that
+            if hinting and losses[s] > self.spare_loss:
+                # If the partner has something free to do (a play they know, or a discard that
                 # brings the token back): hint, and keep my risky shard until I know more.
-                stall = True
+                if partner_knows:
+                    stall = True
+                else:
+                    _, chop, their_loss = partner_view(their_mask, facts, len(partner_hand))
+                    if their_loss <= self.spare_ok or (
+                        their_loss <= self.discard_ok
+                        and loss0[partner_hand[chop]] <= self.spare_seen
+                    ):
+                        stall = True
             if not stall and losses[s] <= self.discard_ok:
                 return Move.discard(s + 1)
         if hints > 0:
             if (
                 hints == 1
                 and can_discard
-                and view is not None
-                and not view[0]
-                and critical[partner_hand[view[1]]]
+                and at_risk
+                and critical[partner_hand[partner_view(their_mask, facts, len(partner_hand))[1]]]
             ):
                 # My last token would leave the partner, who knows no play, none to stall with
                 # before discarding a last copy: risk my own discard instead.
