@@ -255,9 +255,9 @@ class ConventionBot(Bot):
     def no_warning(mask, facts):
         """The partner of the hand played or discarded with a token available, so by this
         policy they did not see it in danger: rule out the hands they would have warned."""
+        if not mask & facts.critical_hands & facts.spare_hands:
+            return mask  # no hand holds a last copy and something else to do: none is warned
         n = size_of(mask)
-        if not n:
-            return mask
         knows_play, s, _ = partner_view(mask, facts, n)
         if knows_play:
             return mask
