@@ -18,7 +18,7 @@ from simulator.sessions.bots.beliefs import (
 )
 from simulator.sessions.bots.codewords import (
     POINTING,
-    class_tables,
+    class_masks,
     code_book,
     hand_class,
     partition,
@@ -124,7 +124,8 @@ def test_a_code_book_asked_piecemeal_answers_as_the_whole_partition(
     # in any order: pairing groups with hints only as far as asked changes no answer.
     whole = partition(mask, counts, playable, safe)
     allowed = mask & possible_hands(counts)
-    book = code_book(allowed, hand_weights(counts), *class_tables(playable, safe))
+    classes = class_masks(shard_set(playable), shard_set(safe))
+    book = code_book(allowed, hand_weights(counts), classes)
     for by_hand, n in questions:
         if by_hand:
             named = [k for k in range(6) if whole[k] >> n & 1]
@@ -132,6 +133,16 @@ def test_a_code_book_asked_piecemeal_answers_as_the_whole_partition(
         else:
             assert book.group(n % 6) == whole[n % 6]
     assert book.masks() == whole
+
+
+@settings(max_examples=300, deadline=None)
+@given(playable=tables, safe=tables)
+def test_class_masks_hold_each_hand_in_its_class(playable, safe):
+    masks = class_masks(shard_set(playable), shard_set(safe))
+    for i, hand in enumerate(HAND_OF_BIT):
+        assert [label for label in range(6) if masks[label] >> i & 1] == [
+            hand_class(hand, playable, safe)
+        ]
 
 
 @settings(max_examples=300, deadline=None)

@@ -9,10 +9,16 @@ from struct import Struct
 
 from simulator.sessions.bots.beliefs import hand_weights, possible_hands
 from simulator.sessions.bots.handsets import (
+    DIAGONAL_IN,
+    EMPTY_HAND_BIT,
+    FIRST_IN,
     HAND_OF_BIT,
+    SECOND_IN,
+    SINGLES_IN,
     indices_of,
     new_cache,
     remember,
+    shard_set,
 )
 from simulator.sessions.moves import ALL_HINTS, COLOUR
 
@@ -30,8 +36,8 @@ POINTING = {
 }
 
 _PARTITIONS = new_cache()  # (set mask, PublicFacts) -> CodeBook
-_CLASSES = new_cache()  # (playable, safe) -> class_tables()
-_TABLES = new_cache()  # PublicFacts -> (hand_weights(), *class_tables()) in that state
+_CLASSES = new_cache()  # playable and safe sets -> class_masks()
+_TABLES = new_cache()  # PublicFacts -> (hand_weights(), class_masks()) in that state
 
 
 def hand_class(hand, playable, safe):
@@ -105,12 +111,13 @@ def partition(mask, counts, playable, safe):
     CodeBook). Returns the mask of each message's hands, indexed by hint.
     """
     allowed = mask & possible_hands(counts)
-    return code_book(allowed, hand_weights(counts), *class_tables(playable, safe)).masks()
+    classes = class_masks(shard_set(playable), shard_set(safe))
+    return code_book(allowed, hand_weights(counts), classes).masks()
 
 
-def code_book(mask, weights, labels, class_masks):
-    """The CodeBook of partition(), from its tables: each hand's weight and class by bit, and
-    the mask of each class's hands (class_tables). Every hand of `mask` must weigh something.
+def code_book(mask, weights, classes):
+    """The CodeBook of partition(), from its tables: each hand's weight, by bit, and the mask
+    of each class's hands (class_masks). Every hand of `mask` must weigh something.
 
     A group is (bits, label, total weight) with its hands' bits ascending; weights[bit] is a
     hand's weight and KEY_OF_BIT[label][bit] what a split may separate (see refine_key).
@@ -119,20 +126,24 @@ def code_book(mask, weights, labels, class_masks):
         # Halving stops only at six groups or when no group has two keys: if the hands fall
         # into six (class, key) pairs or fewer, those pairs are the groups, whatever the order.
         pairs = {}
-        for i in indices_of(mask):
-            pair = PAIR_OF_BIT[labels[i]][i]
-            bits = pairs.get(pair)
-            if bits is None:
-                pairs[pair] = [i]
-            else:
-                bits.append(i)
+        for label in range(6):
+            members = mask & classes[label]
+            if members:
+                pair_of = PAIR_OF_BIT[label]
+                for i in indices_of(members):
+                    pair = pair_of[i]
+                    bits = pairs.get(pair)
+                    if bits is None:
+                        pairs[pair] = [i]
+                    else:
+                        bits.append(i)
         if len(pairs) <= 6:
             groups = [(bits, pair // 92, _weight(bits, weights)) for pair, bits in pairs.items()]
             return CodeBook(groups, weights)
     groups = []  # (bits, label, total weight)
     splittable = []  # per group: its total weight if it can be split, else 0
     for label in range(6):
-        members = mask & class_masks[label]
+        members = mask & classes[label]
         if members:
             bits = indices_of(members)
             total = _weight(bits, weights)
@@ -219,17 +230,32 @@ def _halves(bits, label, weights):
     )
 
 
-def class_tables(playable, safe):
-    """hand_class of each hand, indexed by bit, and the mask of each class's hands; memoised
-    on the (few) playable/safe tables."""
-    key = (tuple(playable), tuple(safe))
+# Pairs (a, b) with b the next value of a's colour (a 1 then its 2, a 2 then its 3).
+NEXT_VALUE_PAIRS = sum(1 << (9 * t + t + 1) for t in range(9) if t % 3 < 2)
+
+
+def class_masks(playable, safe):
+    """The mask of the hands of each class (hand_class), for the 9-bit sets of the playable
+    and the safe shards; memoised. Worked out on masks, a few big-int operations, not hand by
+    hand."""
+    key = playable | safe << 9
     got = _CLASSES.get(key)
     if got is None:
-        labels = tuple(hand_class(h, playable, safe) for h in HAND_OF_BIT)
-        masks = [0] * 6
-        for i, label in enumerate(labels):
-            masks[label] |= BIT[i]
-        got = remember(_CLASSES, key, (labels, tuple(masks)))
+        unplayable = ~playable & 511
+        unsafe = ~safe & 511
+        first_playable = FIRST_IN[playable]
+        # Slot 2 playable once slot 1 is: another playable shard, or the next of slot 1's.
+        after = SECOND_IN[playable] & ~DIAGONAL_IN[511] | NEXT_VALUE_PAIRS
+        neither = FIRST_IN[unplayable] & SECOND_IN[unplayable]
+        got = (
+            first_playable & after | SINGLES_IN[playable],
+            first_playable & ~after & SECOND_IN[safe],
+            first_playable & ~after & SECOND_IN[unsafe],
+            FIRST_IN[unplayable] & SECOND_IN[playable],
+            neither & FIRST_IN[safe] | SINGLES_IN[unplayable & safe],
+            neither & FIRST_IN[unsafe] | SINGLES_IN[unplayable & unsafe] | EMPTY_HAND_BIT,
+        )
+        remember(_CLASSES, key, got)
     return got
 
 
@@ -332,8 +358,8 @@ def shared_code_book(mask, facts):
     if got is None:
         tables = _TABLES.get(facts)
         if tables is None:
-            safe = [not c for c in facts.critical]
-            tables = (hand_weights(facts.counts), *class_tables(facts.playable, safe))
+            safe = ~facts.critical_set & 511
+            tables = (hand_weights(facts.counts), class_masks(facts.playable_set, safe))
             remember(_TABLES, facts, tables)
         got = remember(_PARTITIONS, key, code_book(key[0], *tables))
     return got
