@@ -326,10 +326,32 @@ class CodeBook:
             free.remove(best)
             self._out[best] = BIT[i] | BIT[j]
             return best
+        weights = self._weights
+        if len(bits) == 3:  # the patterns compared directly: which hands a hint lumps together
+            i, j, k = bits
+            pi, pj, pk = POINTING_OF_BIT[i], POINTING_OF_BIT[j], POINTING_OF_BIT[k]
+            wi, wj, wk = weights[i], weights[j], weights[k]
+            best, best_squares = -1, SPREAD_WORST
+            for f in free:
+                if pi[f] == pj[f]:
+                    if pj[f] == pk[f]:
+                        squares = (wi + wj + wk) ** 2
+                    else:
+                        squares = (wi + wj) ** 2 + wk * wk
+                elif pi[f] == pk[f]:
+                    squares = (wi + wk) ** 2 + wj * wj
+                elif pj[f] == pk[f]:
+                    squares = (wj + wk) ** 2 + wi * wi
+                else:
+                    squares = wi * wi + wj * wj + wk * wk
+                if squares < best_squares:
+                    best, best_squares = f, squares
+            free.remove(best)
+            self._out[best] = BIT[i] | BIT[j] | BIT[k]
+            return best
         # Weight of each pointing pattern (slot 1 pointed, slot 2 pointed) per hint: the
         # pattern numbers of a hand's bit, one field of 16 bits per (hint, pattern).
         # (A loop adds these big ints faster than sum(map(...)) does.)
-        weights = self._weights
         spread = 0
         for i in bits:
             spread += weights[i] * SPREAD_UNIT[i]
