@@ -393,12 +393,21 @@ def possible_hands(counts):
 
 def hands_allowed(k1, k2):
     """possible_hands from the sets of the shards with at least 1 and 2 copies unseen."""
-    return FIRST_IN[k1] & SECOND_IN[k1] & ~DIAGONAL_IN[k1 & ~k2] | SINGLES_IN[k1]
+    # Pairs of shards with a copy each, less (t, t) for a shard with one copy only.
+    return FIRST_IN[k1] & SECOND_IN[k1] ^ DIAGONAL_IN[k1 & ~k2] | SINGLES_IN[k1]
 
 
 def hands_holding(shards):
     """The mask of the hands (of 1 or 2 shards) holding a shard of the 9-bit set `shards`."""
     return FIRST_IN[shards] | SECOND_IN[shards] | SINGLES_IN[shards]
+
+
+# FIRST_UNPLAYABLE[s] / SECOND_UNPLAYABLE[s]: every hand (of any size) whose slot 1 / slot 2
+# shard is not in the 9-bit set s (or that has no such slot), as a mask.
+# (Kept positive: CPython's & is slower on negative ints.)
+ALL_HANDS = (1 << 91) - 1
+FIRST_UNPLAYABLE = tuple(ALL_HANDS & ~(FIRST_IN[s] | SINGLES_IN[s]) for s in range(512))
+SECOND_UNPLAYABLE = tuple(ALL_HANDS & ~SECOND_IN[s] for s in range(512))
 
 
 def known_play(hands, playable):
@@ -407,9 +416,9 @@ def known_play(hands, playable):
     is a 9-bit shard set. Masks, not weights: a few big-int operations, no loop."""
     if not hands:
         return -1
-    if not hands & ~(FIRST_IN[playable] | SINGLES_IN[playable]):
+    if not hands & FIRST_UNPLAYABLE[playable]:
         return 0
-    if not hands & ~SECOND_IN[playable]:
+    if not hands & SECOND_UNPLAYABLE[playable]:
         return 1
     return -1
 

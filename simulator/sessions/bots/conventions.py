@@ -249,7 +249,7 @@ class ConventionBot(Bot):
             return None
         if not knows_a_play(actor_mask, facts):
             return None
-        return target_mask & ~self.no_warning(target_mask, facts)
+        return target_mask ^ self.no_warning(target_mask, facts)  # (a subset of it)
 
     @staticmethod
     def no_warning(mask, facts):
@@ -270,7 +270,7 @@ class ConventionBot(Bot):
             warned = at_risk & (FIRST_IN[other] | SECOND_IN[other])
         else:
             warned = SINGLES_IN[critical & other]
-        return mask & ~warned or mask
+        return mask ^ (mask & warned) or mask  # (x ^ (x & y), not x & ~y: ints stay >= 0)
 
     @staticmethod
     def no_unknown_play(mask, facts):
