@@ -82,7 +82,7 @@ from simulator.sessions.bots.handsets import (
     size_of,
 )
 from simulator.sessions.bots.knowledge import consistent
-from simulator.sessions.moves import ALL_HINTS, Move
+from simulator.sessions.moves import ALL_HINTS, DISCARDS, PLAYS, Move
 from simulator.sessions.shards import MAX_HINTS
 
 # LITERAL[message][p]: the hands that hint points at just as it did, p = slot 1 pointed at
@@ -338,7 +338,7 @@ class ConventionBot(Bot):
         mine = facts.beside(partner_hand)
         s = known_play(my_mask & mine.possible, facts.playable_set)
         if s >= 0:
-            return Move.play(s + 1)
+            return PLAYS[s]
         last = final_turns is not None and (final_turns == 1 or not needs_hint)
         gambles = n and no_error and (last or self.gamble <= 1.0 or hints <= 1)
         if needs_hint and not gambles:  # the hint below, without weighing my hand for nothing
@@ -353,7 +353,7 @@ class ConventionBot(Bot):
                 play_odds = means(rows, total, playable)
                 s = 1 if n == 2 and play_odds[1] > play_odds[0] else 0
                 if (last and play_odds[s] > 0) or play_odds[s] >= self.gamble:
-                    return Move.play(s + 1)
+                    return PLAYS[s]
             if hints <= 1:
                 # Short of tokens to stall with: a blind play that fails loses its shard too,
                 # and an error token; play when that costs less, in expectation, than the
@@ -364,7 +364,7 @@ class ConventionBot(Bot):
                 costs = means(rows, total, fail)
                 j = 1 if n == 2 and costs[1] < costs[0] else 0
                 if costs[j] < min(losses):
-                    return Move.play(j + 1)
+                    return PLAYS[j]
         if needs_hint:
             return self.hint(their_mask, facts, partner_hand)
         if can_discard:
@@ -385,7 +385,7 @@ class ConventionBot(Bot):
                     ):
                         stall = True
             if not stall and losses[s] <= self.discard_ok:
-                return Move.discard(s + 1)
+                return DISCARDS[s]
         if hints > 0:
             if (
                 hints == 1
@@ -395,7 +395,7 @@ class ConventionBot(Bot):
             ):
                 # My last token would leave the partner, who knows no play, none to stall with
                 # before discarding a last copy: risk my own discard instead.
-                return Move.discard(s + 1)
+                return DISCARDS[s]
             return self.hint(their_mask, facts, partner_hand)
         return Move.discard(s + 1)
 
