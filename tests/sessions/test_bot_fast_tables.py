@@ -24,7 +24,13 @@ from simulator.sessions.bots.codewords import (
     partition,
     refine_key,
 )
-from simulator.sessions.bots.handsets import ALL_PAIRS_MASK, HAND_OF_BIT, indices_of, shard_set
+from simulator.sessions.bots.handsets import (
+    ALL_PAIRS_MASK,
+    HAND_OF_BIT,
+    indices_of,
+    shard_set,
+    size_of,
+)
 from simulator.sessions.bots.knowledge import card_tables
 from simulator.sessions.shards import TYPE_COUNTS
 
@@ -239,3 +245,10 @@ def test_a_known_play_found_on_masks_is_the_plain_one(mask, counts, playable):
 def test_hands_holding_a_shard_of_a_set_are_those_that_do(shards):
     expected = sum(1 << i for i, h in enumerate(HAND_OF_BIT) if any(shards >> t & 1 for t in h))
     assert hands_holding(shards) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(mask=st.one_of(hand_sets(), st.integers(0, (1 << 91) - 1)))
+def test_size_of_is_the_size_of_the_lowest_hand(mask):
+    lowest = HAND_OF_BIT[indices_of(mask)[0]] if mask else ()
+    assert size_of(mask) == len(lowest)

@@ -75,9 +75,11 @@ def shard_set(table):
 
 
 def size_of(mask):
-    """How many shards the hands of a (non-empty) mask hold; 0 for the empty mask too."""
-    low = (mask & -mask).bit_length() - 1
-    return 2 if 0 <= low < 81 else (1 if 81 <= low < 90 else 0)
+    """How many shards the hands of a (non-empty) mask hold; 0 for the empty mask too. (A
+    mask holds hands of one size; if not, the size of its lowest bit's hand.)"""
+    if mask & ALL_PAIRS_MASK:
+        return 2
+    return 1 if mask & ALL_SINGLES_MASK else 0
 
 
 def mask_where(test):
