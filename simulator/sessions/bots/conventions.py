@@ -158,47 +158,42 @@ class ConventionBot(Bot):
                 discards = discards[:-1]
             facts = public_facts(tuple(gems), tuple(sorted(discards)))
         self.seen = event.turn
-        if move.kind == "hint":
+        masks = self.masks
+        kind = move.kind
+        if kind == "hint":
             self.public = facts
-            key = (
-                cls,
-                0,
-                self.masks[actor],
-                self.masks[other],
-                facts,
-                hint_index(move),
-                event.touched,
-            )
+            key = (cls, 0, masks[actor], masks[other], facts, hint_index(move), event.touched)
             got = _UPDATES.get(key)
             if got is None:
                 got = remember(_UPDATES, key, self.read_hint(*key[2:]))
-            self.masks[other] = got or mask_of(self.literal_hands(obs, other))
+            masks[other] = got or mask_of(self.literal_hands(obs, other))
             if not got and other == self.player:
                 self.partner_strays()  # no hand of mine is one that code word names
             return
+        shard = event.shard
         if event.played:
-            self.public = facts.after_play(event.shard)
+            self.public = facts.after_play(shard)
         else:
-            self.public = facts.after_discard(event.shard)
-        hints_before = event.hints - (1 if move.kind == "discard" or event.regained else 0)
+            self.public = facts.after_discard(shard)
+        token_left = event.hints > (1 if kind == "discard" or event.regained else 0)
         size_after = obs.hand_size if actor == self.player else len(obs.partner_hand)
         key = (
             cls,
             1,
-            self.masks[actor],
-            self.masks[other],
+            masks[actor],
+            masks[other],
             facts,
-            hints_before > 0,
-            move.kind,
+            token_left,  # before the move
+            kind,
             move.slot,
-            event.shard,
+            shard,
             size_after,
         )
         got = _UPDATES.get(key)
         if got is None:
             got = remember(_UPDATES, key, self.read_action(*key[2:]))
-        self.masks[other] = got[1]
-        self.masks[actor] = got[0] or mask_of(self.literal_hands(obs, actor))
+        masks[other] = got[1]
+        masks[actor] = got[0] or mask_of(self.literal_hands(obs, actor))
         if not got[0] or (got[2] and actor != self.player):
             self.partner_strays()  # (my own hand not among my hands: the partner misled me)
 
