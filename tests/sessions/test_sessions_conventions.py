@@ -5,7 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulator.sessions import play_game
-from simulator.sessions.bots import handsets
+from simulator.sessions.bots import beliefs as beliefs_module
+from simulator.sessions.bots import codewords, conventions, handsets
 from simulator.sessions.bots.beliefs import (
     beliefs,
     possible_hands,
@@ -32,6 +33,13 @@ def test_hand_masks_round_trip_in_sorted_order():
     assert mask_of([]) == 0 and hands_of(0) == ()
 
 
+class Forgetful(dict):
+    """A memo cache that keeps nothing, so that every lookup misses."""
+
+    def __setitem__(self, key, value):
+        pass
+
+
 def test_memoised_bot_makes_the_moves_it_would_compute_afresh(monkeypatch):
     # Warm the caches on other deals, then replay with caching turned off: a cache key that
     # missed something the choice depends on would show up as a different game.
@@ -42,11 +50,25 @@ def test_memoised_bot_makes_the_moves_it_would_compute_afresh(monkeypatch):
     for _ in range(2):
         for seed in range(60):
             play_game(ConventionBot, seed=seed)
-    # A cache that empties before each store holds only what was just computed.
-    monkeypatch.setattr(handsets, "CACHE_LIMIT", 0)
-    handsets.clear_caches()
+    # Caches that store nothing: every result is computed afresh.
+    for module in (handsets, beliefs_module, codewords, conventions):
+        for name, value in list(vars(module).items()):
+            if any(value is cache for cache in handsets.CACHES):
+                monkeypatch.setattr(module, name, Forgetful())
     for seed, moves in warm.items():
         assert [str(e.move) for e in play_game(ConventionBot, seed=seed).history] == moves
+
+
+def test_caches_are_trimmed_to_their_limit_as_bots_are_made(monkeypatch):
+    # Memo stores do not check sizes; each new convention bot (two a game) empties the caches
+    # that have reached the limit, so a long batch stays within it between games.
+    handsets.clear_caches()
+    play_game(ConventionBot, seed=3)
+    sizes = [len(cache) for cache in handsets.CACHES]
+    limit = sorted(sizes)[-3]  # a size some caches have reached and others have not
+    monkeypatch.setattr(handsets, "CACHE_LIMIT", limit)
+    ConventionBot(0)
+    assert [len(c) for c in handsets.CACHES] == [0 if n >= limit else n for n in sizes]
 
 
 def hints_but_discards_once(args, **tuning):

@@ -19,7 +19,6 @@ from simulator.sessions.bots.handsets import (
     SINGLES_IN,
     indices_of,
     new_cache,
-    remember,
     shard_set,
     size_of,
 )
@@ -76,7 +75,7 @@ def unseen_by_code(code):
     got = _UNSEEN.get(code)
     if got is None:
         counts = COUNTS_OF_CODE[code & 63] + COUNTS_OF_CODE[code >> 6 & 63]
-        got = remember(_UNSEEN, code, Unseen(counts + COUNTS_OF_CODE[code >> 12], code))
+        got = _UNSEEN[code] = Unseen(counts + COUNTS_OF_CODE[code >> 12], code)
     return got
 
 
@@ -145,7 +144,7 @@ class PublicFacts:
         if got is None:
             gems = list(self.gems)
             gems[shard // 3] += 1
-            got = remember(_FACTS, code, PublicFacts(tuple(gems), self.discards, code))
+            got = _FACTS[code] = PublicFacts(tuple(gems), self.discards, code)
         return got
 
     def after_discard(self, shard):
@@ -154,7 +153,7 @@ class PublicFacts:
         got = _FACTS.get(code)
         if got is None:
             discards = tuple(sorted(self.discards + (shard,)))
-            got = remember(_FACTS, code, PublicFacts(self.gems, discards, code))
+            got = _FACTS[code] = PublicFacts(self.gems, discards, code)
         return got
 
 
@@ -181,7 +180,7 @@ def public_facts(gems, discards):
     code = facts_code(gems, discards)
     got = _FACTS.get(code)
     if got is None:
-        got = remember(_FACTS, code, PublicFacts(gems, discards, code))
+        got = _FACTS[code] = PublicFacts(gems, discards, code)
     return got
 
 
@@ -192,7 +191,7 @@ def beliefs(mask, seen_from, n):
     key = (mask & seen_from.possible, seen_from, n)
     got = _WEIGHTS.get(key)
     if got is None:
-        got = remember(_WEIGHTS, key, slot_weights(key[0], seen_from.counts, n, seen_from.copies))
+        got = _WEIGHTS[key] = slot_weights(key[0], seen_from.counts, n, seen_from.copies)
     return got
 
 
@@ -313,7 +312,7 @@ def hand_weights(counts):
         pairs = [ca * cb for ca in counts for cb in counts]
         for t in range(9):
             pairs[10 * t] -= counts[t]  # (t, t): slot 2 holds another copy
-        got = remember(_HAND_WEIGHTS, counts, (*pairs, *counts, 1))
+        got = _HAND_WEIGHTS[counts] = (*pairs, *counts, 1)
     return got
 
 
@@ -355,7 +354,7 @@ def leave_hand(mask, slot, shown, size_after):
             got = ALL_SINGLES_MASK if size_after == 1 else EMPTY_HAND_BIT
         else:
             got = 0
-        remember(_LEAVES, key, got)
+        _LEAVES[key] = got
     return got
 
 
@@ -374,7 +373,7 @@ def partner_view(mask, facts, n):
             losses = means(rows, total, facts.loss)
             chop = 1 if n == 2 and losses[1] < losses[0] else 0
             got = (False, chop, losses[chop])
-        remember(_VIEWS, key, got)
+        _VIEWS[key] = got
     return got
 
 

@@ -17,7 +17,6 @@ from simulator.sessions.bots.handsets import (
     SINGLES_IN,
     indices_of,
     new_cache,
-    remember,
     shard_set,
 )
 from simulator.sessions.moves import ALL_HINTS, COLOUR
@@ -255,7 +254,7 @@ def class_masks(playable, safe):
             neither & FIRST_IN[safe] | SINGLES_IN[unplayable & safe],
             neither & FIRST_IN[unsafe] | SINGLES_IN[unplayable & unsafe] | EMPTY_HAND_BIT,
         )
-        remember(_CLASSES, key, got)
+        _CLASSES[key] = got
     return got
 
 
@@ -382,6 +381,6 @@ def shared_code_book(mask, facts):
         if tables is None:
             safe = ~facts.critical_set & 511
             tables = (hand_weights(facts.counts), class_masks(facts.playable_set, safe))
-            remember(_TABLES, facts, tables)
-        got = remember(_PARTITIONS, key, code_book(key[0], *tables))
+            _TABLES[facts] = tables
+        got = _PARTITIONS[key] = code_book(key[0], *tables)
     return got

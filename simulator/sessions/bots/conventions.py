@@ -78,8 +78,8 @@ from simulator.sessions.bots.handsets import (
     mask_of,
     mask_where,
     new_cache,
-    remember,
     size_of,
+    trim_caches,
 )
 from simulator.sessions.bots.knowledge import consistent
 from simulator.sessions.moves import ALL_HINTS, DISCARDS, PLAYS, Move
@@ -116,6 +116,7 @@ class ConventionBot(Bot):
 
     def __init__(self, player, seed=0):
         Bot.__init__(self, player, seed)
+        trim_caches()  # between games, the memo caches are kept within CACHE_LIMIT
         # Per hand: the possible shard tuples, as a bitmask (handsets.py). Both bots hold the
         # same two masks: they are common knowledge.
         self.masks = [ALL_PAIRS_MASK, ALL_PAIRS_MASK]
@@ -165,7 +166,7 @@ class ConventionBot(Bot):
             key = (cls, 0, masks[actor], masks[other], facts, hint_index(move), event.touched)
             got = _UPDATES.get(key)
             if got is None:
-                got = remember(_UPDATES, key, self.read_hint(*key[2:]))
+                got = _UPDATES[key] = self.read_hint(*key[2:])
             masks[other] = got or mask_of(self.literal_hands(obs, other))
             if not got and other == self.player:
                 self.partner_strays()  # no hand of mine is one that code word names
@@ -191,7 +192,7 @@ class ConventionBot(Bot):
         )
         got = _UPDATES.get(key)
         if got is None:
-            got = remember(_UPDATES, key, self.read_action(*key[2:]))
+            got = _UPDATES[key] = self.read_action(*key[2:])
         masks[other] = got[1]
         masks[actor] = got[0] or mask_of(self.literal_hands(obs, actor))
         if not got[0] or (got[2] and actor != self.player):
