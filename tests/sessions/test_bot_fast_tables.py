@@ -12,6 +12,7 @@ from simulator.sessions.bots.beliefs import (
     hand_weights,
     hands_holding,
     known_play,
+    knows_a_play,
     loss_table,
     possible_hands,
     public_facts,
@@ -239,6 +240,14 @@ def test_a_known_play_found_on_masks_is_the_plain_one(mask, counts, playable):
             expected = slot
             break
     assert known_play(mask & possible_hands(counts), playable) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(mask=hand_sets(), state=public_states())
+def test_knowing_a_play_is_a_known_play_among_the_possible_hands(mask, state):
+    facts = public_facts(tuple(state[0]), tuple(sorted(state[1])))
+    expected = known_play(mask & facts.possible, facts.playable_set) >= 0
+    assert bool(knows_a_play(mask, facts)) == expected
 
 
 @given(shards=st.integers(0, 511))

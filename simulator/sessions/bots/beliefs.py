@@ -135,7 +135,7 @@ class PublicFacts:
         code = self.unseen.code
         for t in partner_hand:
             code -= COPY_CODE[t]
-        return unseen_by_code(code)
+        return _UNSEEN.get(code) or unseen_by_code(code)  # (most are found: no call)
 
     def after_play(self, shard):
         """The facts once `shard` joined its gem."""
@@ -379,8 +379,13 @@ def partner_view(mask, facts, n):
 
 def knows_a_play(mask, facts):
     """Whether the holder of the hands `mask` knows a play in the public state `facts` (the
-    common-knowledge view: every unseen copy could be theirs)."""
-    return known_play(mask & facts.possible, facts.playable_set) >= 0
+    common-knowledge view: every unseen copy could be theirs): known_play() >= 0, spelt out,
+    as it is asked 40 times a game."""
+    hands = mask & facts.possible
+    if not hands:
+        return False
+    playable = facts.playable_set
+    return not hands & FIRST_UNPLAYABLE[playable] or not hands & SECOND_UNPLAYABLE[playable]
 
 
 def possible_hands(counts):
