@@ -54,9 +54,12 @@ def parse_colour(text):
     raise ValueError(f"{text!r} is not a colour (red, yellow or blue)")
 
 
+FULL_DECK = tuple(t for t in SHARD_TYPES for _ in range(TYPE_COUNTS[t]))
+
+
 def full_deck():
-    """The 18 shards in a fixed order: R1 R1 R1 R2 R2 R3 Y1 ..."""
-    return [t for t in SHARD_TYPES for _ in range(TYPE_COUNTS[t])]
+    """The 18 shards in a fixed order: R1 R1 R1 R2 R2 R3 Y1 ..., as a new list."""
+    return list(FULL_DECK)
 
 
 def shuffled_deck(seed):
