@@ -17,13 +17,20 @@ class Move:
     """One turn's action. Build with `Move.play(1)`, `Move.discard(2)`,
     `Move.hint_colour(0)` or `Move.hint_value(3)`."""
 
-    __slots__ = ("hint", "hint_kind", "kind", "slot")
+    __slots__ = ("hint", "hint_kind", "kind", "points_at", "slot")
 
     def __init__(self, kind, slot=0, hint_kind=None, hint=None):
         self.kind = kind
         self.slot = slot
         self.hint_kind = hint_kind
         self.hint = hint
+        # The shards a hint points at, as a 9-bit set (bit s: shard s), worked out once:
+        # the referee asks at every hint. 0 for a play or a discard.
+        self.points_at = 0
+        if kind == HINT:
+            for s in range(9):
+                if (s // 3 if hint_kind == COLOUR else s % 3 + 1) == hint:
+                    self.points_at |= 1 << s
 
     @staticmethod
     def play(slot):
@@ -43,9 +50,7 @@ class Move:
 
     def matches(self, s):
         """Whether a hint points at shard `s`."""
-        if self.hint_kind == COLOUR:
-            return s // 3 == self.hint
-        return s % 3 + 1 == self.hint
+        return self.points_at >> s & 1 == 1
 
     def _key(self):
         return (self.kind, self.slot, self.hint_kind, self.hint)

@@ -213,9 +213,10 @@ class GameState:
         touched = []
         kind_colour = move.hint_kind == "colour"
         bit = 1 << (move.hint if kind_colour else move.hint - 1)
+        points_at = move.points_at
         for i, s in enumerate(self.hands[target]):
             c, v = know[i]
-            if move.matches(s):
+            if points_at >> s & 1:
                 touched.append(i + 1)
                 know[i] = (bit, v) if kind_colour else (c, bit)
             else:
