@@ -184,7 +184,9 @@ def run_session(
     if bad_option:
         return fail(0, bad_option)
     try:
-        with open(path, encoding="utf-8-sig") as f:  # a BOM, as some editors write, is no code
+        # A BOM, as some editors write, is no code; newline="" leaves line ends alone, so a
+        # lone "\r" does not start a line that `wc -l` and grep -n would not count.
+        with open(path, encoding="utf-8-sig", newline="") as f:
             text = f.read()
     except (OSError, UnicodeDecodeError) as exc:
         return fail(0, f"cannot read the script: {exc}")
