@@ -84,6 +84,22 @@ class Observation:
         """None until the last shard is drawn; then the turns left in the game."""
         return self._state.final_turns
 
+    def glance(self):
+        """What a player reads at the start of every turn, in one call: (hints, errors,
+        jungle, turns, final_turns, hand_size, partner's shards as a tuple). Each of those
+        properties is a call of its own, and six or seven a turn cost a batch of bot games
+        4% of its time."""
+        state = self._state
+        return (
+            state.hints,
+            state.errors,
+            state.jungle,
+            state.turns,
+            state.final_turns,
+            len(state.hands[self.player]),
+            tuple(state.hands[1 - self.player]),
+        )
+
     def legal_moves(self):
         return self._state.legal_moves() if self._state.current == self.player else []
 

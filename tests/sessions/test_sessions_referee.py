@@ -180,6 +180,28 @@ def test_observation_hides_own_hand_and_masks_own_draw():
     assert g.history[-1].drew == parse_shard("Y2")  # the referee's own record is untouched
 
 
+def test_a_glance_reads_what_the_properties_read():
+    # A whole game to its last round, both seats, every turn: glance() is the properties in
+    # one call.
+    g = GameState(seed=11)
+    moves = iter([Move.hint_value(1), Move.discard(1)] * 20)
+    last_round = False
+    while not g.over:
+        for obs in (g.observation(0), g.observation(1)):
+            assert obs.glance() == (
+                obs.hints,
+                obs.errors,
+                obs.jungle,
+                obs.turns,
+                obs.final_turns,
+                obs.hand_size,
+                tuple(obs.partner_hand),
+            )
+        last_round = last_round or g.final_turns is not None
+        g.apply(next(moves))
+    assert last_round
+
+
 def test_the_drawer_sees_every_part_of_the_event_but_the_shard_drawn():
     g = GameState(seed=3)
     g.apply(Move.hint_value(1))

@@ -287,16 +287,17 @@ class ConventionBot(Bot):
     def act(self, obs):
         if self.plain is not None:
             return self.plain.act(obs)
+        hints, errors, jungle, turns, final_turns, n, partner_hand = obs.glance()
         return self.decide(
             self.masks[self.player],
             self.masks[1 - self.player],
-            self.public_now(obs),
-            obs.hints,
-            obs.errors == 0,
-            tuple(obs.partner_hand),
-            obs.hand_size,
-            obs.final_turns,
-            obs.jungle <= self.stall_jungle,
+            self.public if turns == self.seen else self.public_now(obs),
+            hints,
+            errors == 0,
+            partner_hand,
+            n,
+            final_turns,
+            jungle <= self.stall_jungle,
         )
 
     def decide(
