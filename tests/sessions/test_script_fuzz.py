@@ -5,7 +5,7 @@ never a traceback (hypothesis, on scripts built from the language's own words an
 import json
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from host_tools.cli import main
@@ -47,6 +47,7 @@ line = st.one_of(
     max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(lines=st.lists(line, max_size=12), json_flag=st.booleans())
+@example(lines=["\r0"], json_flag=False)  # a lone carriage return starts no line
 def test_any_script_gets_a_contract_exit_code_and_a_located_error(
     tmp_path, capsys, lines, json_flag
 ):
