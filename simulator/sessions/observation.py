@@ -128,6 +128,7 @@ def _copy_event(ev):
     other.regained = ev.regained
     other.touched = ev.touched
     other.drew = ev.drew
+    other.holds = ev.holds
     other.hints = ev.hints
     other.errors = ev.errors
     return other

@@ -35,6 +35,7 @@ class Event:
         "error",
         "errors",
         "hints",
+        "holds",
         "move",
         "played",
         "player",
@@ -57,6 +58,7 @@ class Event:
         self.drew = None  # the shard drawn from the jungle into slot 2, if any
         self.hints = 0  # tokens after the turn
         self.errors = 0
+        self.holds = 0  # shards in the hand of the player who moved, after the turn
 
     def describe(self):
         """One transcript line: what happened, in a player's words."""
@@ -195,6 +197,7 @@ class GameState:
         self.turns += 1
         ev.hints = self.hints
         ev.errors = self.errors
+        ev.holds = len(self.hands[p])
         self.history.append(ev)
         self.current = 1 - p
         if ended:

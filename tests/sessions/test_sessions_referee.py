@@ -180,7 +180,7 @@ def test_observation_hides_own_hand_and_masks_own_draw():
     assert g.history[-1].drew == parse_shard("Y2")  # the referee's own record is untouched
 
 
-def test_a_glance_reads_what_the_properties_read():
+def test_a_glance_reads_what_the_properties_read_and_events_tell_the_hand_size():
     # A whole game to its last round, both seats, every turn: glance() is the properties in
     # one call.
     g = GameState(seed=11)
@@ -198,7 +198,8 @@ def test_a_glance_reads_what_the_properties_read():
                 tuple(obs.partner_hand),
             )
         last_round = last_round or g.final_turns is not None
-        g.apply(next(moves))
+        mover = g.current
+        assert g.apply(next(moves)).holds == len(g.hands[mover])  # the mover's hand, after
     assert last_round
 
 

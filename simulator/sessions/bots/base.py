@@ -51,6 +51,8 @@ def play_game(bot_class, seed=0, deck=None, start=0, partner=None):
     while not state.over:
         p = state.current
         event = state.apply(bots[p].act(obs[p]))
+        # obs[q].last_event for each seat: only the player who moved may have drawn.
+        actor_sees = event_seen_by(event, p)
         for q in (0, 1):
-            bots[q].observe(obs[q], event_seen_by(event, q))  # obs[q].last_event
+            bots[q].observe(obs[q], actor_sees if q == p else event)
     return state

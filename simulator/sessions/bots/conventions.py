@@ -177,7 +177,6 @@ class ConventionBot(Bot):
         else:
             self.public = facts.after_discard(shard)
         token_left = event.hints > (1 if kind == "discard" or event.regained else 0)
-        size_after = obs.hand_size if actor == self.player else len(obs.partner_hand)
         key = (
             cls,
             1,
@@ -188,7 +187,7 @@ class ConventionBot(Bot):
             kind,
             move.slot,
             shard,
-            size_after,
+            event.holds,
         )
         got = _UPDATES.get(key)
         if got is None:
