@@ -5,7 +5,7 @@ hint knowledge only (possible colours and values per slot, negative information 
 its own draws are masked in the events it reads.
 """
 
-from simulator.sessions.shards import COLOURS
+from simulator.sessions.shards import COLOURS, DECK_SIZE
 
 
 def possible_shards(knowledge):
@@ -93,7 +93,7 @@ class Observation:
         return (
             state.hints,
             state.errors,
-            state.jungle,
+            DECK_SIZE - state.next_draw,  # state.jungle, without a second property call
             state.turns,
             state.final_turns,
             len(state.hands[self.player]),

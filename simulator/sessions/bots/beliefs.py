@@ -429,8 +429,9 @@ def known_play(hands, playable):
 
 def means(rows, total, table):
     """Per slot, the expected value of table[shard] (slot weights `rows`, summing to total)."""
+    if len(rows) == 2 and total:  # most hands: spelt out, as a list comprehension costs a call
+        first, second = rows
+        return [sum(map(mul, first, table)) / total, sum(map(mul, second, table)) / total]
     if not total:
         return [0.0] * len(rows)
-    if len(rows) == 2:  # most hands: spelt out, as a list comprehension costs a call
-        return [sum(map(mul, rows[0], table)) / total, sum(map(mul, rows[1], table)) / total]
     return [sum(map(mul, row, table)) / total for row in rows]

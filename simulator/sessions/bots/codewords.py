@@ -40,7 +40,8 @@ _TABLES = new_cache()  # PublicFacts -> (hand_weights(), class_masks()) in that 
 
 
 def hand_class(hand, playable, safe):
-    """The message (0..5) that describes `hand` (a tuple of shards) to its holder."""
+    """The message (0..5) that describes `hand` (a tuple of shards) to its holder: the
+    definition, which class_masks() works out for every hand at once."""
     if len(hand) == 2:
         a, b = hand
         if playable[a]:
