@@ -141,15 +141,16 @@ def test_forced_to_lose_a_last_copy_it_loses_the_one_that_costs_fewer_points():
         assert ConventionBot(0).decide(*args) == Move.discard(slot_of_the_3)
 
 
-@settings(max_examples=300, deadline=None)
-@given(
-    mask=st.one_of(
-        st.integers(0, ALL_PAIRS_MASK),
-        st.sets(st.integers(0, 80), max_size=24).map(lambda s: sum(1 << i for i in s)),
-    ),
-    singles=st.integers(0, 511),
-    counts=st.tuples(*[st.integers(0, 3)] * 9),
+# Sets of 2-shard hands, dense or sparse (as after hints); unseen copies of each shard.
+pair_masks = st.one_of(
+    st.integers(0, ALL_PAIRS_MASK),
+    st.sets(st.integers(0, 80), max_size=24).map(lambda s: sum(1 << i for i in s)),
 )
+unseen_counts = st.tuples(*[st.integers(0, 3)] * 9)
+
+
+@settings(max_examples=300, deadline=None)
+@given(mask=pair_masks, singles=st.integers(0, 511), counts=unseen_counts)
 def test_slot_weights_sum_the_ways_to_hold_each_hand(mask, singles, counts):
     # The popcount arithmetic (or, for a few hands, the hand-by-hand sum) must agree with
     # weighing every hand on its own; the few-hands strategy crosses FEW_HANDS.
@@ -166,12 +167,9 @@ def test_slot_weights_sum_the_ways_to_hold_each_hand(mask, singles, counts):
 
 @settings(max_examples=300, deadline=None)
 @given(
-    mask=st.one_of(
-        st.integers(0, ALL_PAIRS_MASK),
-        st.sets(st.integers(0, 80), max_size=24).map(lambda s: sum(1 << i for i in s)),
-    ),
+    mask=pair_masks,
     singles=st.integers(0, 511),
-    counts=st.tuples(*[st.integers(0, 3)] * 9),
+    counts=unseen_counts,
     playable=st.tuples(*[st.booleans()] * 9),
     safe=st.tuples(*[st.booleans()] * 9),
 )
