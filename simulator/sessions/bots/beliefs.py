@@ -13,9 +13,8 @@ from simulator.sessions.bots.handsets import (
     DIAGONAL_IN,
     EMPTY_HAND_BIT,
     FIRST_IN,
-    FIRST_OF_BIT,
+    HAND_OF_BIT,
     SECOND_IN,
-    SECOND_OF_BIT,
     SINGLES_IN,
     indices_of,
     new_cache,
@@ -263,8 +262,7 @@ def slot_weights(mask, counts, n, copies=None):
         # Few hands (as most are, once hints have spoken): weigh each on its own.
         second = [0] * 9
         for i in indices_of(mask):
-            a = FIRST_OF_BIT[i]
-            b = SECOND_OF_BIT[i]
+            a, b = HAND_OF_BIT[i]
             w = counts[a] * (counts[b] - (a == b))
             if w:
                 first[a] += w

@@ -17,10 +17,6 @@ HAND_OF_BIT = tuple([(a, b) for a in range(9) for b in range(9)] + [(t,) for t i
 BIT_OF_HAND = {h: 1 << i for i, h in enumerate(HAND_OF_BIT)}
 ALL_SINGLES_MASK = 511 << 81
 
-# Per bit: the shard in slot 1 and in slot 2 (-1 where the hand has no such slot).
-FIRST_OF_BIT = tuple(h[0] if h else -1 for h in HAND_OF_BIT)
-SECOND_OF_BIT = tuple(h[1] if len(h) == 2 else -1 for h in HAND_OF_BIT)
-
 # FIRST_IN[s] / SECOND_IN[s]: the 2-shard hands whose slot 1 / slot 2 shard is in the 9-bit
 # shard set s; SINGLES_IN[s]: the 1-shard hands whose shard is.
 ROW_OF_FIRST_0 = 511  # the hands (0, x): bits 0..8
