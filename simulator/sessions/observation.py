@@ -120,7 +120,10 @@ def event_seen_by(ev, player):
 
 
 def _copy_event(ev):
-    other = ev.__class__(ev.turn, ev.player, ev.move)
+    other = object.__new__(ev.__class__)  # every slot is set below: no defaults first
+    other.turn = ev.turn
+    other.player = ev.player
+    other.move = ev.move
     other.shard = ev.shard
     other.played = ev.played
     other.error = ev.error

@@ -213,18 +213,18 @@ class GameState:
     def _hint(self, target, move, ev):
         self.hints -= 1
         know = self.knowledge[target]
-        touched = []
+        touched = ()
         kind_colour = move.hint_kind == "colour"
         bit = 1 << (move.hint if kind_colour else move.hint - 1)
         points_at = move.points_at
-        for i, s in enumerate(self.hands[target]):
-            c, v = know[i]
+        for slot, s in enumerate(self.hands[target]):
+            c, v = know[slot]
             if points_at >> s & 1:
-                touched.append(i + 1)
-                know[i] = (bit, v) if kind_colour else (c, bit)
+                touched += (slot + 1,)
+                know[slot] = (bit, v) if kind_colour else (c, bit)
             else:
-                know[i] = (c & ~bit, v) if kind_colour else (c, v & ~bit)
-        ev.touched = tuple(touched)
+                know[slot] = (c & ~bit, v) if kind_colour else (c, v & ~bit)
+        ev.touched = touched
 
     def _play(self, s, ev):
         colour, value = s // 3, s % 3 + 1
