@@ -357,11 +357,13 @@ class ConventionBot(Bot):
                 # cheapest discard.
                 loss = spared_loss(loss0, trash, partner_hand)
                 losses = means(rows, total, loss)
-                fail = [0.0 if playable[t] else loss[t] + self.error_cost for t in range(9)]
-                costs = means(rows, total, fail)
-                j = 1 if n == 2 and costs[1] < costs[0] else 0
-                if costs[j] < min(losses):
-                    return PLAYS[j]
+                # A free discard beats any blind play (which costs >= 0, as error_cost >= 0).
+                if min(losses) > 0.0:
+                    fail = [0.0 if playable[t] else loss[t] + self.error_cost for t in range(9)]
+                    costs = means(rows, total, fail)
+                    j = 1 if n == 2 and costs[1] < costs[0] else 0
+                    if costs[j] < min(losses):
+                        return PLAYS[j]
         if needs_hint:
             return self.hint(their_mask, facts, partner_hand)
         if can_discard:
