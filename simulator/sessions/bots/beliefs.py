@@ -101,6 +101,7 @@ class PublicFacts:
         "possible",
         "spare_hands",
         "trash",
+        "trash_set",
         "unseen",
     )
 
@@ -121,6 +122,7 @@ class PublicFacts:
         self.loss = r[4] + y[4] + b[4]  # loss_table, before spared_loss
         self.playable_set = r[5] | y[5] << 3 | b[5] << 6
         self.critical_set = r[6] | y[6] << 3 | b[6] << 6
+        self.trash_set = r[8] | y[8] << 3 | b[8] << 6
         # The hands holding a playable shard (a partner holding one may need a hint), a last
         # copy (they may need a warning), and a shard that is not one or is playable (they
         # have something else to do than lose it), as masks.
@@ -218,8 +220,9 @@ def loss_table(unseen, trash, critical):
 
 
 # COLOUR_FACTS[colour_index(...)]: what PublicFacts joins for one colour: its card tables
-# (knowledge.COLOUR_TABLES), its loss_table, its playable and critical values as 3-bit sets, and
-# its unseen counts packed as in Unseen.code. (Impossible states may hold nonsense: unused.)
+# (knowledge.COLOUR_TABLES), its loss_table, its playable and critical values as 3-bit sets,
+# its unseen counts packed as in Unseen.code, and its trash values as a 3-bit set. (Impossible
+# states may hold nonsense: unused.)
 COLOUR_FACTS = tuple(
     (
         *tables,
@@ -227,6 +230,7 @@ COLOUR_FACTS = tuple(
         shard_set(tables[0]),
         shard_set(tables[2]),
         tables[3][0] | tables[3][1] << 2 | tables[3][2] << 4,  # its counts, as in Unseen.code
+        shard_set(tables[1]),
     )
     for tables in COLOUR_TABLES
 )

@@ -343,10 +343,19 @@ class ConventionBot(Bot):
         can_discard = hints < MAX_HINTS and n > 0
         if not (gambles or can_discard):  # a hint (all tokens in hand): nothing to weigh
             return self.hint(their_mask, facts, partner_hand)
-        rows, total = beliefs(my_mask, mine, n)
+        # A slot I know holds trash costs nothing to discard: it is the slot I would discard,
+        # and no blind play beats it (a failed play never costs less than nothing), so unless
+        # the last round asks for the odds of a play, my hand need not be weighed.
+        junk = known_play(my_mask & mine.possible, facts.trash_set)
+        weigh_plays = gambles and (last or self.gamble <= 1.0)
         losses = None  # per slot, the expected loss of discarding it (once worked out)
+        if junk >= 0 and not weigh_plays:
+            gambles = False
+        else:
+            junk = -1
+            rows, total = beliefs(my_mask, mine, n)
         if gambles:
-            if last or self.gamble <= 1.0:
+            if weigh_plays:
                 play_odds = means(rows, total, playable)
                 s = 1 if n == 2 and play_odds[1] > play_odds[0] else 0
                 if (last and play_odds[s] > 0) or play_odds[s] >= self.gamble:
@@ -367,11 +376,15 @@ class ConventionBot(Bot):
         if needs_hint:
             return self.hint(their_mask, facts, partner_hand)
         if can_discard:
-            if losses is None:
-                losses = means(rows, total, spared_loss(loss0, trash, partner_hand))
-            s = 1 if n == 2 and losses[1] < losses[0] else 0
+            if junk >= 0:
+                s, discard_loss = junk, 0.0
+            else:
+                if losses is None:
+                    losses = means(rows, total, spared_loss(loss0, trash, partner_hand))
+                s = 1 if n == 2 and losses[1] < losses[0] else 0
+                discard_loss = losses[s]
             stall = hints > 0 and jungle_low
-            if hinting and losses[s] > self.spare_loss:
+            if hinting and discard_loss > self.spare_loss:
                 # If the partner has something free to do (a play they know, or a discard that
                 # brings the token back): hint, and keep my risky shard until I know more.
                 if partner_knows:
@@ -383,7 +396,7 @@ class ConventionBot(Bot):
                         and loss0[partner_hand[chop]] <= self.spare_seen
                     ):
                         stall = True
-            if not stall and losses[s] <= self.discard_ok:
+            if not stall and discard_loss <= self.discard_ok:
                 return DISCARDS[s]
         if hints > 0:
             if (
