@@ -200,6 +200,7 @@ def test_public_facts_joined_colour_by_colour_are_the_card_tables(state):
     assert facts.loss == tuple(loss_table(unseen, trash, critical))
     assert facts.playable_set == shard_set(playable)
     assert facts.critical_set == shard_set(critical)
+    assert facts.trash_set == shard_set(trash)
     assert facts.unseen.copies == copies_sets(unseen)  # joined from the counts' code
     assert facts.possible == possible_hands(unseen)
     assert facts.playable_hands == hands_holding(shard_set(playable))
