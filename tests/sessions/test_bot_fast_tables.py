@@ -14,8 +14,11 @@ from simulator.sessions.bots.beliefs import (
     known_play,
     knows_a_play,
     loss_table,
+    means,
+    partner_view,
     possible_hands,
     public_facts,
+    slot_weights,
 )
 from simulator.sessions.bots.codewords import (
     POINTING,
@@ -262,3 +265,17 @@ def test_hands_holding_a_shard_of_a_set_are_those_that_do(shards):
 def test_size_of_is_the_size_of_the_lowest_hand(mask):
     lowest = HAND_OF_BIT[indices_of(mask)[0]] if mask else ()
     assert size_of(mask) == len(lowest)
+
+
+@settings(max_examples=300, deadline=None)
+@given(mask=hand_sets(), state=public_states())
+def test_a_partner_view_is_their_hand_weighed(mask, state):
+    # Short cuts (a known play, a known trash slot) give what weighing the hand gives.
+    facts = public_facts(tuple(state[0]), tuple(sorted(state[1])))
+    n = size_of(mask)
+    if n == 0 or knows_a_play(mask, facts):
+        return
+    rows, total = slot_weights(mask & facts.possible, facts.counts, n)
+    losses = means(rows, total, facts.loss)
+    chop = 1 if n == 2 and losses[1] < losses[0] else 0
+    assert partner_view(mask, facts, n) == (False, chop, losses[chop])

@@ -364,12 +364,17 @@ def partner_view(mask, facts, n):
     """What the partner, whose hands are `mask` (n shards), makes of their own hand in the
     public state `facts`: whether they know a play, the slot they would discard (least
     expected loss) and that loss. (A partner who knows a play would not discard: then the
-    slot and loss are 0 and never asked for, and the weights are not worked out.)"""
+    slot and loss are 0 and never asked for, and the weights are not worked out. Nor are
+    they for a partner who knows a slot holds trash: that slot costs nothing, so it is the one
+    they would discard.)"""
     key = (mask, facts, n)
     got = _VIEWS.get(key)
     if got is None:
+        junk = known_play(mask & facts.possible, facts.trash_set)
         if knows_a_play(mask, facts):
             got = (True, 0, 0.0)
+        elif junk >= 0:
+            got = (False, junk, 0.0)
         else:
             rows, total = beliefs(mask, facts.unseen, n)
             losses = means(rows, total, facts.loss)
