@@ -224,10 +224,13 @@ def _halves(bits, label, weights):
         else:
             total_second += w
             keys_second += 1
-    return (
-        ([i for i in bits if not in_first[keys[i]]], total_second, keys_second > 1),
-        ([i for i in bits if in_first[keys[i]]], total_first, keys_first > 1),
-    )
+    first, second = [], []
+    for i in bits:
+        if in_first[keys[i]]:
+            first.append(i)
+        else:
+            second.append(i)
+    return (second, total_second, keys_second > 1), (first, total_first, keys_first > 1)
 
 
 # Pairs (a, b) with b the next value of a's colour (a 1 then its 2, a 2 then its 3).
