@@ -333,7 +333,8 @@ class ConventionBot(Bot):
             return self.hint(their_mask, facts, partner_hand)  # a warning
         needs_hint = hinting and not partner_knows and hand_bit & facts.playable_hands
         mine = facts.beside(partner_hand)
-        s = known_play(my_mask & mine.possible, facts.playable_set)
+        my_hands = my_mask & mine.possible  # the hands I may hold, seeing the partner's
+        s = known_play(my_hands, facts.playable_set)
         if s >= 0:
             return PLAYS[s]
         last = final_turns is not None and (final_turns == 1 or not needs_hint)
@@ -346,7 +347,7 @@ class ConventionBot(Bot):
         # A slot I know holds trash costs nothing to discard: it is the slot I would discard,
         # and no blind play beats it (a failed play never costs less than nothing), so unless
         # the last round asks for the odds of a play, my hand need not be weighed.
-        junk = known_play(my_mask & mine.possible, facts.trash_set)
+        junk = known_play(my_hands, facts.trash_set)
         weigh_plays = gambles and (last or self.gamble <= 1.0)
         losses = None  # per slot, the expected loss of discarding it (once worked out)
         if junk >= 0 and not weigh_plays:
@@ -366,8 +367,9 @@ class ConventionBot(Bot):
                 # cheapest discard.
                 loss = spared_loss(loss0, trash, partner_hand)
                 losses = means(rows, total, loss)
-                # A free discard beats any blind play (which costs >= 0, as error_cost >= 0).
-                if min(losses) > 0.0:
+                # A free discard beats any blind play (which costs >= 0, as error_cost >= 0),
+                # and a hand with no playable shard fails for sure, at more than a discard.
+                if min(losses) > 0.0 and my_hands & facts.playable_hands:
                     fail = [0.0 if playable[t] else loss[t] + self.error_cost for t in range(9)]
                     costs = means(rows, total, fail)
                     j = 1 if n == 2 and costs[1] < costs[0] else 0
