@@ -370,10 +370,9 @@ def partner_view(mask, facts, n):
     key = (mask, facts, n)
     got = _VIEWS.get(key)
     if got is None:
-        junk = known_play(mask & facts.possible, facts.trash_set)
         if knows_a_play(mask, facts):
             got = (True, 0, 0.0)
-        elif junk >= 0:
+        elif (junk := known_play(mask & facts.possible, facts.trash_set)) >= 0:
             got = (False, junk, 0.0)
         else:
             rows, total = beliefs(mask, facts.unseen, n)

@@ -347,15 +347,12 @@ class ConventionBot(Bot):
         # A slot I know holds trash costs nothing to discard: it is the slot I would discard,
         # and no blind play beats it (a failed play never costs less than nothing), so unless
         # the last round asks for the odds of a play, my hand need not be weighed.
-        junk = known_play(my_hands, facts.trash_set)
         weigh_plays = gambles and (last or self.gamble <= 1.0)
+        junk = -1 if weigh_plays else known_play(my_hands, facts.trash_set)
         losses = None  # per slot, the expected loss of discarding it (once worked out)
-        if junk >= 0 and not weigh_plays:
-            gambles = False
-        else:
-            junk = -1
+        if junk < 0:
             rows, total = beliefs(my_mask, mine, n)
-        if gambles:
+        if gambles and junk < 0:
             if weigh_plays:
                 play_odds = means(rows, total, playable)
                 s = 1 if n == 2 and play_odds[1] > play_odds[0] else 0

@@ -8,9 +8,8 @@ of hands that share a property are masks too, so filtering a set is one `&`.
 
 EMPTY_HAND_BIT = 1 << 90
 ALL_PAIRS_MASK = (1 << 81) - 1
-CACHE_LIMIT = (
-    150_000  # entries per cache before it starts afresh (trim_caches; 10,000 games: ~200 MB)
-)
+# Entries per cache before it starts afresh (trim_caches; 10,000 games: ~200 MB).
+CACHE_LIMIT = 150_000
 
 HAND_OF_BIT = tuple([(a, b) for a in range(9) for b in range(9)] + [(t,) for t in range(9)] + [()])
 
