@@ -17,7 +17,7 @@ class Move:
     """One turn's action. Build with `Move.play(1)`, `Move.discard(2)`,
     `Move.hint_colour(0)` or `Move.hint_value(3)`."""
 
-    __slots__ = ("hint", "hint_kind", "kind", "points_at", "slot")
+    __slots__ = ("code", "hint", "hint_kind", "kind", "points_at", "slot")
 
     def __init__(self, kind, slot=0, hint_kind=None, hint=None):
         self.kind = kind
@@ -27,7 +27,14 @@ class Move:
         # The shards a hint points at, as a 9-bit set (bit s: shard s), worked out once:
         # the referee asks at every hint. 0 for a play or a discard.
         self.points_at = 0
+        # A hint's index in ALL_HINTS (red, yellow, blue, 1, 2, 3), which the bots use as a
+        # code; -1 for a play, a discard or a hint naming no colour or value of the game.
+        self.code = -1
         if kind == HINT:
+            if hint_kind == COLOUR and hint in (0, 1, 2):
+                self.code = hint
+            elif hint_kind == VALUE and hint in (1, 2, 3):
+                self.code = hint + 2
             for s in range(9):
                 if (s // 3 if hint_kind == COLOUR else s % 3 + 1) == hint:
                     self.points_at |= 1 << s

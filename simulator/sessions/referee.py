@@ -146,10 +146,7 @@ class GameState:
         if move.kind == HINT:
             if self.hints <= 0:
                 raise IllegalMove("a hint needs an available hint token, and none is left")
-            ok = (move.hint_kind == "colour" and move.hint in (0, 1, 2)) or (
-                move.hint_kind == "value" and move.hint in (1, 2, 3)
-            )
-            if not ok:
+            if move.code < 0:
                 raise IllegalMove("a hint names a colour (red, yellow, blue) or a value (1-3)")
             return
         if move.kind not in (PLAY, DISCARD):

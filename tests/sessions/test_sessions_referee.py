@@ -3,6 +3,7 @@
 import pytest
 
 from simulator.sessions import GameState, IllegalMove, Move, parse_shard
+from simulator.sessions.moves import ALL_HINTS
 
 # A holds R1 Y1, B holds B1 R2; jungle from the top: Y2 B2 R3 Y3 B3 R1 R1 Y1 Y1 B1 B1 R2 Y2 B2
 DECK = "R1 Y1 B1 R2 Y2 B2 R3 Y3 B3 R1 R1 Y1 Y1 B1 B1 R2 Y2 B2"
@@ -214,3 +215,19 @@ def test_the_drawer_sees_every_part_of_the_event_but_the_shard_drawn():
     for name in ev.__slots__:
         if name != "drew":
             assert getattr(mine, name) == getattr(ev, name), name
+
+
+@pytest.mark.parametrize(
+    "move", [Move.hint_value(0), Move.hint_value(4), Move.hint_colour(3), Move.hint_colour(-1)]
+)
+def test_a_hint_naming_no_colour_or_value_of_the_game_is_refused(move):
+    g = game()
+    with pytest.raises(IllegalMove, match="names a colour"):
+        g.apply(move)
+    assert g.turns == 0 and g.hints == 3  # nothing changed
+
+
+def test_the_six_hints_carry_their_index_as_their_code():
+    assert [m.code for m in ALL_HINTS] == [0, 1, 2, 3, 4, 5]
+    assert Move.hint_colour(2).code == 2 and Move.hint_value(1).code == 3
+    assert Move.play(1).code == Move.discard(2).code == -1

@@ -19,13 +19,7 @@ from simulator.sessions.bots.handsets import (
     new_cache,
     shard_set,
 )
-from simulator.sessions.moves import ALL_HINTS, COLOUR
-
-
-def hint_index(move):
-    """The code of a hint move: its index in ALL_HINTS (red, yellow, blue, 1, 2, 3)."""
-    return move.hint if move.hint_kind == COLOUR else move.hint + 2
-
+from simulator.sessions.moves import ALL_HINTS
 
 MATCHES = tuple(tuple(m.matches(t) for t in range(9)) for m in ALL_HINTS)
 # POINTING[hand][hint]: which of the hand's slots the hint points at, as a code 0..3.

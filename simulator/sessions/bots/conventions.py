@@ -68,7 +68,7 @@ from simulator.sessions.bots.beliefs import (
     spared_loss,
 )
 from simulator.sessions.bots.cautious import CautiousBot
-from simulator.sessions.bots.codewords import MATCHES, hint_index, shared_code_book
+from simulator.sessions.bots.codewords import MATCHES, shared_code_book
 from simulator.sessions.bots.handsets import (
     ALL_PAIRS_MASK,
     BIT_OF_HAND,
@@ -164,7 +164,7 @@ class ConventionBot(Bot):
         kind = move.kind
         if kind == "hint":
             self.public = facts
-            key = (cls, 0, masks[actor], masks[other], facts, hint_index(move), event.touched)
+            key = (cls, 0, masks[actor], masks[other], facts, move.code, event.touched)
             got = _UPDATES.get(key)
             if got is None:
                 got = _UPDATES[key] = self.read_hint(*key[2:])
