@@ -231,3 +231,14 @@ def test_the_six_hints_carry_their_index_as_their_code():
     assert [m.code for m in ALL_HINTS] == [0, 1, 2, 3, 4, 5]
     assert Move.hint_colour(2).code == 2 and Move.hint_value(1).code == 3
     assert Move.play(1).code == Move.discard(2).code == -1
+
+
+def test_a_seed_deals_the_deck_as_random_shuffle_does():
+    import random
+
+    from simulator.sessions.shards import full_deck, shuffled_deck
+
+    for seed in list(range(300)) + [2**40 + 7, 10**30]:
+        deck = full_deck()
+        random.Random(seed).shuffle(deck)
+        assert shuffled_deck(seed) == deck, seed
