@@ -146,6 +146,12 @@ def test_a_code_book_asked_piecemeal_answers_as_the_whole_partition(
 
 
 @settings(max_examples=300, deadline=None)
+@given(counts=unseen)
+def test_hand_weights_are_the_ways_to_hold_each_hand(counts):
+    assert hand_weights(counts) == tuple(weight(h, counts) for h in HAND_OF_BIT)
+
+
+@settings(max_examples=300, deadline=None)
 @given(playable=tables, safe=tables)
 def test_class_masks_hold_each_hand_in_its_class(playable, safe):
     masks = class_masks(shard_set(playable), shard_set(safe))

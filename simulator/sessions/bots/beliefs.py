@@ -311,10 +311,17 @@ def hand_weights(counts):
     counts[a] * (counts[b] - (a == b)) for (a, b), counts[t] for (t,), 1 for (); memoised."""
     got = _HAND_WEIGHTS.get(counts)
     if got is None:
-        pairs = [ca * cb for ca in counts for cb in counts]
-        for t in range(9):
-            pairs[10 * t] -= counts[t]  # (t, t): slot 2 holds another copy
-        got = _HAND_WEIGHTS[counts] = (*pairs, *counts, 1)
+        # All 81 products in one multiplication, a byte each (at most 3 * 3, so no carries):
+        # counts[a] at byte 9a times counts[b] at byte b puts counts[a] * counts[b] at byte
+        # 9a + b; then counts[t] comes off byte 10t, the hand (t, t).
+        row = bytes(counts)
+        firsts = bytearray(81)
+        firsts[::9] = row
+        same = bytearray(81)
+        same[::10] = row
+        ways = int.from_bytes(firsts, "little") * int.from_bytes(row, "little")
+        ways -= int.from_bytes(same, "little")
+        got = _HAND_WEIGHTS[counts] = (*ways.to_bytes(81, "little"), *counts, 1)
     return got
 
 
