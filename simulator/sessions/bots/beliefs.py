@@ -268,11 +268,9 @@ def slot_weights(mask, counts, n, copies=None):
         for i in indices_of(mask):
             a, b = HAND_OF_BIT[i]
             w = counts[a] * (counts[b] - (a == b))
-            if w:
-                first[a] += w
-                second[b] += w
-                total += w
-        return (tuple(first), tuple(second)), total
+            first[a] += w
+            second[b] += w
+        return (tuple(first), tuple(second)), sum(first)
     if n == 2:
         k1, k2, k3 = copies or copies_sets(counts)
         second = [0] * 9
