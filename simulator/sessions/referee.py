@@ -164,37 +164,36 @@ class GameState:
         """Perform `move` for the player to move; return the Event. Raises IllegalMove."""
         self.check(move)
         p = self.current
-        ev = Event(self.turns + 1, p, move)
-        drew_last = False
-        ended = False  # a hint changes no gem and no error token
+        self.turns += 1
+        ev = Event(self.turns, p, move)
+        hand = self.hands[p]
         if move.kind == HINT:
             self._hint(1 - p, move, ev)
+            ended = drew_last = False  # a hint changes no gem and no error token
         else:
-            hand = self.hands[p]
             i = move.slot - 1
-            s = hand.pop(i)
-            self.knowledge[p].pop(i)
-            ev.shard = s
+            ev.shard = s = hand.pop(i)
+            knowledge = self.knowledge[p]
+            knowledge.pop(i)
             if move.kind == DISCARD:
                 self.discards.append(s)
                 self.hints += 1
+                ended = False
             else:
-                self._play(s, ev)
-            # A second error or a ninth point ends the game at once: no further turn, but the
-            # turn itself is whole, replacement drawn ("either way, draw a replacement"), as
-            # HLE's environment deals it.
-            ended = self.errors >= MAX_ERRORS or self.gems == [3, 3, 3]
+                # A second error or a ninth point ends the game at once: no further turn, but
+                # the turn itself is whole, replacement drawn ("either way, draw a
+                # replacement"), as HLE's environment deals it.
+                ended = self._play(s, ev)
+            drew_last = False
             if self.next_draw < DECK_SIZE:
-                d = self.deck[self.next_draw]
+                ev.drew = d = self.deck[self.next_draw]
                 self.next_draw += 1
                 hand.append(d)
-                self.knowledge[p].append((7, 7))
-                ev.drew = d
+                knowledge.append((7, 7))
                 drew_last = self.next_draw == DECK_SIZE
-        self.turns += 1
         ev.hints = self.hints
         ev.errors = self.errors
-        ev.holds = len(self.hands[p])
+        ev.holds = len(hand)
         self.history.append(ev)
         self.current = 1 - p
         if ended:
@@ -224,19 +223,23 @@ class GameState:
         ev.touched = touched
 
     def _play(self, s, ev):
+        """Play shard `s`; returns whether that ends the game (a ninth point, a second error)."""
         colour, value = s // 3, s % 3 + 1
-        if self.gems[colour] + 1 == value:
-            self.gems[colour] = value
+        gems = self.gems
+        if gems[colour] + 1 == value:
+            gems[colour] = value
             ev.played = True
             if value == 3:
                 ev.completed = True
                 if self.hints < MAX_HINTS:
                     self.hints += 1
                     ev.regained = True
-        else:
-            self.errors += 1
-            self.discards.append(s)
-            ev.error = True
+                return gems[0] + gems[1] + gems[2] == 9
+            return False
+        self.errors += 1
+        self.discards.append(s)
+        ev.error = True
+        return self.errors >= MAX_ERRORS
 
     def to_dict(self):
         """The JSON object of LOSTGEMS.md part 3, less the simulator's `tiles` and `deal_ms`."""
