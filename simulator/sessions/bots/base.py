@@ -48,11 +48,17 @@ def play_game(bot_class, seed=0, deck=None, start=0, partner=None):
     state = GameState(seed=seed, deck=deck, start=start)
     bots = seated_bots(bot_class, partner, seed)
     obs = (state.observation(0), state.observation(1))
+    bot_a, bot_b = bots
+    obs_a, obs_b = obs
     while not state.over:
         p = state.current
         event = state.apply(bots[p].act(obs[p]))
-        # obs[q].last_event for each seat: only the player who moved may have drawn.
-        actor_sees = event_seen_by(event, p)
-        for q in (0, 1):
-            bots[q].observe(obs[q], actor_sees if q == p else event)
+        # Each seat is told what its obs.last_event holds: only the player who moved may have
+        # drawn, and does not see that shard.
+        if p:
+            bot_a.observe(obs_a, event)
+            bot_b.observe(obs_b, event_seen_by(event, 1))
+        else:
+            bot_a.observe(obs_a, event_seen_by(event, 0))
+            bot_b.observe(obs_b, event)
     return state
