@@ -100,8 +100,10 @@ LITERAL = tuple(
     for k in range(6)
 )
 
-# Memoised belief updates, shared by every bot and game in the process.
-_UPDATES = new_cache()  # observe(): the sets before and the public event -> the sets after
+# Memoised belief updates (observe), shared by every bot and game in the process: the sets
+# before and the public event -> the sets after.
+_HINTS_READ = new_cache()
+_ACTIONS_READ = new_cache()
 
 
 class ConventionBot(Bot):
@@ -149,8 +151,8 @@ class ConventionBot(Bot):
         actor = event.player
         other = 1 - actor
         move = event.move
-        cls = self.__class__
-        if self.seen == event.turn - 1:
+        turn = event.turn
+        if self.seen == turn - 1:
             facts = self.public  # before the move
         else:  # a turn went unobserved: undo this one's public change from the observation
             gems, discards = obs.gems, obs.discards
@@ -159,15 +161,15 @@ class ConventionBot(Bot):
             elif move.kind != "hint":
                 discards = discards[:-1]
             facts = public_facts(tuple(gems), tuple(sorted(discards)))
-        self.seen = event.turn
+        self.seen = turn
         masks = self.masks
         kind = move.kind
         if kind == "hint":
             self.public = facts
-            key = (cls, 0, masks[actor], masks[other], facts, move.code, event.touched)
-            got = _UPDATES.get(key)
+            key = (self.__class__, masks[actor], masks[other], facts, move.code, event.touched)
+            got = _HINTS_READ.get(key)
             if got is None:
-                got = _UPDATES[key] = self.read_hint(*key[2:])
+                got = _HINTS_READ[key] = self.read_hint(*key[1:])
             masks[other] = got or mask_of(self.literal_hands(obs, other))
             if not got and other == self.player:
                 self.partner_strays()  # no hand of mine is one that code word names
@@ -179,8 +181,7 @@ class ConventionBot(Bot):
             self.public = facts.after_discard(shard)
         token_left = event.hints > (1 if kind == "discard" or event.regained else 0)
         key = (
-            cls,
-            1,
+            self.__class__,
             masks[actor],
             masks[other],
             facts,
@@ -190,9 +191,9 @@ class ConventionBot(Bot):
             shard,
             event.holds,
         )
-        got = _UPDATES.get(key)
+        got = _ACTIONS_READ.get(key)
         if got is None:
-            got = _UPDATES[key] = self.read_action(*key[2:])
+            got = _ACTIONS_READ[key] = self.read_action(*key[1:])
         masks[other] = got[1]
         masks[actor] = got[0] or mask_of(self.literal_hands(obs, actor))
         if not got[0] or (got[2] and actor != self.player):
