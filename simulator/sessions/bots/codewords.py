@@ -132,15 +132,22 @@ def code_book(mask, weights, classes):
                     else:
                         bits.append(i)
         if len(pairs) <= 6:
-            groups = [(bits, pair // 92, _weight(bits, weights)) for pair, bits in pairs.items()]
-            return CodeBook(groups, weights)
+            order = []
+            for bits in pairs.values():
+                total = 0
+                for i in bits:
+                    total += weights[i]
+                order.append((total, -bits[0], bits))
+            return CodeBook(order, weights)
     groups = []  # (bits, label, total weight)
     splittable = []  # per group: its total weight if it can be split, else 0
     for label in range(6):
         members = mask & classes[label]
         if members:
             bits = indices_of(members)
-            total = _weight(bits, weights)
+            total = 0  # (a loop here, not a call: most groups are of one hand)
+            for i in bits:
+                total += weights[i]
             groups.append((bits, label, total))
             splittable.append(total if _splits(bits, label) else 0)
     while len(groups) < 6:
@@ -155,15 +162,7 @@ def code_book(mask, weights, classes):
         for part, total, splits in _halves(bits, label, weights):
             groups.insert(best, (part, label, total))
             splittable.insert(best, total if splits else 0)
-    return CodeBook(groups, weights)
-
-
-def _weight(bits, weights):
-    """The total weight of the hands of `bits`."""
-    total = 0
-    for i in bits:
-        total += weights[i]
-    return total
+    return CodeBook([(total, -bits[0], bits) for bits, _, total in groups], weights)
 
 
 BIT = tuple(1 << i for i in range(91))
@@ -265,12 +264,14 @@ class CodeBook:
     hint of a group is known once the groups heavier than it have chosen, and the hinter (who
     asks for the group of the partner's hand, most likely a heavy one) and the receiver (who
     asks for the group of the hint given) rarely need the light groups paired at all: 40% of
-    the pairing work is never done. Groups are (bits, label, total) as in partition()."""
+    the pairing work is never done. It is built from a list of the groups as (total weight,
+    -lowest bit, bits), which it sorts so that the next to choose is always the last."""
 
     __slots__ = ("_free", "_order", "_out", "_weights")
 
-    def __init__(self, groups, weights):
-        self._order = sorted([(total, -bits[0], bits) for bits, _, total in groups])
+    def __init__(self, order, weights):
+        order.sort()
+        self._order = order
         self._weights = weights
         self._free = [0, 1, 2, 3, 4, 5]
         self._out = [0, 0, 0, 0, 0, 0]
