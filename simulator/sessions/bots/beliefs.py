@@ -87,6 +87,8 @@ class PublicFacts:
     state ever given a second object, its memo entries would merely be missed.)"""
 
     __slots__ = (
+        "blind_first",
+        "blind_second",
         "code",
         "counts",
         "critical",
@@ -126,10 +128,14 @@ class PublicFacts:
         # The hands holding a playable shard (a partner holding one may need a hint), a last
         # copy (they may need a warning), and a shard that is not one or is playable (they
         # have something else to do than lose it), as masks.
-        self.playable_hands = hands_holding(self.playable_set)
-        self.critical_hands = hands_holding(self.critical_set)
-        self.spare_hands = hands_holding(~self.critical_set & 511 | self.playable_set)
-        self.possible = self.unseen.possible  # hands a player may hold, seeing none
+        self.playable_hands = HANDS_HOLDING[self.playable_set]
+        self.critical_hands = HANDS_HOLDING[self.critical_set]
+        self.spare_hands = HANDS_HOLDING[~self.critical_set & 511 | self.playable_set]
+        self.possible = possible = self.unseen.possible  # hands a player may hold, seeing none
+        # The possible hands whose slot 1 / slot 2 shard is not playable (or that have no such
+        # slot): a hand set disjoint from one of them knows a play (knows_a_play).
+        self.blind_first = possible & FIRST_UNPLAYABLE[self.playable_set]
+        self.blind_second = possible & SECOND_UNPLAYABLE[self.playable_set]
 
     def beside(self, partner_hand):
         """The Unseen of the seat that sees `partner_hand` (a tuple): the counts less it."""
@@ -392,11 +398,9 @@ def knows_a_play(mask, facts):
     """Whether the holder of the hands `mask` knows a play in the public state `facts` (the
     common-knowledge view: every unseen copy could be theirs): known_play() >= 0, spelt out,
     as it is asked 40 times a game."""
-    hands = mask & facts.possible
-    if not hands:
+    if not mask & facts.possible:
         return False
-    playable = facts.playable_set
-    return not hands & FIRST_UNPLAYABLE[playable] or not hands & SECOND_UNPLAYABLE[playable]
+    return not mask & facts.blind_first or not mask & facts.blind_second
 
 
 def possible_hands(counts):
@@ -415,6 +419,9 @@ def hands_allowed(k1, k2):
 def hands_holding(shards):
     """The mask of the hands (of 1 or 2 shards) holding a shard of the 9-bit set `shards`."""
     return FIRST_IN[shards] | SECOND_IN[shards] | SINGLES_IN[shards]
+
+
+HANDS_HOLDING = tuple(hands_holding(s) for s in range(512))  # hands_holding, by 9-bit set
 
 
 # FIRST_UNPLAYABLE[s] / SECOND_UNPLAYABLE[s]: every hand (of any size) whose slot 1 / slot 2
