@@ -151,12 +151,10 @@ def code_book(mask, weights, classes):
             groups.append((bits, label, total))
             splittable.append(total if _splits(bits, label) else 0)
     while len(groups) < 6:
-        best, best_weight = -1, 0
-        for i, weight in enumerate(splittable):
-            if weight > best_weight:
-                best, best_weight = i, weight
-        if best < 0:
+        heaviest = max(splittable)
+        if not heaviest:
             break
+        best = splittable.index(heaviest)  # the first of equals
         bits, label, _ = groups.pop(best)
         splittable.pop(best)
         for part, total, splits in _halves(bits, label, weights):
