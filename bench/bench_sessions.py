@@ -2,8 +2,10 @@
 
 - referee_games_per_s: whole rules-only games per second of process CPU time (the machine is
   shared, so wall time would measure the neighbours), both seats played by the best bot, in
-  one process, from empty memo caches; the better of two runs, as the CPU's speed varies on a
-  shared machine (goal >= 2000).
+  one process, each run from empty memo caches; the best of five runs (three in full runs),
+  as timeit takes the best of its repeats: on this shared machine the same run's CPU time
+  swings by a fifth from one second to the next, and only ever upwards of what the code
+  costs (goal >= 2000).
 - playtest_games_per_s: the same games by wall clock with `blinks playtest --jobs 0` (one
   worker process per CPU, playtest_jobs of them), as a person running a batch sees it.
 - bot_mean, bot_stderr, bot_perfect_pct, bot_zero_pct: the best bot over 10,000 deals (seeds
@@ -21,7 +23,7 @@ from simulator.sessions.playtest import run_games, score_stats
 def run(quick):
     games = 2000 if quick else 10000
     elapsed = None
-    for _ in range(2):
+    for _ in range(5 if quick else 3):
         clear_caches()
         t0 = time.process_time()
         scores = run_games(BEST_BOT, games, seed=0)
