@@ -170,6 +170,8 @@ def _splits(bits, label):
     """Whether a group of `bits` (all of class `label`) has two keys, so it can be split."""
     if label >= 4:  # split on the hands themselves: any two can be told apart
         return len(bits) > 1
+    if not label:  # both shards known playable: nothing left to split on
+        return False
     keys = KEY_OF_BIT[label]
     first = keys[bits[0]]
     for i in bits:
