@@ -328,7 +328,11 @@ class ConventionBot(Bot):
         if (
             at_risk
             and hand_bit & facts.spare_hands
-            and critical[partner_hand[partner_view(their_mask, facts, len(partner_hand))[1]]]
+            and (
+                critical[partner_hand[0]]
+                and critical[partner_hand[-1]]  # whichever they drop
+                or critical[partner_hand[partner_view(their_mask, facts, len(partner_hand))[1]]]
+            )
         ):
             # Their likely discard is a last copy, and they have something else to do.
             return self.hint(their_mask, facts, partner_hand)  # a warning
