@@ -335,7 +335,7 @@ class ConventionBot(Bot):
             )
         ):
             # Their likely discard is a last copy, and they have something else to do.
-            return self.hint(their_mask, facts, partner_hand)  # a warning
+            return self.hint(their_mask, facts, hand_bit)  # a warning
         needs_hint = hinting and not partner_knows and hand_bit & facts.playable_hands
         mine = facts.beside(partner_hand)
         my_hands = my_mask & mine.possible  # the hands I may hold, seeing the partner's
@@ -345,10 +345,10 @@ class ConventionBot(Bot):
         last = final_turns is not None and (final_turns == 1 or not needs_hint)
         gambles = n and no_error and (last or self.gamble <= 1.0 or hints <= 1)
         if needs_hint and not gambles:  # the hint below, without weighing my hand for nothing
-            return self.hint(their_mask, facts, partner_hand)
+            return self.hint(their_mask, facts, hand_bit)
         can_discard = hints < MAX_HINTS and n > 0
         if not (gambles or can_discard):  # a hint (all tokens in hand): nothing to weigh
-            return self.hint(their_mask, facts, partner_hand)
+            return self.hint(their_mask, facts, hand_bit)
         # A slot I know holds trash costs nothing to discard: it is the slot I would discard,
         # and no blind play beats it (a failed play never costs less than nothing), so unless
         # the last round asks for the odds of a play, my hand need not be weighed.
@@ -378,7 +378,7 @@ class ConventionBot(Bot):
                     if costs[j] < min(losses):
                         return PLAYS[j]
         if needs_hint:
-            return self.hint(their_mask, facts, partner_hand)
+            return self.hint(their_mask, facts, hand_bit)
         if can_discard:
             if junk >= 0:
                 s, discard_loss = junk, 0.0
@@ -412,13 +412,14 @@ class ConventionBot(Bot):
                 # My last token would leave the partner, who knows no play, none to stall with
                 # before discarding a last copy: risk my own discard instead.
                 return DISCARDS[s]
-            return self.hint(their_mask, facts, partner_hand)
+            return self.hint(their_mask, facts, hand_bit)
         return Move.discard(s + 1)
 
     @staticmethod
-    def hint(their_mask, facts, hand):
-        """The hint whose code word names the group of the partner's actual hand. (None does
-        only if the common knowledge has gone astray, which a seat that follows these
-        conventions never causes, but a subclass that bends them may: then the first hint.)"""
-        k = shared_code_book(their_mask, facts).hint_naming(BIT_OF_HAND[hand])
+    def hint(their_mask, facts, hand_bit):
+        """The hint whose code word names the group of the partner's actual hand (the mask of
+        that one hand: `hand_bit`). (None does only if the common knowledge has gone astray,
+        which a seat that follows these conventions never causes, but a subclass that bends
+        them may: then the first hint.)"""
+        k = shared_code_book(their_mask, facts).hint_naming(hand_bit)
         return ALL_HINTS[max(k, 0)]
