@@ -15,6 +15,7 @@ from simulator.sessions.bots.beliefs import (
     knows_a_play,
     loss_table,
     means,
+    opening_facts,
     partner_view,
     possible_hands,
     public_facts,
@@ -231,6 +232,15 @@ def test_the_state_after_a_play_or_discard_is_found_by_its_code(state, shard):
         played = list(gems)
         played[shard // 3] += 1
         assert facts.after_play(shard) is public_facts(tuple(played), tuple(sorted(discards)))
+
+
+def test_the_opening_state_is_found_by_its_code_before_and_after_caches_are_cleared():
+    from simulator.sessions.bots.handsets import clear_caches
+
+    clear_caches()
+    first = opening_facts()  # worked out, as nothing is cached
+    assert first.gems == (0, 0, 0) and first.discards == () and first.counts == TYPE_COUNTS
+    assert opening_facts() is first is public_facts((0, 0, 0), ())
 
 
 def hand_sets():

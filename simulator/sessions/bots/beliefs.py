@@ -191,6 +191,15 @@ def public_facts(gems, discards):
     return got
 
 
+OPENING_CODE = facts_code((0, 0, 0), ())  # no gem begun, nothing discarded
+
+
+def opening_facts():
+    """The PublicFacts of a game's start, found by its code without working it out (each
+    convention bot asks as it is made)."""
+    return _FACTS.get(OPENING_CODE) or public_facts((0, 0, 0), ())
+
+
 def beliefs(mask, seen_from, n):
     """slot_weights of the hands in `mask` (n shards each) for the counts of `seen_from` (an
     Unseen), memoised. Hands those counts rule out weigh nothing, so they are left out of

@@ -63,6 +63,7 @@ from simulator.sessions.bots.beliefs import (
     knows_a_play,
     leave_hand,
     means,
+    opening_facts,
     partner_view,
     public_facts,
     spared_loss,
@@ -125,7 +126,7 @@ class ConventionBot(Bot):
         self.masks = [ALL_PAIRS_MASK, ALL_PAIRS_MASK]
         # The public state after the last turn observed (PublicFacts, beliefs.py), kept from
         # the events so that it need not be rebuilt from the observation every time.
-        self.public = public_facts((0, 0, 0), ())
+        self.public = opening_facts()
         self.seen = 0  # turns observed
         # Once the partner has done what these conventions never do, the code words mean
         # nothing between us: from then on this seat plays as the cautious bot, which reads
