@@ -330,8 +330,7 @@ class ConventionBot(Bot):
             at_risk
             and hand_bit & facts.spare_hands
             and (
-                critical[partner_hand[0]]
-                and critical[partner_hand[-1]]  # whichever they drop
+                (critical[partner_hand[0]] and critical[partner_hand[-1]])  # all last copies
                 or critical[partner_hand[partner_view(their_mask, facts, len(partner_hand))[1]]]
             )
         ):
