@@ -316,26 +316,21 @@ class ConventionBot(Bot):
     ):
         """The move, from common knowledge, the partner's hand and the public state (`facts`,
         a PublicFacts) only."""
-        playable = facts.playable
-        critical = facts.critical
-        trash = facts.trash
-        loss0 = facts.loss
         # What the partner makes of their hand (partner_view) matters only if I may hint; its
         # discard slot and loss are worked out only where a question needs them.
         hinting = hints > 0 and partner_hand
         partner_knows = hinting and knows_a_play(their_mask, facts)
         hand_bit = BIT_OF_HAND[partner_hand]
         at_risk = hinting and not partner_knows and hand_bit & facts.critical_hands
-        if (
-            at_risk
-            and hand_bit & facts.spare_hands
-            and (
-                (critical[partner_hand[0]] and critical[partner_hand[-1]])  # all last copies
-                or critical[partner_hand[partner_view(their_mask, facts, len(partner_hand))[1]]]
-            )
-        ):
-            # Their likely discard is a last copy, and they have something else to do.
-            return self.hint(their_mask, facts, hand_bit)  # a warning
+        if at_risk and hand_bit & facts.spare_hands:
+            # A warning if their likely discard is a last copy (whichever slot it is, if all
+            # are), as they have something else to do.
+            critical = facts.critical
+            if critical[partner_hand[0]] and critical[partner_hand[-1]]:
+                return self.hint(their_mask, facts, hand_bit)
+            chop = partner_view(their_mask, facts, len(partner_hand))[1]
+            if critical[partner_hand[chop]]:
+                return self.hint(their_mask, facts, hand_bit)
         needs_hint = hinting and not partner_knows and hand_bit & facts.playable_hands
         mine = facts.beside(partner_hand)
         my_hands = my_mask & mine.possible  # the hands I may hold, seeing the partner's
@@ -359,7 +354,7 @@ class ConventionBot(Bot):
             rows, total = beliefs(my_mask, mine, n)
         if gambles and junk < 0:
             if weigh_plays:
-                play_odds = means(rows, total, playable)
+                play_odds = means(rows, total, facts.playable)
                 s = 1 if n == 2 and play_odds[1] > play_odds[0] else 0
                 if (last and play_odds[s] > 0) or play_odds[s] >= self.gamble:
                     return PLAYS[s]
@@ -367,11 +362,12 @@ class ConventionBot(Bot):
                 # Short of tokens to stall with: a blind play that fails loses its shard too,
                 # and an error token; play when that costs less, in expectation, than the
                 # cheapest discard.
-                loss = spared_loss(loss0, trash, partner_hand)
+                loss = spared_loss(facts.loss, facts.trash, partner_hand)
                 losses = means(rows, total, loss)
                 # A free discard beats any blind play (which costs >= 0, as error_cost >= 0),
                 # and a hand with no playable shard fails for sure, at more than a discard.
                 if min(losses) > 0.0 and my_hands & facts.playable_hands:
+                    playable = facts.playable
                     fail = [0.0 if playable[t] else loss[t] + self.error_cost for t in range(9)]
                     costs = means(rows, total, fail)
                     j = 1 if n == 2 and costs[1] < costs[0] else 0
@@ -384,7 +380,7 @@ class ConventionBot(Bot):
                 s, discard_loss = junk, 0.0
             else:
                 if losses is None:
-                    losses = means(rows, total, spared_loss(loss0, trash, partner_hand))
+                    losses = means(rows, total, spared_loss(facts.loss, facts.trash, partner_hand))
                 s = 1 if n == 2 and losses[1] < losses[0] else 0
                 discard_loss = losses[s]
             stall = hints > 0 and jungle_low
@@ -397,7 +393,7 @@ class ConventionBot(Bot):
                     _, chop, their_loss = partner_view(their_mask, facts, len(partner_hand))
                     if their_loss <= self.spare_ok or (
                         their_loss <= self.discard_ok
-                        and loss0[partner_hand[chop]] <= self.spare_seen
+                        and facts.loss[partner_hand[chop]] <= self.spare_seen
                     ):
                         stall = True
             if not stall and discard_loss <= self.discard_ok:
@@ -407,7 +403,9 @@ class ConventionBot(Bot):
                 hints == 1
                 and can_discard
                 and at_risk
-                and critical[partner_hand[partner_view(their_mask, facts, len(partner_hand))[1]]]
+                and facts.critical[
+                    partner_hand[partner_view(their_mask, facts, len(partner_hand))[1]]
+                ]
             ):
                 # My last token would leave the partner, who knows no play, none to stall with
                 # before discarding a last copy: risk my own discard instead.
