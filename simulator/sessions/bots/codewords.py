@@ -93,6 +93,8 @@ SPREAD_UNIT = tuple(
     sum(1 << (16 * (4 * f + POINTING[h][f])) for f in range(6)) for h in HAND_OF_BIT
 )
 POINTING_OF_BIT = tuple(POINTING[h] for h in HAND_OF_BIT)
+# SPREAD_OF[w][bit]: w * SPREAD_UNIT[bit], for every weight a hand can have (at most 3 * 3).
+SPREAD_OF = tuple(tuple(w * unit for unit in SPREAD_UNIT) for w in range(10))
 
 
 def partition(mask, counts, playable, safe):
@@ -352,7 +354,7 @@ class CodeBook:
         # (A loop adds these big ints faster than sum(map(...)) does.)
         spread = 0
         for i in bits:
-            spread += weights[i] * SPREAD_UNIT[i]
+            spread += SPREAD_OF[weights[i]][i]
             mask |= BIT[i]
         # The most even split has the least sum of squared pattern weights (Gini impurity);
         # the first free hint wins ties.
