@@ -52,8 +52,8 @@ bitmasks: handsets.py), the public state and the partner's hand, so belief updat
 are not: nine in ten are new, so their keys cost more than the repeats save.)
 
 Measured (bench/bench_sessions.py, 10,000 deals): mean 8.622 ± 0.006, 69.6% perfect, 0% zero
-(a bot seeing its own shards: 8.94); 1,800 to 2,600 games per second of CPU in one process, as
-the shared machine allows (2.60 million instructions a game).
+(a bot seeing its own shards: 8.94); 1,800 to 2,700 games per second of CPU in one process, as
+the shared machine allows (2.58 million instructions a game).
 """
 
 from simulator.sessions.bots.base import Bot
