@@ -107,6 +107,16 @@ _HINTS_READ = new_cache()
 _ACTIONS_READ = new_cache()
 
 
+def drops_last_copy(their_mask, facts, partner_hand):
+    """Whether the partner (hands `their_mask`, holding `partner_hand`) would discard a last
+    copy: the slot partner_view says they would, or any slot if all their shards are last
+    copies (then their view need not be worked out)."""
+    critical = facts.critical
+    if critical[partner_hand[0]] and critical[partner_hand[-1]]:
+        return True
+    return critical[partner_hand[partner_view(their_mask, facts, len(partner_hand))[1]]]
+
+
 class ConventionBot(Bot):
     name = "conventions"
 
@@ -322,15 +332,13 @@ class ConventionBot(Bot):
         partner_knows = hinting and knows_a_play(their_mask, facts)
         hand_bit = BIT_OF_HAND[partner_hand]
         at_risk = hinting and not partner_knows and hand_bit & facts.critical_hands
-        if at_risk and hand_bit & facts.spare_hands:
-            # A warning if their likely discard is a last copy (whichever slot it is, if all
-            # are), as they have something else to do.
-            critical = facts.critical
-            if critical[partner_hand[0]] and critical[partner_hand[-1]]:
-                return self.hint(their_mask, facts, hand_bit)
-            chop = partner_view(their_mask, facts, len(partner_hand))[1]
-            if critical[partner_hand[chop]]:
-                return self.hint(their_mask, facts, hand_bit)
+        if (
+            at_risk
+            and hand_bit & facts.spare_hands
+            and drops_last_copy(their_mask, facts, partner_hand)
+        ):
+            # Their likely discard is a last copy, and they have something else to do.
+            return self.hint(their_mask, facts, hand_bit)  # a warning
         needs_hint = hinting and not partner_knows and hand_bit & facts.playable_hands
         mine = facts.beside(partner_hand)
         my_hands = my_mask & mine.possible  # the hands I may hold, seeing the partner's
@@ -403,9 +411,7 @@ class ConventionBot(Bot):
                 hints == 1
                 and can_discard
                 and at_risk
-                and facts.critical[
-                    partner_hand[partner_view(their_mask, facts, len(partner_hand))[1]]
-                ]
+                and drops_last_copy(their_mask, facts, partner_hand)
             ):
                 # My last token would leave the partner, who knows no play, none to stall with
                 # before discarding a last copy: risk my own discard instead.
