@@ -1,25 +1,22 @@
-"""Pin map of a tile: edit this file to match your build (nothing else names a pin).
+"""Pin map and infrared link of a tile: edit this file to match your build (nothing else names a
+pin). docs/hardware.md has the parts list and the wiring; this file must agree with it.
 
-Reference build: a Raspberry Pi Pico 2 (RP2350, 12 PIO state machines). Face f's infrared
-emitter is driven by IR_TX_PINS[f] (high = LED on) and its receiver is read on IR_RX_PINS[f]
-(high = light seen; put an inverting transistor stage after an active-low detector).
-
-RP2040 variant (8 state machines): faces 0-3 keep their PIO transmitter and receiver; faces 4
-and 5 go on the two hardware UARTs, inverted so the line idles dark (hal/ir_links.py). Set
-    IR_UART_FACES = ((4, 0, 12, 13), (5, 1, 8, 9))  # (face, UART id, TX pin, RX pin)
-and wire face 4 to GP12/GP13 and face 5 to GP8/GP9 (pins a UART can use).
+Reference build: a Raspberry Pi Pico (RP2040) or Pico 2 (RP2350). Each face has an IrDA SIR
+transceiver (Vishay TFBS4711 or a pin-compatible part): its TXD input on IR_TX_PINS[face] (high
+= emitter on), its RXD output on IR_RX_PINS[face] (low while light is seen; the pin's pull-up
+holds it high otherwise), its SD pin tied to ground. One PIO state machine drives each face
+(hal/ir_pio.py): faces 0-3 on PIO0, faces 4-5 on PIO1, so both chips run the same code and no
+face needs a hardware UART or PIO2. Two DMA channels a face move the bytes (hal/ir_links.py):
+all 12 of an RP2040's.
 """
 
 PIXEL_PIN = 22  # one WS2812 chain, pixel f sits on face f (clockwise)
 PIXEL_COUNT = 6
 BUTTON_PIN = 21  # push button to ground; the internal pull-up holds it high
 
-IR_TX_PINS = (0, 2, 4, 6, 10, 14)
-IR_RX_PINS = (1, 3, 5, 7, 11, 15)
-IR_BAUD = 19200  # a 16-byte datagram frame takes ~10 ms on the air
-
-# (face, UART id, TX pin, RX pin) for faces on a hardware UART; empty on RP2350 (all on PIO).
-IR_UART_FACES = ()
+IR_TX_PINS = (0, 2, 4, 6, 8, 10)
+IR_RX_PINS = (1, 3, 5, 7, 9, 11)
+IR_BIT_RATE = 115200  # IrDA SIR's fastest rate; a 16-byte datagram is ~2.3 ms on the air
 
 # Pixel brightness cap (0-255): six WS2812 at full white draw 360 mA from a small cell.
 PIXEL_MAX = 96

@@ -1,40 +1,136 @@
-"""Frames on an infrared face link: a length byte, then the frame's bytes.
+"""Frames on an infrared face link: how the runtime's frames are delimited on the air.
 
-The PIO machines move bytes; this groups them back into frames. A byte that arrives more than
-`gap_ms` after the previous one starts over (the rest of the old frame was lost); a length of 0
-is not a frame. Corrupted frames still come out whole: the runtime checks their parity and sums.
-Pure Python, so the host tests run it against the PIO emulator's output.
+A frame goes on the air as BOF, its bytes, EOF (IrDA SIR's asynchronous framing, IrLAP 10.1):
+a byte equal to BOF, EOF or ESC is sent as ESC then the byte XOR 0x20, so BOF and EOF only
+ever mark the ends. A receiver that loses or garbles a byte loses that frame only: the next
+BOF starts the next frame whatever came before. The bytes inside are checked by the runtime
+(parity, CRC), not here.
+
+Pure Python with no hardware import: the rp2 HAL encodes and reads frames with it, the
+simulator's link model takes a frame's time on the air from `wire_length`, and the host tests
+run it against the PIO emulators. Nothing here allocates once built, so a tile's loop pass
+stays allocation-free.
 """
 
-MAX_FRAME = 32
+BOF = 0xC0
+EOF = 0xC1
+ESC = 0x7D
+ESC_XOR = 0x20
+MAX_FRAME = 32  # bytes inside a frame; longer ones are dropped as noise
+MAX_WIRE = 2 + 2 * MAX_FRAME  # BOF, every byte escaped, EOF
+BITS_PER_BYTE = 10  # start bit, 8 data bits, stop bit
 
 
-def encode(data) -> bytes:
+def _build_special():
+    table = bytearray(256)
+    table[BOF] = table[EOF] = table[ESC] = 1
+    return bytes(table)
+
+
+SPECIAL = _build_special()  # SPECIAL[b] == 1 when b must be escaped
+
+
+def wire_length(data) -> int:
+    """Bytes the frame takes on the air (BOF, escapes and EOF included)."""
+    n = 2 + len(data)
+    for b in data:
+        n += SPECIAL[b]
+    return n
+
+
+def wire_bytes(data) -> bytes:
+    """The frame as it goes on the air."""
     if not 0 < len(data) <= MAX_FRAME:
         raise ValueError(f"an IR frame holds 1 to {MAX_FRAME} bytes")
-    return bytes((len(data),)) + bytes(data)
+    out = bytearray((BOF,))
+    for b in data:
+        if SPECIAL[b]:
+            out.append(ESC)
+            b ^= ESC_XOR
+        out.append(b)
+    out.append(EOF)
+    return bytes(out)
 
 
-def complement(data) -> bytes:
-    """An inverted UART inverts the data bits too; PIO links send a 1 as light: flip them back."""
-    return bytes(b ^ 0xFF for b in data)
+def tx_word(b: int) -> int:
+    """The PIO transmitter's halfword for one byte on the air: bit 0 the start pulse, bits 1-8
+    the data bits inverted (an IrDA 0 bit is the one with a pulse)."""
+    return 1 | (~b & 0xFF) << 1
 
 
-class FrameAssembler:
-    def __init__(self, gap_ms: int):
-        self.gap_ms = gap_ms
-        self._partial = b""
-        self._last_ms = 0
+def encode_words(data, out) -> int:
+    """Put the frame's transmitter halfwords into `out` (an array('H') of MAX_WIRE entries);
+    returns how many. Raises ValueError for an empty or oversized frame."""
+    n = len(data)
+    if not 0 < n <= MAX_FRAME:
+        raise ValueError(f"an IR frame holds 1 to {MAX_FRAME} bytes")
+    out[0] = 1 | (~BOF & 0xFF) << 1
+    i = 1
+    for b in data:
+        if SPECIAL[b]:
+            out[i] = 1 | (~ESC & 0xFF) << 1
+            i += 1
+            b ^= ESC_XOR
+        out[i] = 1 | (~b & 0xFF) << 1
+        i += 1
+    out[i] = 1 | (~EOF & 0xFF) << 1
+    return i + 1
 
-    def feed(self, byte: int, now: int):
-        """Take one received byte at time `now` (ms); returns a whole frame or None."""
-        if self._partial and now - self._last_ms > self.gap_ms:
-            self._partial = b""
-        self._last_ms = now
-        if not self._partial and not 0 < byte <= MAX_FRAME:
-            return None  # not a length: noise between frames
-        self._partial += bytes((byte,))
-        if len(self._partial) == self._partial[0] + 1:
-            frame, self._partial = self._partial[1:], b""
-            return frame
-        return None
+
+class FrameReader:
+    """Turns the bytes heard on one face back into frames.
+
+    `read` takes bytes from a ring buffer and stops after each whole frame, leaving it in
+    `frame[:length]`; `length` is 0 while no frame is complete. `receiving` tells whether a
+    frame has begun and not yet ended (the face is busy). `dropped` counts frames cut short
+    (a new BOF before EOF) or too long."""
+
+    def __init__(self):
+        self.frame = bytearray(MAX_FRAME)
+        self.dropped = 0
+        self.reset()
+
+    def reset(self):
+        """Forget any frame under way: wait for the next BOF."""
+        self.length = 0
+        self._n = -1  # bytes of the frame so far; -1 while waiting for a BOF
+        self._escaped = False
+
+    @property
+    def receiving(self) -> bool:
+        return self._n >= 0
+
+    def read(self, ring, pos: int, end: int, mask: int) -> int:
+        """Read ring[pos & mask] onwards up to `end` (exclusive); returns the next position."""
+        self.length = 0
+        frame = self.frame
+        n = self._n
+        while pos != end:
+            b = ring[pos & mask]
+            pos += 1
+            if b == BOF:
+                if n > 0:
+                    self.dropped += 1
+                n = 0
+                self._escaped = False
+            elif n < 0:
+                continue  # noise between frames
+            elif b == EOF:
+                if n:
+                    self.length = n
+                    self._n = -1
+                    return pos
+                n = -1
+            elif b == ESC:
+                self._escaped = True
+            elif n == MAX_FRAME:
+                self.dropped += 1
+                n = -1
+            else:
+                if self._escaped:
+                    b ^= ESC_XOR
+                    self._escaped = False
+                frame[n] = b
+                n += 1
+        self._n = n
+        return pos

@@ -1,11 +1,24 @@
-"""PIO programs for the infrared face links: one transmitter and one receiver state machine a face.
+"""The PIO program of an infrared face: one state machine both sends and listens (half-duplex).
 
-The line is asynchronous serial with the light as the mark: idle = LED off, start bit = LED on
-for one bit time, 8 data bits LSB first (1 = LED on), stop bit = LED off. Both machines run at
-8 clocks per bit (freq = 8 * baud). The receiver waits for light, samples each bit in its
-middle and waits for the line to go dark again, so a frame of bytes arrives as bytes; the HAL
-puts a length byte in front of each frame. These functions are the rp2 assembler DSL; the host
-tests run the same bodies through an assembler and the rp2040-pio-emulator.
+The physical layer is IrDA SIR (docs/hardware.md): asynchronous bytes (start bit, 8 data bits
+LSB first, stop bit) where a 0 bit is a short pulse of light and a 1 bit is no light. The state
+machine runs at CLOCKS_PER_BIT clocks a bit (16, as IrDA encoders do).
+
+Pins: the emitter (transceiver TXD, high = light) is the SET and OUT pin; the detector output
+(transceiver RXD, low while light is seen) is the JMP pin. EXECCTRL.STATUS_N = 1 makes
+`mov(x, status)` read all ones while the TX FIFO is empty (STATUS_TX_EMPTY below).
+
+- Listening: the line is sampled every 2 clocks, so a pulse of 3/16 of a bit (3 clocks) is
+  always seen. A pulse starts a byte. Each data bit is looked for in a window of 12 clocks
+  around where its pulse is due; a pulse found re-times the next window, so the clock error
+  does not add up over the byte. The byte is pushed in bits 7..0 of the RX FIFO word (a DMA
+  channel moves it to a ring buffer at once).
+- Sending: each TX FIFO entry is one byte as a halfword (hal/ir_frames.py): bit 0 is the start
+  pulse, bits 1-8 the data bits inverted (1 = pulse). The machine sends only after the line has
+  been dark for QUIET_CLOCKS (3 bit times), which is longer than the gap between two bytes of a
+  frame: so it never starts in the middle of a neighbour's frame (carrier sense). While it
+  sends, and for DEAF_CLOCKS after its last byte, it does not listen: a transceiver sees its own
+  light (the echo), and a face must never receive its own frames.
 """
 
 import rp2
@@ -14,27 +27,70 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rp2.asm_pio import *
 
-CLOCKS_PER_BIT = 8
+CLOCKS_PER_BIT = 16
+PULSE_CLOCKS = 3  # a 0 bit is light for 3/16 of the bit time
+QUIET_CLOCKS = 48  # dark time before sending (the quiet loop: 24 samples, 2 clocks each)
+DEAF_CLOCKS = 26  # after sending, the echo fades: the receiver is ignored this long
+EXECCTRL = 4  # index of the EXECCTRL word in an asm_pio program (ports/rp2/modules/rp2.py)
+STATUS_TX_EMPTY = 1  # EXECCTRL.STATUS_N = 1, STATUS_SEL = TX: status is all ones when empty
 
 
-@rp2.asm_pio(set_init=rp2.PIO.OUT_LOW, out_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_RIGHT)
-def ir_tx():
-    # set_base and out_base are both the emitter pin
-    pull(block)  # wait for a byte; the line stays dark meanwhile
-    set(pins, 1)[6]  # start bit: light for 7 clocks ...
-    set(x, 7)  # ... plus this one: 8; then 8 data bits
-    label("bit")
-    out(pins, 1)  # next bit, LSB first, 1 = light
-    jmp(x_dec, "bit")[6]  # 8 clocks a bit
-    set(pins, 0)[7]  # stop bit: dark for 8 clocks (the next pull adds one)
+@rp2.asm_pio(
+    set_init=rp2.PIO.OUT_LOW,
+    out_init=rp2.PIO.OUT_LOW,
+    out_shiftdir=rp2.PIO.SHIFT_RIGHT,
+    in_shiftdir=rp2.PIO.SHIFT_RIGHT,
+)
+def ir_face():
+    # ---- listen: the line must stay dark for QUIET_CLOCKS before we may send ----
+    label("quiet_start")
+    set(y, 23)
+    label("quiet")
+    jmp(pin, "quiet_dark")
+    jmp("rx_byte")
+    label("quiet_dark")
+    jmp(y_dec, "quiet")
+    wrap_target()
+    jmp(pin, "idle_dark")
+    jmp("rx_byte")
+    label("idle_dark")
+    mov(x, status)
+    jmp(pin, "idle_check")
+    jmp("rx_byte")
+    label("idle_check")
+    jmp(not_x, "send")
+    wrap()
+    # ---- a byte: entered 1 clock after a sample saw its start pulse (clock 0) ----
+    label("rx_byte")
+    set(x, 7)[6]  # bit 1's window opens at clock 9; its pulse is due around 15
+    label("rx_bit")
+    set(y, 5)  # six samples, 2 clocks apart
+    label("rx_sample")
+    jmp(pin, "rx_dark")
+    in_(null, 1)[5]  # a pulse: a 0 bit; the next window opens 9 clocks after this sample
+    jmp("rx_next")
+    label("rx_dark")
+    jmp(y_dec, "rx_sample")
+    in_(y, 1)[1]  # no pulse in the window: a 1 bit (y ran out to all ones)
+    label("rx_next")
+    jmp(x_dec, "rx_bit")
+    in_(null, 24)  # the byte to bits 7..0, where the DMA reads it
+    push(noblock)
+    jmp("quiet_start")
+    # ---- send every byte in the TX FIFO, then go deaf for a moment ----
+    label("send")
+    pull(noblock)
+    set(x, 8)  # the start pulse, then 8 data bits
+    label("tx_bit")
+    out(pins, 1)[2]  # light for 3 clocks when the bit is 1
+    set(pins, 0)[11]
+    jmp(x_dec, "tx_bit")
+    mov(x, status)[12]  # the stop bit; all ones when the TX FIFO is empty
+    jmp(not_x, "send")
+    set(y, 11)
+    label("deaf")
+    jmp(y_dec, "deaf")[1]
+    jmp("quiet_start")
 
 
-@rp2.asm_pio(in_shiftdir=rp2.PIO.SHIFT_RIGHT)
-def ir_rx():
-    wait(1, pin, 0)  # start bit: light
-    set(x, 7)[10]  # to the middle of bit 0: 8 + 4 clocks after the edge
-    label("bit")
-    in_(pins, 1)
-    jmp(x_dec, "bit")[6]
-    push(block)  # byte in bits 31..24 of the word
-    wait(0, pin, 0)  # stop bit: wait for dark before the next start bit
+ir_face[EXECCTRL] |= STATUS_TX_EMPTY  # type: ignore[index]  # asm_pio gives a list

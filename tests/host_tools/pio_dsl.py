@@ -37,6 +37,7 @@ OPERANDS = {
     "gpio": "gpio",
     "not_osre": "!osre",
     "x_not_y": "x!=y",
+    "status": "status",
 }
 
 
@@ -98,11 +99,17 @@ class Recorder:
 
 
 class Program:
-    """A recorded program: pioasm `text`, its opcodes, and the asm_pio settings."""
+    """A recorded program: pioasm `text`, its opcodes, wrap points and the asm_pio settings.
+
+    Indexing reads and writes the words of an rp2 asm_pio program list, as the firmware does
+    (index 4 is EXECCTRL), so `prog[4] |= 1` works on both."""
+
+    EXECCTRL = 4
 
     def __init__(self, name, items, settings):
         self.name = name
         self.settings = settings
+        self.words = [None, -1, -1, -1, 0, 0, None, None, None]
         sideset = [i for i in items if isinstance(i, Instr) and i.side_value is not None]
         instrs = [i for i in items if isinstance(i, Instr)]
         header = [f".program {name}"]
@@ -111,7 +118,29 @@ class Program:
             header.append(f".side_set 1{opt}")
         body = [i.source() if isinstance(i, Instr) else i for i in items]
         self.text = "\n".join(header + body) + "\n"
-        self.opcodes = list(adafruit_pioasm.assemble(self.text))
+        self.labels = {}  # label -> index of the instruction it names
+        for item in items:
+            if isinstance(item, Instr):
+                continue
+            if item.endswith(":"):
+                self.labels[item[:-1]] = sum(
+                    isinstance(i, Instr) for i in items[: items.index(item)]
+                )
+        assembled = adafruit_pioasm.Program(self.text)
+        self.opcodes = list(assembled.assembled)
+        self.wrap_target = assembled.pio_kwargs.get("wrap_target", 0)
+        self.wrap = assembled.pio_kwargs.get("wrap", len(self.opcodes) - 1)
+
+    def __getitem__(self, index):
+        return self.words[index]
+
+    def __setitem__(self, index, value):
+        self.words[index] = value
+
+    @property
+    def status_n(self):
+        """EXECCTRL.STATUS_N: `mov(x, status)` is all ones while the TX FIFO holds fewer."""
+        return self.words[self.EXECCTRL] & 0xF
 
 
 def fake_rp2():
