@@ -1,71 +1,125 @@
-"""One infrared face link: bytes out and in, on two PIO state machines or on a hardware UART.
+"""The six infrared face links of an rp2 tile: one PIO state machine and two DMA channels a face.
 
-The RP2350 has 12 state machines: every face gets a PIO transmitter and receiver. The RP2040
-has 8: four faces on PIO, two on the hardware UARTs (board.IR_UART_FACES), inverted so the
-line idles dark like the PIO links, with the data bits flipped back (complement()). Either way a frame is the same bytes on the air
-(hal/ir_frames.py), so tiles of both kinds talk to each other.
+Receiving never stalls: a DMA channel paced by the state machine's RX FIFO moves every byte
+into a 512-byte ring the moment it is pushed, whatever the CPU is doing (a long pass, a garbage
+collection, the LEDs being written with interrupts off). At 115.2 kbit/s a face hears at most
+11.5 kB/s, so the ring holds 44 ms of non-stop traffic; the CPU reads it once a pass with the
+FrameReader (hal/ir_frames.py). The channel counts down from RX_COUNT: how far it got tells how
+many bytes arrived, so a ring the CPU fell behind on is noticed (`overruns`) and skipped, never
+misread.
+
+Sending never blocks: a frame is encoded into the face's own buffer of halfwords and a second
+DMA channel, paced by the TX FIFO, feeds it to the state machine, which sends it once the line
+is quiet (hal/ir_pio.py). `send` refuses (returns False) while the previous frame is still
+going out or a frame is arriving: the runtime tries again on a later pass.
+
+Nothing here allocates after the links are built.
 """
+
+from array import array
 
 import machine
 import rp2
+import uctypes
 
-from hal.ir_frames import complement, encode
-from hal.ir_pio import CLOCKS_PER_BIT, ir_rx, ir_tx
+from hal.ir_frames import MAX_WIRE, FrameReader, encode_words
+from hal.ir_pio import CLOCKS_PER_BIT, ir_face
+
+RING_BITS = 9
+RING_BYTES = 1 << RING_BITS
+RING_MASK = RING_BYTES - 1
+RX_COUNT = 0x0FFFFFFF  # transfers before the RX channel must be re-armed (days of traffic);
+# below 2**28 so it is a small int on every port, and a plain count on the RP2350 (whose
+# TRANS_COUNT keeps its top 4 bits for a mode)
 
 
-class PioLink:
-    def __init__(self, first_sm: int, tx_pin: int, rx_pin: int, baud: int):
+def _dreq_tx(sm_id: int) -> int:
+    """DREQ number of a state machine's TX FIFO: PIO0 TX0-3 are 0-3, PIO1 TX0-3 are 8-11; the
+    RX FIFOs follow each block's TX ones (4-7, 12-15). Same on the RP2040 and RP2350."""
+    return (sm_id >> 2) * 8 + (sm_id & 3)
+
+
+def aligned_rings(count: int):
+    """`count` ring buffers of RING_BYTES, each aligned to its size as DMA ring wrapping needs."""
+    block = bytearray(RING_BYTES * (count + 1))
+    start = -uctypes.addressof(block) & RING_MASK
+    view = memoryview(block)
+    return [view[start + i * RING_BYTES : start + (i + 1) * RING_BYTES] for i in range(count)]
+
+
+class FaceLink:
+    """One face: bytes on the air both ways, half-duplex."""
+
+    def __init__(self, sm_id: int, tx_pin: int, rx_pin: int, bit_rate: int, ring):
         tx = machine.Pin(tx_pin, machine.Pin.OUT, value=0)
-        rx = machine.Pin(rx_pin, machine.Pin.IN)
-        freq = baud * CLOCKS_PER_BIT
-        self._tx = rp2.StateMachine(first_sm, ir_tx, freq=freq, out_base=tx, set_base=tx)
-        self._rx = rp2.StateMachine(first_sm + 1, ir_rx, freq=freq, in_base=rx)
-        self._tx.active(1)
-        self._rx.active(1)
-
-    def send(self, data) -> bool:
-        if self._tx.tx_fifo():
-            return False  # still sending the previous frame
-        for b in encode(data):
-            self._tx.put(b)  # put blocks while the 4-word FIFO is full: ~0.5 ms a byte
-        return True
-
-    def received(self) -> bytes:
-        out = b""
-        while self._rx.rx_fifo():
-            out += bytes((self._rx.get() >> 24,))
-        return out
-
-
-class UartLink:
-    def __init__(self, uart_id: int, tx_pin: int, rx_pin: int, baud: int):
-        inv = machine.UART.INV_TX | machine.UART.INV_RX  # idle dark, light = start bit
-        self._uart = machine.UART(
-            uart_id, baud, tx=machine.Pin(tx_pin), rx=machine.Pin(rx_pin), invert=inv
+        rx = machine.Pin(rx_pin, machine.Pin.IN, machine.Pin.PULL_UP)
+        self._sm = rp2.StateMachine(
+            sm_id,
+            ir_face,
+            freq=bit_rate * CLOCKS_PER_BIT,
+            out_base=tx,
+            set_base=tx,
+            jmp_pin=rx,
         )
+        self._ring = ring
+        self._read = 0  # bytes of the ring read so far (a running count, like `_written`)
+        self.reader = FrameReader()
+        self.overruns = 0
+        self._words = array("H", bytes(2 * MAX_WIRE))
+        dreq = _dreq_tx(sm_id)
+        self._rx = rp2.DMA()
+        self._rx_ctrl = self._rx.pack_ctrl(
+            size=0,
+            inc_read=False,
+            inc_write=True,
+            ring_sel=True,
+            ring_size=RING_BITS,
+            treq_sel=dreq + 4,
+            irq_quiet=True,
+        )
+        self._tx = rp2.DMA()
+        self._tx_ctrl = self._tx.pack_ctrl(
+            size=1, inc_read=True, inc_write=False, treq_sel=dreq, irq_quiet=True
+        )
+        self._arm_rx()
+        self._sm.active(1)
+
+    def _arm_rx(self):
+        self._rx.config(
+            read=self._sm, write=self._ring, count=RX_COUNT, ctrl=self._rx_ctrl, trigger=True
+        )
+        self._read = 0
+
+    def received(self) -> int:
+        """Read what arrived since the last call, up to the end of the next whole frame; returns
+        that frame's length (it is in reader.frame), or 0 when no whole frame is left."""
+        written = RX_COUNT - self._rx.count  # type: ignore[attr-defined]  # stubs omit DMA.count
+        if written - self._read > RING_BYTES:
+            self.overruns += 1  # the DMA lapped us: what is left in the ring is mixed up
+            self._read = written
+            self.reader.reset()
+            return 0
+        reader = self.reader
+        self._read = reader.read(self._ring, self._read, written, RING_MASK)
+        if not reader.length and written >= RX_COUNT:
+            self._arm_rx()  # the channel ran its count out (after days of traffic): go on
+        return reader.length
 
     def send(self, data) -> bool:
-        if not self._uart.txdone():
+        """Start sending one frame; False while one is still going out or one is arriving."""
+        if self._tx.active() or self._sm.tx_fifo() or self.reader.receiving:
             return False
-        self._uart.write(complement(encode(data)))
+        n = encode_words(data, self._words)
+        self._tx.config(read=self._words, write=self._sm, count=n, ctrl=self._tx_ctrl, trigger=True)
         return True
-
-    def received(self) -> bytes:
-        return complement(self._uart.read() or b"") if self._uart.any() else b""
 
 
 def make_links(board) -> list:
-    """The six face links the board file describes, face 0..5."""
-    uart_faces = {}
-    for face, uart_id, tx_pin, rx_pin in board.IR_UART_FACES:
-        uart_faces[face] = (uart_id, tx_pin, rx_pin)
-    links = []  # type: list
-    sm = 0
-    for face in range(6):
-        if face in uart_faces:
-            uart_id, tx_pin, rx_pin = uart_faces[face]
-            links.append(UartLink(uart_id, tx_pin, rx_pin, board.IR_BAUD))
-        else:
-            links.append(PioLink(sm, board.IR_TX_PINS[face], board.IR_RX_PINS[face], board.IR_BAUD))
-            sm += 2
-    return links
+    """The six face links the board file describes, face 0..5 on state machines 0..5."""
+    rings = aligned_rings(6)
+    return [
+        FaceLink(
+            face, board.IR_TX_PINS[face], board.IR_RX_PINS[face], board.IR_BIT_RATE, rings[face]
+        )
+        for face in range(6)
+    ]

@@ -1,50 +1,56 @@
-"""The HAL of a real tile: an rp2 board (see hal/board.py for the pins).
+"""The HAL of a real tile: an rp2 board (see hal/board.py for the pins, docs/hardware.md for parts).
 
-- Pixels: `neopixel` on one WS2812 chain; 15-bit colours scaled to 8 bits, capped by PIXEL_MAX.
+- Faces: one PIO state machine and two DMA channels a face (hal/ir_links.py); frames are
+  delimited on the air by hal/ir_frames.py. Receiving cannot overflow and sending never blocks.
+- Pixels: one WS2812 chain written with machine.bitstream from a buffer of our own, only when a
+  colour changed (a write holds interrupts off for ~180 us).
 - Button: a pulled-up pin with an IRQ on both edges; the handler only timestamps the level, the
   runtime debounces from the timestamps (so a slow loop pass loses no edge).
-- Faces: per face a transmit and a receive PIO state machine (hal/ir_pio.py), or on an RP2040
-  a hardware UART for two of the faces (hal/ir_links.py). A frame goes on the air as a length
-  byte then the data (hal/ir_frames.py); a gap longer than FRAME_GAP_MS between bytes drops a
-  partial frame (the runtime checks the rest).
 - Storage: one file written as a temporary file then renamed over (littlefs renames atomically).
-- Identity and entropy: machine.unique_id() and os.urandom (the ROSC-fed TRNG on rp2).
+- Identity and entropy: machine.unique_id() and os.urandom.
+
+A steady pass allocates nothing here: frames are read into each face's own buffer and handed to
+the runtime one at a time (`receive_frame`), the pixel buffer and the empty edge list are made
+once. What still allocates is rare: a button edge, a frame arriving through the older
+`receive_frames` call, a saved state, a log line.
 """
 
 import os
 import time
 
 import machine
-import neopixel
 from runtime.hal import Hal
 
 from hal import board
-from hal.ir_frames import FrameAssembler
 from hal.ir_links import make_links
 from hal.storage import STATE_FILE, read_file, write_atomic
 
 FACE_COUNT = 6
-FRAME_GAP_MS = 3  # 5 byte times at 19200 baud
 EDGE_QUEUE = 32  # edges kept between loop passes; older ones are dropped first
+WS2812_TIMING = (400, 850, 800, 450)  # ns high/low for a 0 bit, then for a 1 bit (800 kHz)
+_NO_EDGES = ()
 
 
 class Rp2Hal(Hal):
     """Hardware access for one tile; create it once at boot."""
 
-    loop_pause_ms = 1  # ~1 kHz loop: LEDs and links need no more
+    pass_ms = 20  # a loop pass every 20 ms, as the simulator's tiles run
+    sleep_pass_ms = 100  # asleep: a slower loop (the DMA keeps every frame meanwhile)
 
     def __init__(self):
         self._last_ticks = time.ticks_ms()
         self._ms = 0
-        self._pixels = neopixel.NeoPixel(machine.Pin(board.PIXEL_PIN), board.PIXEL_COUNT)
+        self._pixel_pin = machine.Pin(board.PIXEL_PIN, machine.Pin.OUT, value=0)
+        self._pixel_buf = bytearray(3 * board.PIXEL_COUNT)  # GRB, pixel f on face f
+        self._shown = [-1] * FACE_COUNT
         self._edges = []  # type: list
         self._button = machine.Pin(board.BUTTON_PIN, machine.Pin.IN, machine.Pin.PULL_UP)
         self._button.irq(
             handler=self._on_edge, trigger=machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
         )
         self._links = make_links(board)
-        self._assemblers = [FrameAssembler(FRAME_GAP_MS) for _ in range(FACE_COUNT)]
-        self._frames = [[] for _ in range(FACE_COUNT)]  # type: list
+        self.rx_frame = self._links[0].reader.frame
+        self.rx_ms = 0
 
     def _on_edge(self, pin):
         # Soft IRQ: record (raw ticks, down); the pin reads 0 while the button is held.
@@ -59,7 +65,9 @@ class Rp2Hal(Hal):
         self._last_ticks = now
         return self._ms
 
-    def button_edges(self) -> list:
+    def button_edges(self):
+        if not self._edges:
+            return _NO_EDGES
         state = machine.disable_irq()
         edges, self._edges = self._edges, []
         machine.enable_irq(state)
@@ -69,26 +77,41 @@ class Rp2Hal(Hal):
     def send_frame(self, face: int, data) -> bool:
         return self._links[face].send(data)
 
+    def receive_frame(self, face: int) -> int:
+        """The next frame heard on `face`: its length (0: none left); the bytes are in
+        `rx_frame[:length]` until the next call. Frames carry the time of the pass that read
+        them (`rx_ms`): the DMA keeps no arrival times, and a pass is 20 ms."""
+        link = self._links[face]
+        n = link.received()
+        if n:
+            self.rx_frame = link.reader.frame
+            self.rx_ms = self._ms
+        return n
+
     def receive_frames(self, face: int) -> list:
-        assembler = self._assemblers[face]
-        now = self.millis()
-        for b in self._links[face].received():
-            frame = assembler.feed(b, now)
-            if frame is not None:
-                self._frames[face].append((now, frame))
-        frames, self._frames[face] = self._frames[face], []
+        frames = []
+        n = self.receive_frame(face)
+        while n:
+            frames.append((self.rx_ms, bytes(self.rx_frame[:n])))
+            n = self.receive_frame(face)
         return frames
 
     def show(self, colors) -> None:
         cap = board.PIXEL_MAX
+        buf = self._pixel_buf
+        shown = self._shown
+        changed = False
         for face in range(FACE_COUNT):
             c = colors[face]
-            self._pixels[face] = (
-                ((c >> 10) & 31) * cap // 31,
-                ((c >> 5) & 31) * cap // 31,
-                (c & 31) * cap // 31,
-            )
-        self._pixels.write()
+            if c != shown[face]:
+                shown[face] = c
+                changed = True
+                i = 3 * face
+                buf[i] = ((c >> 5) & 31) * cap // 31
+                buf[i + 1] = ((c >> 10) & 31) * cap // 31
+                buf[i + 2] = (c & 31) * cap // 31
+        if changed:
+            machine.bitstream(self._pixel_pin, 0, WS2812_TIMING, buf)
 
     def entropy(self) -> int:
         return int.from_bytes(os.urandom(4), "little")
@@ -105,3 +128,10 @@ class Rp2Hal(Hal):
 
     def log(self, text: str) -> None:
         print(text)
+
+    def link_stats(self) -> dict:
+        """Frames lost on the air as each face's reader saw them, and ring overruns."""
+        return {
+            "dropped": [link.reader.dropped for link in self._links],
+            "overruns": [link.overruns for link in self._links],
+        }
