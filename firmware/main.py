@@ -7,6 +7,11 @@ sys.path (CPython, or `MICROPYPATH=firmware micropython firmware/main.py`).
 
 A boot that cannot load the game prints why and returns to the REPL, so the tile can always be
 re-flashed. Lines starting `BLINKS ` are the bridge's (boot, fatal errors); the game logs its own.
+
+On an rp2 board (hal/recovery.py): too old a MicroPython is refused with both versions named; a
+crash restarts the tile and is counted; three quick crashes, or the button held at power-up,
+boot into safe mode (no game, the REPL free); Ctrl-C from the host stops the game cleanly. The
+loop runs a pass every `hal.pass_ms` (slower while the tile sleeps) and idles in between.
 """
 
 FIRMWARE_DIR = None
@@ -94,22 +99,70 @@ def hex_of(data):
     return "".join(f"{b:02x}" for b in data)
 
 
+def check_release():
+    """The rp2 HAL's MicroPython requirement; a message when this board is too old, else None."""
+    from hal.requirements import min_release, too_old
+
+    release = __import__("os").uname().release
+    if too_old(release):
+        return f"BLINKS needs MicroPython {min_release()} or newer; this board runs {release}: flash a newer UF2"
+    return None
+
+
 def main():
     use_firmware_dir()
+    recovery = None
+    if sys.platform == "rp2":
+        from hal import board
+        from hal.recovery import Recovery
+
+        problem = check_release()
+        if problem:
+            print(problem)
+            return
+        recovery = Recovery(board.BUTTON_PIN)
+        if recovery.crashes:
+            print(f"BLINKS crashes={recovery.crashes} last={recovery.last_reason}")
+        reason = recovery.safe_mode_reason()
+        if reason:
+            print(f"BLINKS safe mode: {reason}; the REPL is free for a re-flash")
+            return
     try:
         hal, tile = boot()
     except Exception as exc:  # noqa: BLE001  never brick a tile: report and fall back to the REPL
         print("BLINKS boot failed:", repr(exc))
         report(exc)
         return
-    pause = getattr(hal, "loop_pause_ms", 1)
+    run(hal, tile, recovery)
+
+
+def run(hal, tile, recovery):
+    """The game loop: a pass every hal.pass_ms (hal.sleep_pass_ms while the tile sleeps)."""
+    awake_ms = getattr(hal, "pass_ms", 20)
+    asleep_ms = getattr(hal, "sleep_pass_ms", awake_ms)
+    if recovery is not None:
+        recovery.start(hal.millis())
+    due = hal.millis()
     try:
         while True:
             tile.step()
-            sleep_ms(pause)
-    except Exception as exc:  # noqa: BLE001  the REPL must stay reachable
+            now = hal.millis()
+            if recovery is not None:
+                recovery.feed(now)
+            due += asleep_ms if tile.asleep else awake_ms
+            if due > now:
+                sleep_ms(due - now)
+            else:
+                due = now  # a slow pass: start the next one at once, without catching up
+    except KeyboardInterrupt:
+        if recovery is not None:
+            recovery.stopped_by_host()
+        print("BLINKS stopped")
+    except Exception as exc:  # noqa: BLE001  report, then restart (rp2) or fall back to the REPL
         print("BLINKS game crashed:", repr(exc))
         report(exc)
+        if recovery is not None:
+            recovery.crashed(hal.millis(), exc)
 
 
 if __name__ == "__main__":

@@ -133,6 +133,11 @@ class Tile:
             self._leds_dirty = False
             hal.show(self._leds)
 
+    @property
+    def asleep(self) -> bool:
+        """In warm sleep: the device loop may run its passes further apart."""
+        return self._asleep
+
     def inspect(self) -> dict:
         """The runtime's view for inspectors, merged with the game's `inspect()` if it has one."""
         faces = self._faces

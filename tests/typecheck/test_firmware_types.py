@@ -34,18 +34,18 @@ def test_games_typecheck_against_micropython_stubs(tmp_path):
 @pytest.mark.parametrize(
     "module, right, wrong, complaint",
     [
-        # NeoPixel has write(), not show(): CPython would only find out on the tile
+        # machine.bitstream, not a neopixel-style write: CPython would only find out on the tile
         (
             "rp2_hal.py",
-            "self._pixels.write()",
-            "self._pixels.show()",
-            '"NeoPixel" has no attribute "show"',
+            "machine.bitstream(",
+            "machine.neopixel_write(",
+            'Module has no attribute "neopixel_write"',
         ),
         # a PIO state machine reports its FIFO with tx_fifo(), there is no tx_fifo_level()
         (
             "ir_links.py",
-            "self._tx.tx_fifo()",
-            "self._tx.tx_fifo_level()",
+            "self._sm.tx_fifo()",
+            "self._sm.tx_fifo_level()",
             '"StateMachine" has no attribute "tx_fifo_level"',
         ),
     ],
