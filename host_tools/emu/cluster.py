@@ -1,0 +1,400 @@
+"""A cluster of emulated tiles: official MicroPython on emulated RP2040s, wired face to face.
+
+One Node process (js/cluster.mjs) runs every board; this side gives each tile a serial port
+(a pseudo-terminal, behind a stable path like /dev/ttyACM0) that `blinks flash`, `blinks
+monitor` and mpremote use as they use a real board's USB serial, and drives the boards' pins:
+the button, power, and the IR link's frame loss. Each tile's flash is an image file in the
+state folder: stopping the cluster and starting it again on the same folder is a power cut.
+
+    with EmuCluster(tiles=6, shape="blob", state_dir="emu") as cluster:
+        print(cluster.ports)               # one serial port path per tile
+        cluster.advance(500)               # driven mode: run 500 ms of emulated time
+        cluster.press(0, 6000)             # hold tile 0's button for 6 s of emulated time
+        cluster.leds(0)                    # the colours its WS2812 pixels show now
+
+Modes: "realtime" (emulated time never runs ahead of the wall clock: for people), "fast" (flat
+out) and "driven" (time moves only in `advance`: repeatable runs for tests).
+"""
+
+import base64
+import hashlib
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+import tty
+
+from hal import board
+
+from host_tools.emu import images
+from host_tools.emu.node_env import harness_dir, node_command
+from simulator.world import grid, shapes
+
+SHAPES = {"blob": shapes.blob, "line": shapes.line, "ring": shapes.ring}
+OUTPUT_KEEP = 1 << 20  # bytes of each tile's serial output kept for inspection
+
+
+def layout(n, shape):
+    """Cells of the shape and the face-to-face wires between them: [(a, face, b, face)]."""
+    cells = SHAPES[shape](n)
+    where = {cell: i for i, cell in enumerate(cells)}
+    wires = []
+    for a, (q, r) in enumerate(cells):
+        for face in range(3):  # each pair once: faces 0-2 of a meet faces 3-5 of b
+            b = where.get(grid.neighbour_cell(q, r, face))
+            if b is not None:
+                wires.append((a, face, b, (face + 3) % 6))
+    return cells, wires
+
+
+def pixel_colour(rgb):
+    """A decoded pixel (8-bit, as capped by board.PIXEL_MAX) back as the game's 15-bit colour."""
+    r, g, b = (round(v * 31 / board.PIXEL_MAX) for v in rgb)
+    return r << 10 | g << 5 | b
+
+
+class EmuError(RuntimeError):
+    pass
+
+
+class TilePort:
+    """The serial port of one tile: a pty whose other end is the tile's USB CDC."""
+
+    def __init__(self, path):
+        self.path = path
+        self.master = None
+        self.plug()
+
+    def plug(self):
+        master, slave = os.openpty()
+        tty.setraw(slave)  # no echo, no line editing: bytes as they are, like a USB CDC port
+        os.set_blocking(master, False)
+        target = os.ttyname(slave)
+        os.close(slave)  # the host opens it; while nobody has it open, poll says POLLHUP
+        self.master = master
+        tmp = self.path + ".new"
+        if os.path.lexists(tmp):
+            os.remove(tmp)
+        os.symlink(target, tmp)
+        os.replace(tmp, self.path)
+
+    def host_connected(self):
+        poll = select.poll()
+        poll.register(self.master, select.POLLOUT)
+        return not any(ev & select.POLLHUP for _, ev in poll.poll(0))
+
+    def write(self, data):
+        """Device output: dropped while no host has the port open, as a board's USB drops it."""
+        deadline = time.monotonic() + 5
+        while data and self.host_connected():
+            try:
+                data = data[os.write(self.master, data) :]
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    return
+                time.sleep(0.002)
+            except OSError:
+                return
+
+    def close(self):
+        try:
+            os.close(self.master)
+        except OSError:
+            pass
+        if os.path.lexists(self.path):
+            os.remove(self.path)
+
+
+class EmuCluster:
+    def __init__(
+        self,
+        tiles=1,
+        shape="blob",
+        firmware=None,
+        bootrom=None,
+        state_dir=None,
+        mode="realtime",
+        seed=0,
+        loss=0.0,
+        echo=True,
+    ):
+        if shape not in SHAPES:
+            raise ValueError(f"shape must be one of {', '.join(SHAPES)}")
+        self.n = tiles
+        self.shape = shape
+        self.cells, self.wires = layout(tiles, shape)
+        self.firmware = images.firmware_path(firmware)
+        self.bootrom = images.bootrom_path(bootrom)
+        self._own_state = state_dir is None
+        self.state_dir = os.path.abspath(state_dir or tempfile.mkdtemp(prefix="blinks-emu-"))
+        os.makedirs(self.state_dir, exist_ok=True)
+        self.mode = mode
+        self.seed = seed
+        self.loss = loss
+        self.echo = echo
+        self.ports = [os.path.join(self.state_dir, f"tty{i}") for i in range(tiles)]
+        self.now_ms = 0.0
+        self.up = [threading.Event() for _ in range(tiles)]
+        self.led_frames = [[] for _ in range(tiles)]  # (ms, [rgb * 6]) in order
+        self.resets = [[] for _ in range(tiles)]  # (ms, cause)
+        self.output = [bytearray() for _ in range(tiles)]
+        self._proc = None
+        self._ports = []
+        self._lock = threading.Lock()
+        self._at = threading.Condition()
+        self._replies = []
+        self._reader = None
+        self._running = False
+
+    # ---- lifecycle ---------------------------------------------------------------------------
+    def serial_of(self, i):
+        """Tile i's 8-byte machine.unique_id(): made from its flash image's path, so a tile keeps
+        it across restarts on the same state folder, as a board keeps its flash chip."""
+        return hashlib.sha256(self.flash_path(i).encode()).digest()[:8]
+
+    def flash_path(self, i):
+        return os.path.join(self.state_dir, f"tile{i}.flash")
+
+    def start(self, wait_up=True, timeout=120):
+        node = node_command()
+        folder = harness_dir()
+        config = {
+            "bootrom": self.bootrom,
+            "firmware": self.firmware,
+            "tiles": [
+                {
+                    "index": i,
+                    "flash": self.flash_path(i),
+                    "serial": self.serial_of(i).hex(),
+                    "seed": (self.seed * 7919 + i * 104729 + 1) & 0xFFFFFFFF,
+                }
+                for i in range(self.n)
+            ],
+            "wires": self.wires,
+            "pins": {
+                "tx": list(board.IR_TX_PINS),
+                "rx": list(board.IR_RX_PINS),
+                "button": board.BUTTON_PIN,
+                "pixel": board.PIXEL_PIN,
+                "pixels": board.PIXEL_COUNT,
+            },
+            "mode": self.mode,
+            "seed": self.seed,
+            "loss": self.loss,
+            "echo": self.echo,
+        }
+        config_path = os.path.join(self.state_dir, "cluster.json")
+        with open(config_path, "w") as f:
+            json.dump(config, f)
+        self._ports = [TilePort(path) for path in self.ports]
+        self._proc = subprocess.Popen(
+            [node, os.path.join(folder, "cluster.mjs"), config_path],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            cwd=folder,
+            start_new_session=True,  # Ctrl-C at a terminal reaches us, and we stop it
+        )
+        self._running = True
+        self._reader = threading.Thread(target=self._pump, daemon=True)
+        self._reader.start()
+        if wait_up:
+            self.wait_up(range(self.n), timeout)
+        return self
+
+    def wait_up(self, tiles, timeout=120):
+        deadline = time.monotonic() + timeout
+        for i in tiles:
+            while not self.up[i].wait(0.2):
+                if self.mode == "driven":
+                    self.advance(20)
+                if time.monotonic() > deadline or not self.alive():
+                    raise EmuError(f"tile {i} did not come up ({self._exit_note()})")
+
+    def alive(self):
+        return self._proc is not None and self._proc.poll() is None
+
+    def _exit_note(self):
+        if self._proc is None:
+            return "not started"
+        code = self._proc.poll()
+        return "still running" if code is None else f"emulator exited with {code}"
+
+    def stop(self):
+        """Stop the emulator (a power cut for every tile: the flash images stay as they are)."""
+        self._running = False
+        if self._proc is not None:
+            if self._proc.poll() is None:
+                try:
+                    os.killpg(self._proc.pid, signal.SIGTERM)
+                    self._proc.wait(10)
+                except (ProcessLookupError, subprocess.TimeoutExpired):
+                    os.killpg(self._proc.pid, signal.SIGKILL)
+                    self._proc.wait(10)
+            self._proc.stdin.close()
+            self._proc.stdout.close()
+        if self._reader is not None:
+            self._reader.join(5)
+        for port in self._ports:
+            port.close()
+        self._ports = []
+        if self._own_state:
+            shutil.rmtree(self.state_dir, ignore_errors=True)
+
+    def kill(self):
+        """Stop the emulator abruptly (SIGKILL), as a power cut at any instant."""
+        if self._proc is not None and self._proc.poll() is None:
+            os.killpg(self._proc.pid, signal.SIGKILL)
+        own, self._own_state = self._own_state, False
+        self.stop()
+        self._own_state = own
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    # ---- commands ----------------------------------------------------------------------------
+    def _send(self, **msg):
+        line = (json.dumps(msg) + "\n").encode()
+        with self._lock:
+            try:
+                self._proc.stdin.write(line)
+                self._proc.stdin.flush()
+            except (BrokenPipeError, ValueError) as exc:
+                raise EmuError(f"the emulator is gone ({self._exit_note()})") from exc
+
+    def advance(self, ms, timeout=600):
+        """Driven mode: run every tile `ms` of emulated time further; returns the new time."""
+        target = self.now_ms + ms
+        with self._at:
+            self._send(cmd="run_until", t=target)
+            self.mode = "driven"
+            deadline = time.monotonic() + timeout
+            while self.now_ms < target - 1e-6:
+                if not self._at.wait(0.5) and (time.monotonic() > deadline or not self.alive()):
+                    raise EmuError(f"emulated time stuck at {self.now_ms} ms ({self._exit_note()})")
+        return self.now_ms
+
+    def set_mode(self, mode):
+        self.mode = mode
+        self._send(cmd="mode", mode=mode)
+
+    def button(self, tile, down, at_ms=None):
+        """Press (down) or release the button of `tile` at emulated time `at_ms` (default now)."""
+        self._send(cmd="button", tile=tile, down=down, at=self.now_ms if at_ms is None else at_ms)
+
+    def press(self, tile, ms, at_ms=None):
+        """Hold the button for `ms` of emulated time, starting at `at_ms` (default now)."""
+        start = self.now_ms if at_ms is None else at_ms
+        self.button(tile, True, start)
+        self.button(tile, False, start + ms)
+        return start + ms
+
+    def clicks(self, tile, count, at_ms=None, down_ms=60, gap_ms=140):
+        """`count` clicks as a person makes them (see simulator.world: 60 ms down, 140 ms up)."""
+        t = self.now_ms if at_ms is None else at_ms
+        for _ in range(count):
+            t = self.press(tile, down_ms, t) + gap_ms
+        return t
+
+    def power(self, tile, on):
+        self._send(cmd="power", tile=tile, on=on)
+
+    def set_loss(self, loss):
+        self._send(cmd="loss", loss=loss)
+
+    def write(self, tile, data):
+        """Bytes to a tile's USB serial, as a host would send them."""
+        self._send(cmd="serial", tile=tile, data=base64.b64encode(bytes(data)).decode())
+
+    def stats(self, timeout=30):
+        with self._at:
+            self._send(cmd="stats")
+            deadline = time.monotonic() + timeout
+            while not self._replies:
+                if not self._at.wait(0.5) and time.monotonic() > deadline:
+                    raise EmuError("no stats from the emulator")
+            return self._replies.pop(0)
+
+    # ---- what the tiles show -----------------------------------------------------------------
+    def leds(self, tile):
+        """The six pixel colours (r, g, b) the tile shows now; None before its first write."""
+        frames = self.led_frames[tile]
+        return frames[-1][1] if frames else None
+
+    def colours(self, tile):
+        """The same as the game's 15-bit colours (what it passed to set_color), or None."""
+        rgb = self.leds(tile)
+        return None if rgb is None else [pixel_colour(p) for p in rgb]
+
+    def log_lines(self, tile):
+        return bytes(self.output[tile]).decode(errors="replace").replace("\r", "").split("\n")
+
+    # ---- the pump: emulator events out, host bytes in ----------------------------------------
+    def _pump(self):
+        out = self._proc.stdout
+        fds = {out.fileno(): None}
+        for i, port in enumerate(self._ports):
+            fds[port.master] = i
+        poll = select.poll()
+        for fd in fds:
+            poll.register(fd, select.POLLIN)
+        buf = b""
+        while self._running:
+            try:
+                ready = poll.poll(200)
+            except (OSError, ValueError):
+                return
+            for fd, ev in ready:
+                tile = fds.get(fd)
+                if tile is None:
+                    chunk = os.read(fd, 1 << 16) if ev & (select.POLLIN | select.POLLHUP) else b""
+                    if not chunk:
+                        self._running = False
+                        with self._at:
+                            self._at.notify_all()
+                        return
+                    buf += chunk
+                    *lines, buf = buf.split(b"\n")
+                    for line in lines:
+                        self._event(json.loads(line))
+                elif ev & select.POLLIN:
+                    try:
+                        data = os.read(fd, 4096)
+                    except OSError:
+                        continue
+                    if data:
+                        self.write(tile, data)
+                elif ev & select.POLLHUP:
+                    time.sleep(0.01)  # nobody has this port open
+
+    def _event(self, msg):
+        ev = msg["ev"]
+        if ev == "serial":
+            data = base64.b64decode(msg["data"])
+            tile = msg["tile"]
+            self.output[tile] += data
+            if len(self.output[tile]) > OUTPUT_KEEP:
+                del self.output[tile][: len(self.output[tile]) - OUTPUT_KEEP]
+            self._ports[tile].write(data)
+        elif ev == "leds":
+            self.led_frames[msg["tile"]].append((msg["t"], [tuple(p) for p in msg["rgb"]]))
+        elif ev == "up":
+            self.up[msg["tile"]].set()
+        elif ev == "reset":
+            self.resets[msg["tile"]].append((msg["t"], msg["cause"]))
+            self.up[msg["tile"]].clear()
+        elif ev in ("at", "stats"):
+            with self._at:
+                if ev == "at":
+                    self.now_ms = msg["t"]
+                else:
+                    self.now_ms = max(self.now_ms, msg["t"])
+                    self._replies.append(msg)
+                self._at.notify_all()

