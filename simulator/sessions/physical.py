@@ -16,6 +16,7 @@ from functools import partial
 
 from games.lostgems import LostGems
 
+from simulator.cosim import CosimError
 from simulator.sessions.playtest import final_score
 from simulator.sessions.referee import PLAYERS, GameState
 from simulator.sessions.runner import EXIT_EXPECT_FAILED, RulesRunner, SessionResult
@@ -208,9 +209,14 @@ class Table:
             raise Mismatch("; ".join(problems))
 
     def tiles_json(self):
+        """Every tile's shard and state; a co-simulated tile whose MicroPython process failed
+        cannot say, and shows null for both."""
         out = []
         for t in sorted(self.world.tiles):
-            seen = self.world.inspect(t)
+            try:
+                seen = self.world.inspect(t)
+            except CosimError:
+                seen = {"shard": None, "state": None}
             out.append({"id": t, "shard": seen["shard"], "state": seen["state"]})
         return out
 
@@ -247,7 +253,7 @@ def physical_game(seed=0, deck=None, start=0, ir_loss=0.0, shape="blob", mpy=0):
     try:
         deal_ms = table.deal()
     except BaseException as exc:
-        if isinstance(exc, Mismatch):
+        if isinstance(exc, (Mismatch, CosimError)):
             exc.tiles = table.tiles_json()  # what the tiles show after the failed deal
         table.close()
         raise
@@ -266,8 +272,10 @@ class PhysicalRunner(RulesRunner):
 
     mode = "simulator"
 
-    def __init__(self, statements, seed=None, say=None, ir_loss=0.0, mpy=0, ceiling=False):
-        RulesRunner.__init__(self, statements, seed=seed, say=say, ceiling=ceiling)
+    def __init__(
+        self, statements, seed=None, say=None, ir_loss=0.0, mpy=0, ceiling=False, failed=None
+    ):
+        RulesRunner.__init__(self, statements, seed=seed, say=say, ceiling=ceiling, failed=failed)
         self.ir_loss = ir_loss
         self.mpy = mpy
         self.table = None
@@ -285,6 +293,9 @@ class PhysicalRunner(RulesRunner):
         except Mismatch as exc:
             self.tiles = getattr(exc, "tiles", [])
             raise _Stop(line, f"the deal: {exc}")
+        except CosimError as exc:  # a tile's process failed: the command line says so (exit 3)
+            self.tiles = getattr(exc, "tiles", [])
+            raise
         self.say(f"dealt on {DECK_SIZE} tiles in {self.deal_ms} simulated ms")
 
     def after_move(self, st, event):
@@ -301,12 +312,11 @@ class PhysicalRunner(RulesRunner):
         seen = self.table.world.inspect(st.tile)
         if st.value in (seen["state"], seen["shard"]):
             return
-        message = (
+        self.fail(
+            st.line,
             f"expect tile {st.tile} shows {st.value} failed: it shows {seen['state']} "
-            f"{seen['shard']}"
+            f"{seen['shard']}",
         )
-        self.failures.append((st.line, message))
-        self.say(f"line {st.line}: {message}")
 
     def tiles_json(self):
         return self.tiles
@@ -315,8 +325,7 @@ class PhysicalRunner(RulesRunner):
         try:
             result = RulesRunner.run(self)
         except _Stop as stop:
-            self.failures.append((stop.line, stop.message))
-            self.say(f"line {stop.line}: {stop.message}")
+            self.fail(stop.line, stop.message)
             result = SessionResult(EXIT_EXPECT_FAILED, self.state, self.failures, self)
         finally:
             # read the tiles while they still run (co-simulated ones live in processes), then stop them
