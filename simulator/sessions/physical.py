@@ -11,6 +11,7 @@ next: with a script `deck` it picks tiles realising that order, otherwise a shuf
 from the seed. The referee plays that same order, so both always agree on every shard.
 """
 
+import os
 import random
 from functools import partial
 
@@ -343,23 +344,28 @@ class _Stop(Exception):
 
 
 def run_physical_games(
-    bot_name, games, seed=0, progress=None, jobs=1, outcome=final_score, partner=None
+    bot_name, games, seed=0, progress=None, jobs=1, outcome=final_score, partner=None, scripts=None
 ):
     """Scores of bot games played on the simulated tiles, in seed order, over `jobs` worker
     processes (0: one per CPU), or `outcome` of each game as in run_games (`partner`: the bot
-    in seat B, as there); raises Mismatch on a disagreement."""
+    in seat B, as there); raises Mismatch on a disagreement. With `scripts` (a folder), each
+    game is also saved there as a session script that replays it (raises OSError)."""
     from simulator.sessions.playtest import share_out
 
-    play = partial(play_physical_seeds, outcome=outcome, partner=partner)
+    if scripts:
+        os.makedirs(scripts, exist_ok=True)
+    play = partial(play_physical_seeds, outcome=outcome, partner=partner, scripts=scripts)
     return share_out(play, bot_name, games, seed, progress, jobs, partner=partner)
 
 
-def play_physical_seeds(bot_name, games, seed, progress=None, outcome=final_score, partner=None):
+def play_physical_seeds(
+    bot_name, games, seed, progress=None, outcome=final_score, partner=None, scripts=None
+):
     """outcome() of each game dealt from seeds seed .. seed + games - 1, played on the tiles
-    (its score by default)."""
+    (its score by default), each saved as a session script into the folder `scripts` if given."""
     from simulator.sessions.bots import bot_class
     from simulator.sessions.bots.base import seated_bots
-    from simulator.sessions.playtest import naming_the_deal
+    from simulator.sessions.playtest import naming_the_deal, save_game_script
 
     cls = bot_class(bot_name)
     partner_cls = partner and bot_class(partner)
@@ -382,6 +388,8 @@ def play_physical_seeds(bot_name, games, seed, progress=None, outcome=final_scor
                 ) from None
             for q in (0, 1):
                 bots[q].observe(obs[q], obs[q].last_event)
+        if scripts:
+            save_game_script(scripts, state, bot_name, partner, seed + i, " on the tiles")
         results.append(outcome(state))
         if progress:
             progress(i + 1)
