@@ -282,18 +282,35 @@ class Monitor:
                 return out
 
 
+SIM_RECORDING = "blinks-sim"  # the "kind" of a `blinks sim --record` file's first line
+
+
 def load_records(path):
-    """The records of a --record file; a malformed line is an error naming the line."""
+    """The records of a --record file; a malformed line is an error naming the file and line
+    (a file of the simulator's own recordings is told apart, with the command that plays it)."""
     records = []
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
+    with open(path, "rb") as f:
+        for n, raw in enumerate(f, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise ValueError(
+                    f"{path}:{n}: not UTF-8 text, so no `blinks monitor --record` file"
+                )
             if not line.strip():
                 continue
             try:
                 rec = json.loads(line)
             except ValueError as exc:
                 raise ValueError(f"{path}:{n}: not JSON ({exc})") from None
+            if n == 1 and isinstance(rec, dict) and rec.get("kind") == SIM_RECORDING:
+                raise ValueError(
+                    f"{path} is a recording of the simulator (`blinks sim --record`), not of "
+                    f"tiles: play it with `blinks sim --replay {path}`"
+                )
             if not isinstance(rec, dict) or "port" not in rec or "time" not in rec:
-                raise ValueError(f"{path}:{n}: a record needs 'time' and 'port'")
+                raise ValueError(
+                    f"{path}:{n}: a record of `blinks monitor --record` needs 'time' and 'port'"
+                )
             records.append(rec)
     return records

@@ -9,6 +9,7 @@ import sys
 import time
 
 from host_tools.monitor import Monitor
+from host_tools.output_path import output_problem
 from host_tools.ports import no_tile_message, target_ports
 
 COLOURS = (
@@ -85,6 +86,9 @@ def run(args):
     from rich.console import Console
     from rich.text import Text
 
+    if args.record is not None and output_problem(args.record):
+        print(f"blinks monitor: --record: {output_problem(args.record)}", file=sys.stderr)
+        return 2
     ports = target_ports(args.port, args.all)
     if not ports:
         print("blinks monitor: " + no_tile_message(args.all), file=sys.stderr)
@@ -94,6 +98,13 @@ def run(args):
     label = {p: p.rsplit("/", 1)[-1] for p in ports}
     mirror = None
     if args.mirror:
+        from simulator.app.display import hide_pygame_banner, open_display
+
+        hide_pygame_banner()
+        no_window = open_display("blinks monitor --mirror")
+        if no_window:
+            print(no_window, file=sys.stderr)
+            return 2
         from host_tools.mirror import Mirror
 
         mirror = Mirror()
