@@ -221,7 +221,7 @@ def print_summary(results, image, console):
 
     table = Table(title=f"flash {image.game} build {image.build}")
     for col in ("port", "serial", "result", "files sent", "kept", "bytes sent", "time"):
-        table.add_column(col)
+        table.add_column(col, overflow="fold")  # a narrow terminal folds a path, never cuts it
     for r in results:
         table.add_row(
             r.port,
@@ -240,7 +240,7 @@ def print_image(image, console):
     from rich.table import Table
 
     table = Table(title=f"{image.game} build {image.build}")
-    table.add_column("file on the tile")
+    table.add_column("file on the tile", overflow="fold")
     table.add_column("bytes", justify="right")
     table.add_row("main.py", str(len(image.main_py)))
     for path, data in sorted(image.files.items()):

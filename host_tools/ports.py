@@ -55,11 +55,9 @@ def port_problem(device):
     except OSError:
         return None
     if stat.S_ISDIR(mode):
-        return f"{device} is a folder, not a serial port"
+        return "a folder, not a serial port"
     if not stat.S_ISCHR(mode):
-        return (
-            f"{device} is a file, not a serial port (a tile's port is a device like /dev/ttyACM0)"
-        )
+        return "a file, not a serial port (a tile's port is a device like /dev/ttyACM0)"
     return None
 
 

@@ -88,7 +88,7 @@ def run(args):
 
     table = Table(title="tiles")
     for col in ("port", "usb", "serial", "micropython", "firmware"):
-        table.add_column(col)
+        table.add_column(col, overflow="fold")  # a narrow terminal folds a path, never cuts it
     for r in rows:
         fw = f"[red]{r['error']}[/red]" if r["error"] else firmware_text(r)
         table.add_row(r["port"], r["usb"], r["serial"] or "?", micropython_text(r), fw)
