@@ -154,7 +154,7 @@ def make_app(args, size=None, runners=None):
         replay = rec.Replay(events)
     game_class, game_name, note = load_game(game)
     if layout is None:
-        layout = starting_layout(table_for(size), tiles)
+        layout = starting_layout(table_for(size, tiles), tiles)
     if runners is None and getattr(args, "mpy", 0):
         from simulator.cosim import mpy_runners
 
