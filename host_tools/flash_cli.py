@@ -8,14 +8,16 @@ or no tile was named, 130 on Ctrl-C. Ctrl-C lets each tile finish the command it
 the tile into whichever complete build it holds.
 """
 
+import os
 import sys
 import threading
 import time
 
 from host_tools.build import FIRMWARE, BuildError, build
+from host_tools.console import table_console
 from host_tools.deploy import Cancelled, Deployer
 from host_tools.link import LinkError, close, connect
-from host_tools.ports import no_tile_message, target_ports
+from host_tools.ports import no_tile_message, port_problem, target_ports
 
 # Longest a tile may take, whatever it does: a minute plus 2 kB/s for the image (a board
 # writes ~50 kB/s), so only a tile that stopped answering, or never ends a reply, reaches it.
@@ -122,6 +124,9 @@ def flash_one(port, image, result, progress, reset, cancel=None):
     transport = None
     deadline = DEADLINE_S + image.total_bytes() / DEADLINE_BYTES_PER_S
     try:
+        not_a_port = port_problem(port)
+        if not_a_port:
+            raise LinkError(not_a_port)
         transport = connect(port, overall=deadline)
         d = Deployer(transport, image, progress, cancel)
         try:
@@ -186,8 +191,17 @@ def flash_all(ports, image, reset=True, quiet=False, cancel=None):
             for th, _, _ in threads:
                 th.join()
         for _, task, r in threads:
-            bars.update(task, step="[green]ok" if r.ok else "[red]failed")
+            bars.update(task, step=outcome_words(r))
     return results
+
+
+def outcome_words(result):
+    """How a tile's flash ended, for its progress bar: after Ctrl-C, which firmware it kept."""
+    if result.ok:
+        return "[green]ok"
+    if result.cancelled:
+        return "[yellow]stopped: " + ("new firmware" if result.switched else "old firmware kept")
+    return "[red]failed"
 
 
 def interrupted_message(results):
@@ -207,7 +221,7 @@ def print_summary(results, image, console):
 
     table = Table(title=f"flash {image.game} build {image.build}")
     for col in ("port", "serial", "result", "files sent", "kept", "bytes sent", "time"):
-        table.add_column(col)
+        table.add_column(col, overflow="fold")  # a narrow terminal folds a path, never cuts it
     for r in results:
         table.add_row(
             r.port,
@@ -226,7 +240,7 @@ def print_image(image, console):
     from rich.table import Table
 
     table = Table(title=f"{image.game} build {image.build}")
-    table.add_column("file on the tile")
+    table.add_column("file on the tile", overflow="fold")
     table.add_column("bytes", justify="right")
     table.add_row("main.py", str(len(image.main_py)))
     for path, data in sorted(image.files.items()):
@@ -239,9 +253,14 @@ def print_image(image, console):
 
 
 def run(args):
-    from rich.console import Console
-
-    console = Console(width=max(Console().width, 120))
+    console = table_console()
+    if not os.path.isdir(args.firmware):
+        print(
+            f"blinks flash: --firmware {args.firmware}: no such folder (it holds the firmware "
+            "tree: main.py, runtime/, games/, hal/)",
+            file=sys.stderr,
+        )
+        return 2
     if not args.dry_run:
         ports = target_ports(args.port, args.all)
         if not ports:

@@ -9,6 +9,11 @@ A record (one JSON object per line) looks like
     {"time": 13.0, "port": "/dev/ttyACM0", "status": "disconnected"}
     {"time": 0.1, "port": "/dev/ttyACM1", "status": "waiting", "detail": "no such port yet; ..."}
 where time is seconds since the monitor started and event is the parsed structured line.
+
+A line longer than MAX_LINE bytes keeps its first MAX_LINE bytes, and its record says how many
+more it had (`"truncated": N`): a tile that never ends a line cannot hold up the next ones or
+fill the memory. A line the port vanished in the middle of is kept, as `"unfinished": true`.
+Reading and parsing take time in proportion to the bytes, whatever they hold.
 """
 
 import json
@@ -21,8 +26,10 @@ import time
 import serial
 
 RETRY_S = 0.25
+MAX_LINE = 4096  # bytes kept of one line (a Lost Gems line is under 100)
 _FIELD = re.compile(r"(\w+)=(\S+)")
 _FATAL = re.compile(r"^BLINKS (boot failed|game crashed):? ?(.*)$")
+_STAMP = re.compile(r"tile=(\S+) t=(-?\d+) ")
 
 
 def parse_line(line):
@@ -46,16 +53,10 @@ def parse_line(line):
     kind, rest = parts[1], parts[2]
     event = {"kind": kind}
     if parts[0] == "LG" and kind == "state":
-        m = re.match(r"tile=(\S+) t=(-?\d+) (.+?) -> (.+) shard=(\S+)$", rest)
-        if not m:
+        change = state_change(rest)
+        if change is None:
             return None
-        event.update(
-            tile=m.group(1),
-            t=int(m.group(2)),
-            old=m.group(3),
-            new=m.group(4),
-            shard=None if m.group(5) == "-" else m.group(5),
-        )
+        event.update(change)
         return event
     fields = dict(_FIELD.findall(rest))
     if "tile" not in fields:
@@ -72,6 +73,67 @@ def parse_line(line):
             event["state"] = m.group(1)
             event["shard"] = None if m.group(2) == "-" else m.group(2)
     return event
+
+
+def state_change(rest):
+    """The fields of `tile=<hex> t=<ms> <old> -> <new> shard=<shard>`, or None.
+
+    State names may hold spaces, so the old state runs to the first " -> " and the new one to
+    the last " shard=" (whose value holds none). Plain string searches, where a regex with two
+    open-ended groups backtracks over every " -> " pair: an 80 kB line took 15 s."""
+    stamp = _STAMP.match(rest)
+    if stamp is None:
+        return None
+    states, sep, shard = rest[stamp.end() :].rpartition(" shard=")
+    old, arrow, new = states.partition(" -> ")
+    if not old and arrow:  # an old state of no characters: look past that arrow
+        old_tail, arrow, new = new.partition(" -> ")
+        old = " -> " + old_tail
+    if not (sep and shard and arrow and old and new) or any(c.isspace() for c in shard):
+        return None
+    return {
+        "tile": stamp.group(1),
+        "t": int(stamp.group(2)),
+        "old": old,
+        "new": new,
+        "shard": None if shard == "-" else shard,
+    }
+
+
+class LineSplitter:
+    """Bytes in, whole lines out, in time linear in the bytes: each chunk is searched for
+    newlines once, and at most `limit` bytes of a line are kept (the rest only counted)."""
+
+    def __init__(self, limit=MAX_LINE):
+        self.limit = limit
+        self.pending = bytearray()
+        self.dropped = 0  # bytes of the current line past the limit
+
+    def feed(self, data):
+        """The lines `data` completes, as (bytes, bytes dropped) pairs."""
+        view = memoryview(data)
+        lines = []
+        start = 0
+        while True:
+            end = data.find(b"\n", start)
+            if end < 0:
+                self._keep(view[start:])
+                return lines
+            self._keep(view[start:end])
+            lines.append(self.rest())
+            start = end + 1
+
+    def rest(self):
+        """The line so far, as (bytes, bytes dropped), and start a new one."""
+        line = (bytes(self.pending), self.dropped)
+        self.pending = bytearray()
+        self.dropped = 0
+        return line
+
+    def _keep(self, chunk):
+        room = max(0, self.limit - len(self.pending))
+        self.pending += chunk[:room]
+        self.dropped += max(0, len(chunk) - room)
 
 
 def waiting_reason(port, exc):
@@ -118,11 +180,15 @@ class PortReader(threading.Thread):
                 continue
             self._status("reconnected" if self.connected_once else "connected")
             self.connected_once = True
+            lines = LineSplitter()
             try:
-                self._read(link)
+                self._read(link, lines)
             except (OSError, serial.SerialException, TypeError) as exc:
                 # pyserial raises TypeError from a read on a port closed under it
+                self._line(*lines.rest(), unfinished=True)
                 self._status("disconnected", f"{type(exc).__name__}: {exc}")
+            else:
+                self._line(*lines.rest(), unfinished=True)  # stopped mid-line
             finally:
                 try:
                     link.close()
@@ -130,22 +196,27 @@ class PortReader(threading.Thread):
                     pass
             self._halt.wait(RETRY_S)
 
-    def _read(self, link):
-        pending = b""
+    def _read(self, link, lines):
         while not self._halt.is_set():
             data = link.read(max(1, link.in_waiting))
-            if not data:
-                continue
-            pending += data
-            *lines, pending = pending.split(b"\n")
-            for raw in lines:
-                text = raw.decode("utf-8", "replace").rstrip("\r")
-                if text.strip():
-                    rec = {"time": self.clock(), "port": self.port, "line": text}
-                    event = parse_line(text)
-                    if event:
-                        rec["event"] = event
-                    self.out.put(rec)
+            if data:
+                for raw, dropped in lines.feed(data):
+                    self._line(raw, dropped)
+
+    def _line(self, raw, dropped=0, unfinished=False):
+        """Put one line's record on the queue (nothing for a blank line)."""
+        text = raw.decode("utf-8", "replace").rstrip("\r")
+        if not text.strip():
+            return
+        rec = {"time": self.clock(), "port": self.port, "line": text}
+        if dropped:
+            rec["truncated"] = dropped
+        if unfinished:
+            rec["unfinished"] = True
+        event = parse_line(text)
+        if event:
+            rec["event"] = event
+        self.out.put(rec)
 
 
 class Monitor:
@@ -211,18 +282,35 @@ class Monitor:
                 return out
 
 
+SIM_RECORDING = "blinks-sim"  # the "kind" of a `blinks sim --record` file's first line
+
+
 def load_records(path):
-    """The records of a --record file; a malformed line is an error naming the line."""
+    """The records of a --record file; a malformed line is an error naming the file and line
+    (a file of the simulator's own recordings is told apart, with the command that plays it)."""
     records = []
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
+    with open(path, "rb") as f:
+        for n, raw in enumerate(f, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise ValueError(
+                    f"{path}:{n}: not UTF-8 text, so no `blinks monitor --record` file"
+                )
             if not line.strip():
                 continue
             try:
                 rec = json.loads(line)
             except ValueError as exc:
                 raise ValueError(f"{path}:{n}: not JSON ({exc})") from None
+            if n == 1 and isinstance(rec, dict) and rec.get("kind") == SIM_RECORDING:
+                raise ValueError(
+                    f"{path} is a recording of the simulator (`blinks sim --record`), not of "
+                    f"tiles: play it with `blinks sim --replay {path}`"
+                )
             if not isinstance(rec, dict) or "port" not in rec or "time" not in rec:
-                raise ValueError(f"{path}:{n}: a record needs 'time' and 'port'")
+                raise ValueError(
+                    f"{path}:{n}: a record of `blinks monitor --record` needs 'time' and 'port'"
+                )
             records.append(rec)
     return records

@@ -9,6 +9,7 @@ import sys
 import time
 
 from host_tools.monitor import Monitor
+from host_tools.output_path import output_problem
 from host_tools.ports import no_tile_message, target_ports
 
 COLOURS = (
@@ -66,28 +67,44 @@ def add_arguments(parser):
 
 
 def format_record(rec, label, wall0):
-    """(text, style) for one record: '14:02:07.315 [label] line' or a connection notice."""
+    """(text, style) for one record: '14:02:07.315 [label] line' or a connection notice; a
+    line cut short says so."""
     wall = wall0 + rec["time"]
     stamp = time.strftime("%H:%M:%S", time.localtime(wall)) + f".{int(wall * 1000) % 1000:03d}"
     if "status" in rec:
         detail = f" ({rec['detail']})" if rec.get("detail") else ""
         return f"{stamp} [{label}] -- {rec['status']}{detail}", "dim"
-    return f"{stamp} [{label}] {rec['line']}", "bold" if "event" in rec else ""
+    notes = ""
+    if rec.get("truncated"):
+        notes += f" [... {rec['truncated']} more bytes left out]"
+    if rec.get("unfinished"):
+        notes += " [unfinished: the line ended with the connection]"
+    return f"{stamp} [{label}] {rec['line']}{notes}", "bold" if "event" in rec else ""
 
 
 def run(args):
     from rich.console import Console
     from rich.text import Text
 
+    if args.record is not None and output_problem(args.record):
+        print(f"blinks monitor: --record: {output_problem(args.record)}", file=sys.stderr)
+        return 2
     ports = target_ports(args.port, args.all)
     if not ports:
         print("blinks monitor: " + no_tile_message(args.all), file=sys.stderr)
         return 1 if args.all else 2
-    console = Console(highlight=False, width=max(Console().width, 120))
+    console = Console(highlight=False)
     colour = {p: COLOURS[i % len(COLOURS)] for i, p in enumerate(ports)}
     label = {p: p.rsplit("/", 1)[-1] for p in ports}
     mirror = None
     if args.mirror:
+        from simulator.app.display import hide_pygame_banner, open_display
+
+        hide_pygame_banner()
+        no_window = open_display("blinks monitor --mirror")
+        if no_window:
+            print(no_window, file=sys.stderr)
+            return 2
         from host_tools.mirror import Mirror
 
         mirror = Mirror()
@@ -112,7 +129,8 @@ def run(args):
             tile = monitor.tile_of_port.get(port)
             name = label[port] + (" " + tile[-4:] if tile else "")
             text, style = format_record(rec, name, wall0)
-            console.print(Text(text, style=f"{colour[port]} {style}".strip()))
+            # soft_wrap: a long line is the terminal's to wrap, and a pipe gets it whole
+            console.print(Text(text, style=f"{colour[port]} {style}".strip()), soft_wrap=True)
     except KeyboardInterrupt:
         pass
     finally:

@@ -7,6 +7,7 @@ which is how virtual tiles and unusual adapters are added.
 
 import json
 import os
+import stat
 
 from serial.tools import list_ports
 
@@ -44,6 +45,20 @@ def same_port(device):
     resolve to the device itself. Opening one port twice at once fails (mpremote opens it
     exclusively), so every command lists each port once."""
     return os.path.realpath(device)
+
+
+def port_problem(device):
+    """Why a named path cannot be a tile's port (a folder, a regular file), or None. A missing
+    path is not refused: a tile being plugged in may bring it."""
+    try:
+        mode = os.stat(device).st_mode
+    except OSError:
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder, not a serial port"
+    if not stat.S_ISCHR(mode):
+        return "a file, not a serial port (a tile's port is a device like /dev/ttyACM0)"
+    return None
 
 
 def find_ports(extra=()):

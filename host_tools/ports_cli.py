@@ -8,8 +8,9 @@ the table, or with --json only the JSON list.
 
 import json
 
+from host_tools.console import table_console
 from host_tools.link import LinkError
-from host_tools.ports import find_ports, probe
+from host_tools.ports import find_ports, port_problem, probe
 
 
 def add_arguments(parser):
@@ -41,7 +42,10 @@ def describe(port, do_probe):
         "named": port.named,
         "error": None,
     }
-    if do_probe:
+    not_a_port = port_problem(port.device) if port.named else None
+    if not_a_port:
+        row["error"] = not_a_port
+    elif do_probe:
         try:
             info = probe(port.device)
             row["serial"] = info["serial"]
@@ -80,15 +84,13 @@ def run(args):
     if not rows:
         print("no tiles found (plug one in, or name it with --port)")
         return 0
-    from rich.console import Console
     from rich.table import Table
 
     table = Table(title="tiles")
     for col in ("port", "usb", "serial", "micropython", "firmware"):
-        table.add_column(col)
+        table.add_column(col, overflow="fold")  # a narrow terminal folds a path, never cuts it
     for r in rows:
         fw = f"[red]{r['error']}[/red]" if r["error"] else firmware_text(r)
         table.add_row(r["port"], r["usb"], r["serial"] or "?", micropython_text(r), fw)
-    # Wide enough for a row a line: the table takes only the width it needs.
-    Console(width=max(Console().width, 200)).print(table)
+    table_console().print(table)
     return status

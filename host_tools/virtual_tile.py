@@ -473,9 +473,30 @@ def main(argv=None):
     """Run virtual tiles until interrupted, printing one port path per tile (for bench and demos)."""
     ap = argparse.ArgumentParser(description="Run virtual tiles on pseudo-terminals.")
     ap.add_argument("flash_dirs", nargs="+", help="one directory per tile: its flash filesystem")
-    ap.add_argument("--byte-rate", type=int, default=BYTE_RATE)
-    ap.add_argument("--flash-rate", type=int, default=FLASH_RATE)
-    ap.add_argument("--exec-latency-ms", type=float, default=EXEC_LATENCY * 1000)
+    ap.add_argument(
+        "--byte-rate",
+        type=int,
+        default=BYTE_RATE,
+        metavar="B",
+        help=f"serial bytes a second, as a board's USB REPL carries them "
+        f"(default {BYTE_RATE}; 0: full speed)",
+    )
+    ap.add_argument(
+        "--flash-rate",
+        type=int,
+        default=FLASH_RATE,
+        metavar="B",
+        help=f"bytes a second written to its flash (default {FLASH_RATE}, an RP2040's; "
+        "0: full speed)",
+    )
+    ap.add_argument(
+        "--exec-latency-ms",
+        type=float,
+        default=EXEC_LATENCY * 1000,
+        metavar="MS",
+        help=f"milliseconds each raw-REPL command takes before it runs (default "
+        f"{EXEC_LATENCY * 1000:g}; 0: none)",
+    )
     ap.add_argument(
         "--heap",
         default=BOARD_HEAP,

@@ -22,24 +22,43 @@ import pygame
 from simulator.app.clock import SimClock
 from simulator.app.draw import Painter, TextCache
 from simulator.app.input import Gestures
-from simulator.app.layout import Table, face_direction
+from simulator.app.layout import LABEL_PX, Table, face_direction
 from simulator.app.panels import Panel, Tokens
 from simulator.app.table_ops import TableOps
+from simulator.app.world_setup import cluster_fits
 
 WIDTH, HEIGHT = 1280, 800
-PANEL_WIDTH = 310
+PANEL_WIDTH = 310  # in the 1280x800 window; it grows with bigger ones (ui_scale)
 HEX_SIZE = 34.0
+SMALLEST_HEX = 8.0  # a cluster of 60 tiles in a 1100x700 window needs about 14
 BACK = (2 << 5,) * 6  # what a hidden shard shows: a dim green back, like "face down"
 VIEW_HIDES = ("revealed",)
 FACE_UP = ("revealed", "played", "error", "discarded")  # shards both players may read
 
 
-def table_for(size: tuple) -> Table:
+def ui_scale(size: tuple) -> float:
+    """How much larger than in the 1280x800 window the side panel, its text and the areas'
+    labels are drawn: more in a bigger window (1920x1080: 1.35), never less."""
+    return max(1.0, min(size[0] / WIDTH, size[1] / HEIGHT))
+
+
+def panel_width(size: tuple) -> int:
+    return round(PANEL_WIDTH * ui_scale(size))
+
+
+def table_for(size: tuple, tiles: int = 18) -> Table:
     """The table left of the side panel for a window size; hexes scale with the window (a
-    bigger window shows bigger tiles, not the same tiles lost in bigger areas)."""
-    width = size[0] - PANEL_WIDTH
+    bigger window shows bigger tiles, not the same tiles lost in bigger areas), and shrink
+    as far as it takes for the starting cluster of `tiles` to lie inside the jungle."""
+    width = size[0] - panel_width(size)
     scale = min(width / (WIDTH - PANEL_WIDTH), size[1] / HEIGHT)
-    return Table(width, size[1], HEX_SIZE * scale)
+    label_px = round(LABEL_PX * ui_scale(size))
+    hex_size = HEX_SIZE * scale
+    table = Table(width, size[1], hex_size, label_px)
+    while hex_size > SMALLEST_HEX and not cluster_fits(table, tiles):
+        hex_size *= 0.95
+        table = Table(width, size[1], hex_size, label_px)
+    return table
 
 
 class ReplayError(ValueError):
@@ -69,14 +88,16 @@ class SimApp:
         self.recorder = recorder
         self.replay = replay
         self.width, self.height = size
-        self.table = table_for(size)
+        self.table = table_for(size, len(world.tiles))
         self.ops = TableOps(world, recorder, on_table=self.table.on_table)
         self.clock = SimClock()
         self.tokens = Tokens()
         pygame.font.init()  # idempotent; text needs it even with no window
-        self.text = TextCache()
+        scale = ui_scale(size)
+        self.text = TextCache(scale)
         self.painter = Painter(self.table, self.text)
-        self.panel = Panel(self.width - PANEL_WIDTH, PANEL_WIDTH, self.height, self.text)
+        panel = panel_width(size)
+        self.panel = Panel(self.width - panel, panel, self.height, self.text, scale)
         self.gestures = Gestures(self)
         self.controllers = []
         self.view_as = None
@@ -272,9 +293,11 @@ class SimApp:
             info = self.inspect(tid)
         if info is not None and info.get("micropython"):
             marks.append("uPy")
+        captions = []  # a controller's words go under a tile, off its value spots
         for controller in self.controllers:
             if hasattr(controller, "marks"):
-                marks.extend(controller.marks(tid))
-        self.painter.draw_tile(surface, centre, self.shown_leds(tid), dirs, hidden, marks)
+                captions.extend(controller.marks(tid))
+        leds = self.shown_leds(tid)
+        self.painter.draw_tile(surface, centre, leds, dirs, hidden, marks, captions)
         if self.overlay:
             self.painter.draw_links(surface, centre, dirs, info)

@@ -39,7 +39,7 @@ STATUS = {
 
 def _button(surface, game, text, rect, move, fill, label_size=20):
     enabled = game.legal(move)
-    rect = pygame.Rect(rect)
+    rect = pygame.Rect([game.app.panel.px(v) for v in rect])
     off = BUTTON_OFF if fill in (BUTTON_FILL, HINT_FILL[3]) else tuple(v // 3 for v in fill)
     pygame.draw.rect(surface, fill if enabled else off, rect, border_radius=6)
     pygame.draw.rect(surface, EDGE, rect, width=2, border_radius=6)
@@ -49,43 +49,41 @@ def _button(surface, game, text, rect, move, fill, label_size=20):
     game.buttons.append((rect, move, enabled))
 
 
-def _coins(surface, x, y, count, total, on):
+def _coins(surface, panel, x, y, count, total, on):
+    radius = panel.px(11)
     for i in range(total):
-        centre = (x + i * 30, y)
-        pygame.draw.circle(surface, on if i < count else COIN_OFF, centre, 11)
-        pygame.draw.circle(surface, EDGE, centre, 11, 2)
+        centre = (x + panel.px(i * 30), y)
+        pygame.draw.circle(surface, on if i < count else COIN_OFF, centre, radius)
+        pygame.draw.circle(surface, EDGE, centre, radius, 2)
 
 
 def draw_game_panel(surface, panel, game, x, y):
-    """Draw the game from A's side; returns the y below it."""
-    t = panel.text
+    """Draw the game from A's side; returns the y below it. Lengths are those of the 1280x800
+    window, scaled with it (panel.px)."""
+    t, px = panel.text, panel.px
     state = game.state
     game.buttons = []
-    y = (
-        t.blit(surface, f"Lost Gems: you (A) vs bot {game.bot_name} (B)", (x, y), 20, WARN).bottom
-        + 4
-    )
-    y = t.blit(surface, STATUS[game.phase], (x, y), 24).bottom + 6
+    y = t.blit(surface, f"You (A) vs bot {game.bot_name} (B)", (x, y), 20, WARN).bottom + px(4)
+    y = t.blit(surface, STATUS[game.phase], (x, y), 21).bottom + px(6)
     if state is not None:
         t.blit(surface, f"Hints {state.hints}/{MAX_HINTS}", (x, y), 21)
-        _coins(surface, x + 150, y + 7, state.hints, MAX_HINTS, HINT_ON)
-        y += 26
+        _coins(surface, panel, x + px(150), y + px(9), state.hints, MAX_HINTS, HINT_ON)
+        y += px(26)
         left = MAX_ERRORS - state.errors
         t.blit(surface, f"Errors left {left}/{MAX_ERRORS}", (x, y), 21)
-        _coins(surface, x + 150, y + 7, left, MAX_ERRORS, ERROR_ON)
-        y += 26
+        _coins(surface, panel, x + px(150), y + px(9), left, MAX_ERRORS, ERROR_ON)
+        y += px(26)
         gems = "  ".join(f"{COLOURS[c]} {state.gems[c]}" for c in range(3))
-        y = t.blit(surface, f"Score {state.score}    gems {gems}", (x, y), 21).bottom + 2
+        y = t.blit(surface, f"Score {state.score}    gems {gems}", (x, y), 21).bottom + px(2)
         if state.final_turns is not None and not state.over:
             left_words = (
                 f"Last round: {state.final_turns} turn{'s' if state.final_turns != 1 else ''} left"
             )
         else:
             left_words = f"Jungle: {state.jungle} shards to draw"
-        y = (
-            t.blit(surface, f"{left_words}   {state.turns} turns played", (x, y), 19, DIM).bottom
-            + 8
-        )
+        y = t.blit(
+            surface, f"{left_words}   {state.turns} turns played", (x, y), 19, DIM
+        ).bottom + px(8)
         y = _buttons(surface, game, x, y)
     for text, kind in game.messages:
         for line in wrap(text, 38):
@@ -94,12 +92,12 @@ def draw_game_panel(surface, panel, game, x, y):
         from simulator.app.bot_play import rating
 
         y = t.blit(
-            surface, f"Final score {state.score}: {rating(state.score)}", (x, y + 6), 24, WARN
+            surface, f"Final score {state.score}: {rating(state.score)}", (x, y + px(6)), 22, WARN
         ).bottom
     if game.phase in ("over", "broken"):
         from simulator.app.bot_play import NEW_GAME
 
-        rect = pygame.Rect(x, y + 10, 140, 30)
+        rect = pygame.Rect(x, y + px(10), px(140), px(30))
         pygame.draw.rect(surface, BUTTON_FILL, rect, border_radius=6)
         pygame.draw.rect(surface, EDGE, rect, width=2, border_radius=6)
         t.blit(surface, "New game", rect.center, 22, TEXT_COLOR, "center")
@@ -109,17 +107,18 @@ def draw_game_panel(surface, panel, game, x, y):
 
 
 def _buttons(surface, game, x, y):
-    t = game.app.text
-    t.blit(surface, "Hint B:", (x, y + 6), 19)
+    """The move buttons; their rects are given in 1280x800 lengths from the panel's left."""
+    t, px = game.app.text, game.app.panel.px
+    t.blit(surface, "Hint B:", (x, y + px(6)), 19)
+    left, top = x / game.app.panel.scale, y / game.app.panel.scale
     for i, move in enumerate(ALL_HINTS):
         label = COLOURS[i] if i < 3 else str(move.hint)  # letters too, for colour blindness
-        _button(surface, game, label, (x + 62 + i * 36, y, 32, 28), move, HINT_FILL[i])
-    y += 36
+        _button(surface, game, label, (left + 62 + i * 36, top, 32, 28), move, HINT_FILL[i])
+    top += 36
     for slot in (1, 2):
-        t.blit(surface, f"Slot {slot}:", (x, y + 6), 19)
-        _button(surface, game, f"play {slot}", (x + 62, y, 96, 28), PLAYS[slot - 1], BUTTON_FILL)
-        _button(
-            surface, game, f"discard {slot}", (x + 166, y, 106, 28), DISCARDS[slot - 1], BUTTON_FILL
-        )
-        y += 34
-    return y + 6
+        t.blit(surface, f"Slot {slot}:", (x, px(top + 6)), 19)
+        play, discard = PLAYS[slot - 1], DISCARDS[slot - 1]
+        _button(surface, game, f"play {slot}", (left + 62, top, 96, 28), play, BUTTON_FILL)
+        _button(surface, game, f"discard {slot}", (left + 166, top, 106, 28), discard, BUTTON_FILL)
+        top += 34
+    return px(top + 6)

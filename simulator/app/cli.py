@@ -4,15 +4,25 @@ import math
 import os
 import sys
 
+from host_tools.output_path import output_problem
+from simulator.app.display import headless, hide_pygame_banner, open_display
+
 WINDOW_TITLE = "Blinks simulator"
 FRAME_MS = 1000.0 / 60.0
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tga")
+MIN_WINDOW = (1100, 700)  # the side panel and five table areas need this much
+MAX_WINDOW = (7680, 4320)  # an 8K screen; past it pygame runs out of memory for the table
 
 
 def add_arguments(parser):
+    from simulator.sessions.cli import seed_number
+
     parser.add_argument("--tiles", type=int, default=18, help="number of tiles (default 18)")
     parser.add_argument(
-        "--seed", type=int, default=0, help="world seed: same seed and inputs give the same run"
+        "--seed",
+        type=seed_number,
+        default=0,
+        help="world seed, a whole number >= 0: same seed and inputs give the same run",
     )
     parser.add_argument("--game", default=None, help="game to run (default lostgems; e.g. demo)")
     parser.add_argument(
@@ -37,7 +47,7 @@ def add_arguments(parser):
         "--window",
         default="1280x800",
         metavar="WxH",
-        help="window size (default 1280x800, at least 1100x700)",
+        help="window size (default 1280x800, from 1100x700 to 7680x4320)",
     )
     parser.add_argument(
         "--mpy",
@@ -75,17 +85,23 @@ def _check(args):
     for option in ("record", "replay", "replay_log", "screenshot"):
         if getattr(args, option, None) == "":
             return f"--{option.replace('_', '-')} needs a file name"
+    for option in ("record", "screenshot"):  # found now, not after the whole run
+        path = getattr(args, option, None)
+        if path is not None and output_problem(path):
+            return f"--{option} {path}: {output_problem(path)}"
     scripts = getattr(args, "scripts", None)
     if scripts == "":
         return "--scripts needs a folder name"
     if scripts is not None and args.bot is None:
         return "--scripts DIR saves the games played against a bot: use it with --bot NAME"
     try:
-        w, h = (int(v) for v in args.window.lower().split("x"))
+        w, h = window_size(args.window)
     except ValueError:
         return f"--window wants WIDTHxHEIGHT like 1280x800, not {args.window!r}"
-    if w < 1100 or h < 700:
-        return f"--window must be at least 1100x700, not {w}x{h}"
+    if w < MIN_WINDOW[0] or h < MIN_WINDOW[1]:
+        return f"--window must be at least {MIN_WINDOW[0]}x{MIN_WINDOW[1]}, not {w}x{h}"
+    if w > MAX_WINDOW[0] or h > MAX_WINDOW[1]:
+        return f"--window must be at most {MAX_WINDOW[0]}x{MAX_WINDOW[1]}, not {w}x{h}"
     if args.replay and args.record and os.path.abspath(args.replay) == os.path.abspath(args.record):
         return "--record must not overwrite the --replay file"
     if not args.replay and not 0 <= args.mpy <= args.tiles:
@@ -93,6 +109,14 @@ def _check(args):
     if args.bot is not None:
         return _check_bot(args)
     return None
+
+
+def window_size(text):
+    """(width, height) of a WxH option; ValueError if it is not two whole numbers."""
+    w, h = text.lower().split("x")
+    if not (w.isascii() and w.isdigit() and h.isascii() and h.isdigit()) or len(w + h) > 12:
+        raise ValueError(text)
+    return int(w), int(h)
 
 
 def _check_bot(args):
@@ -118,7 +142,7 @@ def make_app(args, size=None, runners=None):
     from simulator.app.world_setup import build_world, starting_layout
 
     window = getattr(args, "window", None)
-    size = size or (tuple(int(v) for v in window.lower().split("x")) if window else (WIDTH, HEIGHT))
+    size = size or (window_size(window) if window else (WIDTH, HEIGHT))
     replay = None
     game, seed, ir_loss, tiles = args.game, args.seed, args.ir_loss, args.tiles
     layout = None
@@ -130,7 +154,7 @@ def make_app(args, size=None, runners=None):
         replay = rec.Replay(events)
     game_class, game_name, note = load_game(game)
     if layout is None:
-        layout = starting_layout(table_for(size), tiles)
+        layout = starting_layout(table_for(size, tiles), tiles)
     if runners is None and getattr(args, "mpy", 0):
         from simulator.cosim import mpy_runners
 
@@ -177,15 +201,21 @@ def run(args) -> int:
     if problem:
         print("blinks sim: " + problem, file=sys.stderr)
         return 2
+    hide_pygame_banner()
+    import pygame
+
+    no_window = open_display("blinks sim")
+    if no_window:
+        print(no_window, file=sys.stderr)
+        return 2
     if args.replay_log:
         # A physical session has no world to rebuild: the tiles' recorded states are drawn as
         # the monitor's mirror draws live tiles.
         from host_tools.replay_log import run_replay_log
 
-        return run_replay_log(args.replay_log, args.speed)
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
-
+        return run_replay_log(
+            args.replay_log, args.speed, args.run_for, args.screenshot, window_size(args.window)
+        )
     from simulator.app.games import GameNotFound
     from simulator.app.recorder import RecordingError
     from simulator.cosim import CosimError
@@ -193,19 +223,17 @@ def run(args) -> int:
     try:
         app = make_app(args)
     except (RecordingError, GameNotFound, OSError, ValueError, CosimError) as exc:
+        pygame.quit()
         print(f"blinks sim: {exc}", file=sys.stderr)
         return 2
     from simulator.app.app import ReplayError
 
     try:
-        pygame.display.init()
         screen = pygame.display.set_mode((app.width, app.height))
     except pygame.error as exc:
         app.close()
-        print(
-            f"blinks sim: cannot open a window ({exc}); for headless runs set SDL_VIDEODRIVER=dummy",
-            file=sys.stderr,
-        )
+        pygame.quit()
+        print(f"blinks sim: cannot open a {app.width}x{app.height} window ({exc})", file=sys.stderr)
         return 2
     status = 0
     try:
@@ -255,9 +283,9 @@ def run_loop(app, screen, run_for=None):
     """
     import pygame
 
-    headless = os.environ.get("SDL_VIDEODRIVER") == "dummy"
+    unwatched = headless()
     limit = None if run_for is None else round(run_for * 1000)
-    if headless and limit is None:
+    if unwatched and limit is None:
         limit = app.replay.end_time if app.replay is not None else 0
     ticker = pygame.time.Clock()
     while not app.quit:
@@ -265,11 +293,11 @@ def run_loop(app, screen, run_for=None):
             app.handle_event(ev)
         if limit is not None and app.world.now >= limit:
             break
-        real_ms = FRAME_MS if headless else ticker.tick(60)
+        real_ms = FRAME_MS if unwatched else ticker.tick(60)
         ran = app.update(real_ms, limit)
-        if headless and not ran:
+        if unwatched and not ran:
             break  # paused with nobody to unpause
-        if not headless:
+        if not unwatched:
             app.render(screen)
             pygame.display.flip()
     app.render(screen)

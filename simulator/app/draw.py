@@ -8,6 +8,7 @@ import math
 
 import pygame
 
+from simulator.app.fonts import ui_font
 from simulator.app.glow import TileArt
 from simulator.app.layout import direction_angle
 
@@ -20,19 +21,24 @@ LINK_OK = (90, 230, 120)
 LINK_EXPIRED = (200, 70, 70)
 DOT_EDGE = (10, 10, 12)
 TEXT_CACHE_LIMIT = 512
+MARK_HEX = 34.0  # the hex size that words on tiles are sized for (the 1280x800 window's)
 
 
 class TextCache:
-    """Rendered text surfaces by (string, size, colour): panels redraw the same words every frame."""
+    """Rendered text surfaces by (string, size, colour): panels redraw the same words every frame.
 
-    def __init__(self):
+    Sizes are given for the 1280x800 window; `scale` draws them that many times larger (the
+    side panel grows with the window), in the simulator's UI font (fonts.py)."""
+
+    def __init__(self, scale: float = 1.0):
+        self.scale = scale
         self._fonts = {}
         self._cache = {}
 
     def font(self, size: int):
         f = self._fonts.get(size)
         if f is None:
-            f = pygame.font.Font(None, size)
+            f = ui_font(size, self.scale)
             self._fonts[size] = f
         return f
 
@@ -42,7 +48,7 @@ class TextCache:
         if surf is None:
             if len(self._cache) > TEXT_CACHE_LIMIT:
                 self._cache.clear()
-            surf = self.font(size).render(text, True, color)
+            surf, _ = self.font(size).render(text, color)
             self._cache[key] = surf
         return surf
 
@@ -54,32 +60,47 @@ class TextCache:
 
 
 class Painter:
+    """Draws the table. Area labels are sized with the side panel (`text`); words on a tile
+    with the tile, so a cluster shrunk to fit the jungle keeps them inside its tiles."""
+
     def __init__(self, table, text: TextCache):
         self.table = table
         self.text = text
+        self.tile_text = TextCache(table.layout.size / MARK_HEX)
         self.art = TileArt(table.layout.size)
         self.background = self._background()
 
     def _background(self):
         surf = pygame.Surface((self.table.width, self.table.height))
         surf.fill(FELT)
+        inset = self.table.label_px / 30.0  # label strips grow with the window
         for area in self.table.areas:
             rect = pygame.Rect(area.rect)
             pygame.draw.rect(surf, AREA_FILL, rect, border_radius=14)
             pygame.draw.rect(surf, AREA_EDGE, rect, width=2, border_radius=14)
-            self.text.blit(surf, area.label, (rect.x + 12, rect.y + 8), 22, LABEL)
+            at = (rect.x + round(12 * inset), rect.y + round(6 * inset))
+            self.text.blit(surf, area.label, at, 22, LABEL)
         return surf
 
     def draw_table(self, surface):
         surface.blit(self.background, (0, 0))
 
-    def draw_tile(self, surface, centre, leds, dirs, hidden=False, marks=()):
+    def draw_tile(self, surface, centre, leds, dirs, hidden=False, marks=(), captions=()):
+        """One tile; `marks` are words written on it, `captions` words under it. A shard shown
+        face up gets its captions on it only when hidden: they would cover its value spots."""
+        text = self.tile_text
+        line = self.table.layout.size * 12.0 / MARK_HEX
         self.art.draw(surface, centre, leds, dirs)
+        if hidden:
+            marks, captions = list(marks) + list(captions), ()
         if hidden and not marks:  # with words on it, the dim green back says "hidden" enough
-            self.text.blit(surface, "?", centre, 30, (170, 210, 170), "center")
-        top = centre[1] - 6 * (len(marks) - 1)  # the words centred on the tile
+            text.blit(surface, "?", centre, 30, (170, 210, 170), "center")
+        top = centre[1] - line / 2 * (len(marks) - 1)  # the words centred on the tile
         for i, mark in enumerate(marks):
-            self.text.blit(surface, mark, (centre[0], top + 12 * i), 16, TEXT, "center")
+            text.blit(surface, mark, (centre[0], top + line * i), 16, TEXT, "center")
+        below = centre[1] + self.table.layout.size * 0.87 + line * 0.6  # under its bottom edge
+        for i, caption in enumerate(captions):
+            text.blit(surface, caption, (centre[0], below + line * i), 16, TEXT, "center")
 
     def draw_links(self, surface, centre, dirs, info):
         """Debug overlay: a dot per face (green linked, red expired) with the value received."""
@@ -96,7 +117,7 @@ class Painter:
             if not expired[f]:
                 vx = centre[0] + 0.52 * apothem * math.cos(a)
                 vy = centre[1] + 0.52 * apothem * math.sin(a)
-                self.text.blit(surface, str(face_in[f]), (vx, vy), 15, TEXT, "center")
+                self.tile_text.blit(surface, str(face_in[f]), (vx, vy), 15, TEXT, "center")
 
     def draw_outline(self, surface, centre, color, width=2):
         pygame.draw.polygon(

@@ -87,15 +87,16 @@ LABEL_PX = 30  # an area's label strip: tiles are kept off it
 class Area:
     """A labelled region of the table (hand, jungle, gem board, discard)."""
 
-    def __init__(self, name: str, label: str, rect: tuple):
+    def __init__(self, name: str, label: str, rect: tuple, label_px: int = LABEL_PX):
         self.name = name
         self.label = label
         self.rect = rect
+        self.label_px = label_px
 
     def label_strip(self) -> tuple:
         """The rect (x, y, w, h) across the area's top that its label is written in."""
         x0, y0, w, _ = self.rect
-        return (x0, y0, w, LABEL_PX)
+        return (x0, y0, w, self.label_px)
 
     def contains(self, x: float, y: float) -> bool:
         x0, y0, w, h = self.rect
@@ -109,26 +110,30 @@ class Table:
     with the gem board to its right and the discard pile at the far right.
     """
 
-    def __init__(self, width: int, height: int, size: float = 30.0):
+    def __init__(self, width: int, height: int, size: float = 30.0, label_px: int = LABEL_PX):
         self.width = width
         self.height = height
+        self.label_px = label_px  # the height of an area's label strip
         self.layout = HexLayout(size, (width / 2.0, height / 2.0))
         # A hand band holds its label and, below it, room for a whole hexagon in every column
         # (3.48 sizes: two hex heights), so both hands' slots can sit in the centre column.
-        band = LABEL_PX + int(size * 3.6)
+        band = label_px + int(size * 3.6)
         margin = 12
         mid_top = band + 2 * margin
         mid_h = height - 2 * band - 4 * margin
         third = (width - 4 * margin) // 3
         hand_w = min(width - 2 * margin, int(size * 14))
         hx = (width - hand_w) // 2
-        self.areas = [
+        areas = [
             Area("hand_b", "Hand B (far player)", (hx, margin, hand_w, band)),
             Area("jungle", "Jungle", (margin, mid_top, third + 40, mid_h)),
             Area("board", "Gem board", (2 * margin + third + 40, mid_top, third - 20, mid_h)),
             Area("discard", "Discard", (3 * margin + 2 * third + 20, mid_top, third - 20, mid_h)),
             Area("hand_a", "Hand A (near player)", (hx, height - band - margin, hand_w, band)),
         ]
+        for area in areas:
+            area.label_px = label_px
+        self.areas = areas
 
     def area(self, name: str) -> Area:
         for a in self.areas:

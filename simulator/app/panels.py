@@ -81,12 +81,20 @@ def wrap(text: str, width: int) -> list:
 
 
 class Panel:
-    def __init__(self, x: int, width: int, height: int, text):
+    """The side panel, laid out for the 1280x800 window and drawn `scale` times larger (its
+    text too: see TextCache), so that a big window does not show it tiny."""
+
+    def __init__(self, x: int, width: int, height: int, text, scale: float = 1.0):
         self.x = x
         self.width = width
         self.height = height
         self.text = text
+        self.scale = scale
         self.coins = []  # (rect, kind, index), filled while drawing
+
+    def px(self, v: float) -> int:
+        """A length of the 1280x800 layout, in this window's pixels."""
+        return round(v * self.scale)
 
     def coin_at(self, pos):
         for rect, kind, i in self.coins:
@@ -96,26 +104,24 @@ class Panel:
 
     def draw(self, surface, app):
         pygame.draw.rect(surface, PANEL_BG, (self.x, 0, self.width, self.height))
-        x = self.x + 14
-        y = 12
+        px = self.px
+        x = self.x + px(14)
+        y = px(12)
         t = self.text
-        y = t.blit(surface, "Blinks simulator", (x, y), 30).bottom + 2
-        y = (
-            t.blit(
-                surface,
-                f"{app.game_name} - seed {app.seed} - {len(app.world.tiles)} tiles",
-                (x, y),
-                20,
-                DIM,
-            ).bottom
-            + 4
-        )
+        y = t.blit(surface, "Blinks simulator", (x, y), 30).bottom + px(2)
+        y = t.blit(
+            surface,
+            f"{app.game_name} - seed {app.seed} - {len(app.world.tiles)} tiles",
+            (x, y),
+            20,
+            DIM,
+        ).bottom + px(4)
         for line in wrap(app.note or "", 40):
             y = t.blit(surface, line, (x, y), 18, WARN).bottom
-        y += 8
+        y += px(8)
         clock = app.clock
         state = "PAUSED" if clock.paused else f"x{clock.speed}"
-        y = t.blit(surface, f"{format_clock(app.world.now)}   {state}", (x, y), 34).bottom + 2
+        y = t.blit(surface, f"{format_clock(app.world.now)}   {state}", (x, y), 34).bottom + px(2)
         if app.replay is not None and not app.replay.done:
             y = t.blit(
                 surface,
@@ -131,7 +137,7 @@ class Panel:
             "A": "as A (A's hand hidden)",
             "B": "as B (B's hand hidden)",
         }[app.view_as]
-        y = t.blit(surface, "View: " + view, (x, y + 4), 20).bottom + 10
+        y = t.blit(surface, "View: " + view, (x, y + px(4)), 20).bottom + px(10)
         owner = app.panel_owner()
         if owner is not None:
             self.coins = []
@@ -142,34 +148,36 @@ class Panel:
         if tip:
             for line in wrap(tip, 40):
                 y = t.blit(surface, line, (x, y), 19, WARN).bottom
-            y += 8
-        y = self._draw_tokens(surface, app.tokens, x, y) + 10
+            y += px(8)
+        y = self._draw_tokens(surface, app.tokens, x, y) + px(10)
         y = self._draw_inspector(surface, app, x, y)
         self._draw_help(surface, app)
 
     def _draw_help(self, surface, app):
-        x, t = self.x + 14, self.text
+        x, t = self.x + self.px(14), self.text
         lines = BOT_HELP if app.view_locked else HELP
-        hy = self.height - 8 - 17 * len(lines)
+        hy = self.height - self.px(8 + 17 * len(lines))
         for line in lines:
             hy = t.blit(surface, line, (x, hy), 18, DIM).bottom
 
     def _draw_tokens(self, surface, tokens, x, y):
         self.coins = []
-        t = self.text
+        t, px = self.text, self.px
+        radius = px(14)
         for kind, label, count, total, on in (
             ("hint", "Hints", tokens.hints, HINTS, HINT_ON),
             ("error", "Errors left", tokens.errors, ERRORS, ERROR_ON),
         ):
-            t.blit(surface, f"{label} {count}/{total}", (x, y + 8), 22)
+            t.blit(surface, f"{label} {count}/{total}", (x, y + px(8)), 22)
             for i in range(total):
-                centre = (x + 132 + i * 34, y + 16)
-                pygame.draw.circle(surface, on if i < count else COIN_OFF, centre, 14)
-                pygame.draw.circle(surface, (20, 20, 20), centre, 14, 2)
-                self.coins.append((pygame.Rect(centre[0] - 14, centre[1] - 14, 28, 28), kind, i))
-            y += 36
+                centre = (x + px(150 + i * 34), y + px(16))
+                pygame.draw.circle(surface, on if i < count else COIN_OFF, centre, radius)
+                pygame.draw.circle(surface, (20, 20, 20), centre, radius, 2)
+                box = pygame.Rect(centre[0] - radius, centre[1] - radius, 2 * radius, 2 * radius)
+                self.coins.append((box, kind, i))
+            y += px(36)
         t.blit(surface, "(click a coin to flip it)", (x, y), 16, DIM)
-        return y + 14
+        return y + px(14)
 
     def _draw_faces(self, surface, info, x, y):
         """Face link table: value received (-- when expired) and value sent, per face 0..5."""
@@ -188,12 +196,12 @@ class Panel:
                 t.blit(
                     surface,
                     cell,
-                    (x + 64 + 30 * f, y),
+                    (x + self.px(64 + 30 * f), y),
                     17,
                     DIM if label == "face" else TEXT_COLOR,
                     "midtop",
                 )
-            y += 16
+            y += self.px(16)
         return y
 
     def _draw_inspector(self, surface, app, x, y):
@@ -205,18 +213,16 @@ class Panel:
         pos = app.world.position(tid)
         where = "lifted" if pos is None else "({}, {}) rot {}".format(*pos)
         area = app.area_name(tid)
-        y = (
-            t.blit(surface, f"Tile {tid}  {where}  {AREA_WORDS.get(area, '')}", (x, y), 22).bottom
-            + 2
-        )
+        y = t.blit(
+            surface, f"Tile {tid}  {where}  {AREA_WORDS.get(area, '')}", (x, y), 22
+        ).bottom + self.px(2)
         if info.get("micropython"):
             y = t.blit(surface, "runs on real MicroPython", (x, y), 18, WARN).bottom
         shard = app.shard_shown(tid, info)
-        y = (
-            t.blit(surface, f"state: {info.get('state', '-')}   shard: {shard}", (x, y), 20).bottom
-            + 2
-        )
-        y = self._draw_faces(surface, info, x, y) + 4
+        y = t.blit(
+            surface, f"state: {info.get('state', '-')}   shard: {shard}", (x, y), 20
+        ).bottom + self.px(2)
+        y = self._draw_faces(surface, info, x, y) + self.px(4)
         if app.view_as is not None:
             return t.blit(surface, "(log hidden while viewing as a player)", (x, y), 16, DIM).bottom
         for line in app.world.logs(tid)[-4:]:

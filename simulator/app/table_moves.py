@@ -13,7 +13,7 @@ a time limit). Short waits inside a gesture (click timing) run at once with exac
 clicks work at any speed; longer waits are spread over frames.
 """
 
-from simulator.app.layout import DIRECTIONS, LABEL_PX, hex_distance
+from simulator.app.layout import DIRECTIONS, hex_distance
 from simulator.sessions import physical
 from simulator.sessions.physical import (
     DEAL_TIMEOUT_MS,
@@ -100,7 +100,8 @@ class AppTable(physical.Table):
         both hands' slots line up, whichever way the hex rows fall in each area."""
         name = "hand_a" if player == 0 else "hand_b"
         x, y, w, h = self.app.table.area(name).rect
-        mid = (x + w / 2.0, y + (LABEL_PX + h) / 2.0)  # the middle of the area below its label
+        label_px = self.app.table.label_px
+        mid = (x + w / 2.0, y + (label_px + h) / 2.0)  # the middle of the area below its label
         to_pixel = self.app.table.layout.to_pixel
         cells = self._area_cells(name)
         centre_x = min((to_pixel(*c)[0] for c in cells), key=lambda cx: abs(cx - mid[0]))
@@ -120,7 +121,8 @@ class AppTable(physical.Table):
         x, y, w, h = self.app.table.area(name).rect
         s = self.app.table.layout.size
         a = 0.87 * s  # apothem
-        inner = (x + s, y + LABEL_PX + a, w - 2 * s, h - LABEL_PX - 2 * a)
+        label_px = self.app.table.label_px
+        inner = (x + s, y + label_px + a, w - 2 * s, h - label_px - 2 * a)
         return [
             c for c in self.app.table.layout.cells_in_rect(inner) if self.app.table.on_table(*c)
         ]

@@ -16,6 +16,20 @@ def starting_layout(table, tiles: int) -> list:
     return [(q - mq + cq, r - mr + cr, 0) for q, r in cells]
 
 
+def cluster_fits(table, tiles: int) -> bool:
+    """Whether the starting cluster of `tiles` tiles lies wholly inside the jungle, under
+    its label, with every tile on the table."""
+    x0, y0, w, h = table.area("jungle").rect
+    s = table.layout.size
+    apothem = s * 0.866
+    for q, r, _ in starting_layout(table, tiles):
+        x, y = table.layout.to_pixel(q, r)
+        inside = x0 <= x - s and x + s <= x0 + w and y0 + table.label_px <= y - apothem
+        if not (inside and y + apothem <= y0 + h and table.on_table(q, r)):
+            return False
+    return True
+
+
 def build_world(game_class, layout: list, seed: int, ir_loss: float, runners=None):
     """The world with one tile per layout cell. `runners` ({tile index: runner factory}) lets a
     co-simulation run chosen tiles on real MicroPython (the world's `add_tile(runner=...)`)."""

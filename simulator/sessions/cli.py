@@ -3,11 +3,15 @@
 
 Exit codes: 0 every expect held; 1 an expect failed (each printed as `SCRIPT:LINE: ...`, the
 session runs on); 2 the script is malformed, asks for an illegal or out-of-turn move, or cannot
-be run. The transcript goes to stdout, or to stderr with --json so stdout holds only the JSON.
+be run; 3 a tile running on MicroPython (--mpy) failed (its process died, hung, or the firmware
+raised), so the session has no verdict: the line it had reached is named and --json still
+prints the game as it stood. The transcript goes to stdout, or to stderr with --json so stdout
+holds only the JSON.
 
 Several scripts (or a directory: its *.lg files) run one after the other, as a batch: each as
 if run alone (with --json, the object it would print, one a line), then a line that counts
-them; the exit code is the worst of theirs.
+them; the exit code is the worst of theirs. With --rules-only, a script found in a directory
+that needs the simulator (`expect tile`) is skipped, and said to be; named alone it is refused.
 """
 
 import argparse
@@ -15,14 +19,28 @@ import json
 import os
 import sys
 
+from host_tools import host_micropython
 from simulator.cosim import CosimError
-from simulator.sessions.runner import EXIT_BAD_SCRIPT, RulesRunner, SessionResult
-from simulator.sessions.script import ScriptError, parse_script, whole_number
+from simulator.sessions.runner import (
+    EXIT_BAD_SCRIPT,
+    EXIT_OK,
+    EXIT_TILE_DIED,
+    RulesRunner,
+    SessionResult,
+)
+from simulator.sessions.script import ScriptError, number_error, parse_script, whole_number
+
+SKIPPED = "skipped"  # a batch's script that --rules-only cannot run (it checks tiles)
 
 
 def add_arguments(parser):
     sub = parser.add_subparsers(dest="session_command", metavar="ACTION")
-    run_p = sub.add_parser("run", help="run a session script", description=__doc__)
+    run_p = sub.add_parser(
+        "run",
+        help="run a session script",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     run_p.add_argument(
         "script",
         metavar="SCRIPT",
@@ -71,13 +89,15 @@ def add_arguments(parser):
         metavar="N",
         help="run the first N of the 18 tiles as real MicroPython processes (simulator only)",
     )
+    # `blinks session` alone prints the usage of `run`, every option included
+    parser.set_defaults(session_usage=run_p.format_usage().replace("usage: ", "", 1))
 
 
 def seed_number(text):
     """--seed takes what a script's `seed N` takes: a whole number, 0 or more."""
     value = whole_number(text)
     if value is None:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+        raise argparse.ArgumentTypeError(number_error(text, "expected a whole number >= 0"))
     return value
 
 
@@ -92,10 +112,7 @@ def physical_runner_class():
 
 def run(args):
     if getattr(args, "session_command", None) != "run":
-        print(
-            "usage: blinks session run SCRIPT [--rules-only] [--seed N] [--ir-loss P] [--json]",
-            file=sys.stderr,
-        )
+        print("usage: " + args.session_usage.strip(), file=sys.stderr)
         return EXIT_BAD_SCRIPT
     paths = script_paths(args.script)
     if not paths:
@@ -107,10 +124,18 @@ def run(args):
         print(f"blinks session run: {bad_option}", file=sys.stderr)
         return EXIT_BAD_SCRIPT
     transcript = sys.stderr if args.json else sys.stdout
+    named = set(args.script)
     codes = []
     for path in paths:
         if batch and not args.quiet:  # quiet: each outcome line names its script anyway
             print(f"== {path}", file=transcript)
+        if args.rules_only and path not in named and needs_tiles(path):
+            print(
+                f"{path}: skipped: it checks tiles (`expect tile`), run it without --rules-only",
+                file=transcript,
+            )
+            codes.append(SKIPPED)
+            continue
         codes.append(
             run_session(
                 path,
@@ -125,7 +150,17 @@ def run(args):
         )
     if batch:
         print(batch_summary(codes), file=transcript)
-    return max(codes)
+    return max((code for code in codes if code != SKIPPED), default=EXIT_OK)
+
+
+def needs_tiles(path):
+    """Whether a script checks tiles (`expect tile`), which --rules-only cannot; a script that
+    cannot be read or parsed does not, so running it reports what is wrong with it."""
+    try:
+        statements = parse_script(read_script(path))
+    except (OSError, ScriptError):
+        return False
+    return any(st.kind == "expect_tile" for st in statements)
 
 
 def script_paths(named):
@@ -140,11 +175,17 @@ def script_paths(named):
 
 
 def batch_summary(codes):
-    """The line that ends a batch: how many scripts exited 0, 1 and 2."""
+    """The line that ends a batch: how many scripts exited 0, 1 and 2 (and, when any did, 3,
+    or were skipped)."""
     counts = [codes.count(c) for c in (0, 1, EXIT_BAD_SCRIPT)]
-    return "{} scripts: {} passed, {} failed (exit 1), {} stopped by an error (exit 2)".format(
+    line = "{} scripts: {} passed, {} failed (exit 1), {} stopped by an error (exit 2)".format(
         len(codes), *counts
     )
+    if EXIT_TILE_DIED in codes:
+        line += f", {codes.count(EXIT_TILE_DIED)} stopped by a tile on MicroPython (exit 3)"
+    if SKIPPED in codes:
+        line += f", {codes.count(SKIPPED)} skipped (they check tiles: not with --rules-only)"
+    return line
 
 
 def option_error(rules_only, ir_loss, mpy):
@@ -184,12 +225,11 @@ def run_session(
     if bad_option:
         return fail(0, bad_option)
     try:
-        # A BOM, as some editors write, is no code; newline="" leaves line ends alone, so a
-        # lone "\r" does not start a line that `wc -l` and grep -n would not count.
-        with open(path, encoding="utf-8-sig", newline="") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_script(path)
+    except OSError as exc:
         return fail(0, f"cannot read the script: {exc}")
+    except ScriptError as exc:
+        return fail(exc.line, exc.message)
     if rules_only:
         runner_class, options = RulesRunner, {"ceiling": ceiling}
     else:
@@ -201,10 +241,16 @@ def run_session(
                 "the simulator runner is not available (it needs simulator.world and "
                 "the Lost Gems firmware); use --rules-only",
             )
+    if mpy and not host_micropython.micropython_command():
+        return fail(0, host_micropython.not_found_message())
     runner = None
     stop = None  # the ScriptError that stopped a game under way
+
+    def failed(line, message):  # a failed expect, said once, as it happens
+        print(f"{path}:{line}: {message}", file=err)
+
     try:
-        runner = runner_class(parse_script(text), seed=seed, say=say, **options)
+        runner = runner_class(parse_script(text), seed=seed, say=say, failed=failed, **options)
         result = runner.run()
     except ScriptError as exc:
         if runner is None or runner.state is None:
@@ -214,9 +260,10 @@ def run_session(
         stop = exc
         result = SessionResult(EXIT_BAD_SCRIPT, runner.state, runner.failures, runner)
     except CosimError as exc:
-        return fail(0, f"a tile on MicroPython failed: {exc}")
-    for line, message in result.failures:
-        print(f"{path}:{line}: {message}", file=err)
+        # A tile's MicroPython process failed: not the script's fault (2) nor a failed expect
+        # (1). The line reached is named, and the game is kept as it stood.
+        stop = ScriptError(runner.line, tile_failure(runner, exc))
+        result = SessionResult(EXIT_TILE_DIED, runner.state, runner.failures, runner)
     if stop is not None:
         fail(stop.line, stop.message)
     if as_json:
@@ -224,6 +271,31 @@ def run_session(
     elif stop is None:  # after an error, its line says how the session ended
         print(f"{path}: {outcome(result)}", file=out)
     return result.code
+
+
+def read_script(path):
+    """The text of a script. A BOM, as some editors write, is no code; line ends are left
+    alone (the parser breaks lines at "\n" only, as `wc -l` and grep -n count them).
+    Raises OSError, or ScriptError naming the line of a byte that is not UTF-8."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ScriptError(
+            line,
+            f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column} "
+            "(save the script as UTF-8)",
+        ) from None
+
+
+def tile_failure(runner, exc):
+    """What to say when a co-simulated tile failed: which tile, if the tiles tell, and why."""
+    dead = [t["id"] for t in getattr(runner, "tiles", []) if t["state"] is None]
+    who = f"tile {dead[0]}" if len(dead) == 1 else "a tile"
+    return f"{who} on MicroPython failed, the session cannot go on: {exc}"
 
 
 def outcome(result):

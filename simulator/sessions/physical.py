@@ -11,11 +11,13 @@ next: with a script `deck` it picks tiles realising that order, otherwise a shuf
 from the seed. The referee plays that same order, so both always agree on every shard.
 """
 
+import os
 import random
 from functools import partial
 
 from games.lostgems import LostGems
 
+from simulator.cosim import CosimError
 from simulator.sessions.playtest import final_score
 from simulator.sessions.referee import PLAYERS, GameState
 from simulator.sessions.runner import EXIT_EXPECT_FAILED, RulesRunner, SessionResult
@@ -208,9 +210,14 @@ class Table:
             raise Mismatch("; ".join(problems))
 
     def tiles_json(self):
+        """Every tile's shard and state; a co-simulated tile whose MicroPython process failed
+        cannot say, and shows null for both."""
         out = []
         for t in sorted(self.world.tiles):
-            seen = self.world.inspect(t)
+            try:
+                seen = self.world.inspect(t)
+            except CosimError:
+                seen = {"shard": None, "state": None}
             out.append({"id": t, "shard": seen["shard"], "state": seen["state"]})
         return out
 
@@ -247,7 +254,7 @@ def physical_game(seed=0, deck=None, start=0, ir_loss=0.0, shape="blob", mpy=0):
     try:
         deal_ms = table.deal()
     except BaseException as exc:
-        if isinstance(exc, Mismatch):
+        if isinstance(exc, (Mismatch, CosimError)):
             exc.tiles = table.tiles_json()  # what the tiles show after the failed deal
         table.close()
         raise
@@ -266,8 +273,10 @@ class PhysicalRunner(RulesRunner):
 
     mode = "simulator"
 
-    def __init__(self, statements, seed=None, say=None, ir_loss=0.0, mpy=0, ceiling=False):
-        RulesRunner.__init__(self, statements, seed=seed, say=say, ceiling=ceiling)
+    def __init__(
+        self, statements, seed=None, say=None, ir_loss=0.0, mpy=0, ceiling=False, failed=None
+    ):
+        RulesRunner.__init__(self, statements, seed=seed, say=say, ceiling=ceiling, failed=failed)
         self.ir_loss = ir_loss
         self.mpy = mpy
         self.table = None
@@ -285,6 +294,9 @@ class PhysicalRunner(RulesRunner):
         except Mismatch as exc:
             self.tiles = getattr(exc, "tiles", [])
             raise _Stop(line, f"the deal: {exc}")
+        except CosimError as exc:  # a tile's process failed: the command line says so (exit 3)
+            self.tiles = getattr(exc, "tiles", [])
+            raise
         self.say(f"dealt on {DECK_SIZE} tiles in {self.deal_ms} simulated ms")
 
     def after_move(self, st, event):
@@ -301,12 +313,11 @@ class PhysicalRunner(RulesRunner):
         seen = self.table.world.inspect(st.tile)
         if st.value in (seen["state"], seen["shard"]):
             return
-        message = (
+        self.fail(
+            st.line,
             f"expect tile {st.tile} shows {st.value} failed: it shows {seen['state']} "
-            f"{seen['shard']}"
+            f"{seen['shard']}",
         )
-        self.failures.append((st.line, message))
-        self.say(f"line {st.line}: {message}")
 
     def tiles_json(self):
         return self.tiles
@@ -315,8 +326,7 @@ class PhysicalRunner(RulesRunner):
         try:
             result = RulesRunner.run(self)
         except _Stop as stop:
-            self.failures.append((stop.line, stop.message))
-            self.say(f"line {stop.line}: {stop.message}")
+            self.fail(stop.line, stop.message)
             result = SessionResult(EXIT_EXPECT_FAILED, self.state, self.failures, self)
         finally:
             # read the tiles while they still run (co-simulated ones live in processes), then stop them
@@ -334,23 +344,28 @@ class _Stop(Exception):
 
 
 def run_physical_games(
-    bot_name, games, seed=0, progress=None, jobs=1, outcome=final_score, partner=None
+    bot_name, games, seed=0, progress=None, jobs=1, outcome=final_score, partner=None, scripts=None
 ):
     """Scores of bot games played on the simulated tiles, in seed order, over `jobs` worker
     processes (0: one per CPU), or `outcome` of each game as in run_games (`partner`: the bot
-    in seat B, as there); raises Mismatch on a disagreement."""
+    in seat B, as there); raises Mismatch on a disagreement. With `scripts` (a folder), each
+    game is also saved there as a session script that replays it (raises OSError)."""
     from simulator.sessions.playtest import share_out
 
-    play = partial(play_physical_seeds, outcome=outcome, partner=partner)
+    if scripts:
+        os.makedirs(scripts, exist_ok=True)
+    play = partial(play_physical_seeds, outcome=outcome, partner=partner, scripts=scripts)
     return share_out(play, bot_name, games, seed, progress, jobs, partner=partner)
 
 
-def play_physical_seeds(bot_name, games, seed, progress=None, outcome=final_score, partner=None):
+def play_physical_seeds(
+    bot_name, games, seed, progress=None, outcome=final_score, partner=None, scripts=None
+):
     """outcome() of each game dealt from seeds seed .. seed + games - 1, played on the tiles
-    (its score by default)."""
+    (its score by default), each saved as a session script into the folder `scripts` if given."""
     from simulator.sessions.bots import bot_class
     from simulator.sessions.bots.base import seated_bots
-    from simulator.sessions.playtest import naming_the_deal
+    from simulator.sessions.playtest import naming_the_deal, save_game_script
 
     cls = bot_class(bot_name)
     partner_cls = partner and bot_class(partner)
@@ -373,6 +388,8 @@ def play_physical_seeds(bot_name, games, seed, progress=None, outcome=final_scor
                 ) from None
             for q in (0, 1):
                 bots[q].observe(obs[q], obs[q].last_event)
+        if scripts:
+            save_game_script(scripts, state, bot_name, partner, seed + i, " on the tiles")
         results.append(outcome(state))
         if progress:
             progress(i + 1)

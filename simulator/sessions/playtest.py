@@ -10,6 +10,8 @@ import gc
 import math
 import os
 import signal
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from functools import partial
@@ -105,14 +107,21 @@ def write_game_scripts(
     results = []
     for i in range(games):
         state = play_bot_game(cls, seed + i, partner_cls)
-        title = f"{pairing(bot_name, partner)}, seed {seed + i}: score {state.score}"
-        name = bot_name if not partner else f"{bot_name}-{partner}"
-        with open(script_path(directory, name, seed + i), "w") as f:
-            f.write(game_script(state, title))
+        save_game_script(directory, state, bot_name, partner, seed + i)
         results.append(outcome(state))
         if progress:
             progress(i + 1)
     return results
+
+
+def save_game_script(directory, state, bot_name, partner, seed, where=""):
+    """Write a finished game into `directory` as `NAME-seedS.lg` (see game_scripts.py). Its
+    `deck` line is the game's own draw order, so the script replays this very game, on the
+    referee or on the tiles, whichever way it was dealt (`where` says how, in its title)."""
+    title = f"{pairing(bot_name, partner)}, seed {seed}{where}: score {state.score}"
+    name = bot_name if not partner else f"{bot_name}-{partner}"
+    with open(script_path(directory, name, seed), "w") as f:
+        f.write(game_script(state, title))
 
 
 def pairing(bot_name, partner=None):
@@ -164,9 +173,23 @@ def share_out(play, bot_name, games, seed, progress=None, jobs=1, chunks=(1, 4),
     return [score for start in starts for score in scores[start]]
 
 
+ORPHAN_CHECK_S = 0.2  # how often a worker looks whether its parent is still there
+
+
 def _leave_interrupts_to_the_parent():
-    """Workers ignore Ctrl-C: the parent stops handing out chunks and reports it once."""
+    """Workers ignore Ctrl-C: the parent stops handing out chunks and reports it once. A
+    worker whose parent is gone (killed by SIGTERM or SIGKILL, which no handler of the
+    parent's can tidy up after) ends itself, so none is left holding the parent's stdout
+    for a caller that reads it to its end."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+    threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+
+
+def _end_with(parent):
+    while os.getppid() == parent:
+        time.sleep(ORPHAN_CHECK_S)
+    os._exit(1)
 
 
 def score_stats(scores):

@@ -34,6 +34,9 @@ from simulator.sessions.playtest import (
 )
 from simulator.sessions.referee import IllegalMove
 
+MAX_GAMES = 10_000_000  # over an hour of the best bot; more only fills memory with scores
+JSON_DECIMALS = 4  # figures in --json: 66.6667, not 66.66666666666667
+
 
 def add_arguments(parser):
     parser.add_argument(
@@ -74,7 +77,7 @@ def add_arguments(parser):
         "--scripts",
         metavar="DIR",
         help="also write each game as a session script into DIR, to read, edit or replay "
-        "with `blinks session run` (rules-only games, in one process)",
+        "with `blinks session run` (rules-only games in one process; --physical games too)",
     )
     parser.add_argument(
         "--ceiling",
@@ -120,15 +123,12 @@ def problem(args):
                 bot_class(name)
             except UnknownBot as exc:
                 return f"{option}: {exc.args[0]}"
-    if args.games < 1:
-        return f"--games must be at least 1, got {args.games}"
+    if not 1 <= args.games <= MAX_GAMES:
+        return f"--games must be from 1 to {MAX_GAMES:,}, got {args.games}"
     if args.jobs < 0:
         return f"--jobs must be 0 (one per CPU) or more, got {args.jobs}"
-    if args.physical and args.scripts:
-        return (
-            "--scripts writes rules-only games; replay a script on the tiles with "
-            "`blinks session run SCRIPT`"
-        )
+    if args.scripts == "":
+        return "--scripts needs a folder name"
     if args.plot is not None:
         return plot_problem(args.plot)
     return None
@@ -213,9 +213,12 @@ def play_batch(args, bot, outcome, scripts=None):
                 jobs=args.jobs,
                 outcome=outcome,
                 partner=args.partner,
+                scripts=scripts,
             )
         except Mismatch as exc:
             raise BatchStopped(f"the tiles disagree with the referee: {exc}", 1) from None
+        except OSError as exc:
+            raise BatchStopped(f"cannot write the scripts to {scripts}: {exc}", 2) from None
     if scripts:
         try:
             return with_progress(
@@ -290,7 +293,7 @@ def playtest(args):
 def report(args, stats):
     """The figures on stdout: one JSON object with --json, else text and a histogram."""
     if args.json:
-        print(json.dumps(stats))
+        print(json.dumps(rounded(stats)))
         return
     who = args.bot if not args.partner else pairing(args.bot, args.partner)
     print(f"{who}: {stats['games']} games from seed {args.seed}")
@@ -319,14 +322,32 @@ def report(args, stats):
                 f"seed {seed} ({score} of {c})" for seed, score, c in ceiling["worst"]
             )
             print(f"furthest below their deal's ceiling: {games}")
-            seed = ceiling["worst"][0][0]
-            partner = f" --partner {args.partner}" if args.partner else ""
-            print(
-                f"  replay one: blinks playtest --bot {args.bot}{partner} --games 1 --seed {seed} "
-                f"--scripts DIR, then blinks session run DIR --rules-only --ceiling"
-            )
+            print("  replay one: " + replay_hint(args, ceiling["worst"][0][0]))
     if "against" in stats:
         report_against(args, stats["against"])
+
+
+def replay_hint(args, seed):
+    """The commands that replay the game dealt from `seed` as this run played it: the same
+    bots, on the tiles with --physical (whose deals differ from rules-only ones), saved as a
+    script whose deck line makes `session run` replay that very game."""
+    partner = f" --partner {args.partner}" if args.partner else ""
+    physical = " --physical" if args.physical else ""
+    return (
+        f"blinks playtest --bot {args.bot}{partner}{physical} --games 1 --seed {seed} "
+        "--scripts DIR, then blinks session run DIR --rules-only --ceiling"
+    )
+
+
+def rounded(figures):
+    """The figures with every float rounded to JSON_DECIMALS places, however deeply nested."""
+    if isinstance(figures, float):
+        return round(figures, JSON_DECIMALS)
+    if isinstance(figures, dict):
+        return {key: rounded(value) for key, value in figures.items()}
+    if isinstance(figures, (list, tuple)):
+        return [rounded(value) for value in figures]
+    return figures
 
 
 def report_against(args, against):

@@ -15,6 +15,7 @@ from simulator.sessions.shards import DECK_SIZE, MAX_ERRORS, MAX_HINTS, shard_na
 EXIT_OK = 0
 EXIT_EXPECT_FAILED = 1
 EXIT_BAD_SCRIPT = 2
+EXIT_TILE_DIED = 3  # a co-simulated tile's MicroPython process failed (--mpy): no verdict
 
 
 class SessionResult:
@@ -51,16 +52,20 @@ def undealt_dict():
 
 
 class RulesRunner:
-    """Plays a script on the referee alone. `say(text)` receives the transcript lines. With
+    """Plays a script on the referee alone. `say(text)` receives the transcript lines and
+    `failed(line, message)` each failed expect as it happens (by default it goes to the
+    transcript as `line N: ...`; the command line prints it once, as `SCRIPT:LINE: ...`). With
     `ceiling`, the transcript also says what the deal allows at best (deal_ceiling.py) and
     each move that lowers it: the moves that cost the game its points."""
 
     mode = "rules only"
 
-    def __init__(self, statements, seed=None, say=None, ceiling=False):
+    def __init__(self, statements, seed=None, say=None, ceiling=False, failed=None):
         self.statements = statements
         self.seed_override = seed
         self.say = say or (lambda text: None)
+        self.failed = failed or (lambda line, message: self.say(f"line {line}: {message}"))
+        self.line = 0  # the statement the session has reached (0: none yet)
         self.state = None
         self.failures = []
         self.deal_ms = None
@@ -92,14 +97,16 @@ class RulesRunner:
     def run(self):
         """Run every statement; return a SessionResult. Raises ScriptError (exit 2)."""
         self.validate()
-        setup = {"seed": 0, "deck": None, "start": 0}
+        # Setup comes before the first move (the parser sees to it), so a `start` written
+        # after `deal` is known when the deal is made: its line says who starts, once.
+        starts = [st.value for st in self.statements if st.kind == "start"]
+        setup = {"seed": 0, "deck": None, "start": starts[-1] if starts else 0}
         for st in self.statements:
-            if st.kind in ("seed", "deck", "start"):
+            self.line = st.line
+            if st.kind in ("seed", "deck"):
                 setup[st.kind] = st.value
-                if st.kind == "start" and self.state is not None:  # `start` after `deal`
-                    self.state.current = st.value
-                    self.say(f"{PLAYERS[st.value]} starts")
-                    self._say_ceiling()  # who starts changes what the deal allows
+            elif st.kind == "start":
+                pass
             elif st.kind == "deal":
                 self._deal(setup, st.value, st.line)
             else:
@@ -164,9 +171,12 @@ class RulesRunner:
         if actual == st.value:
             return
         show = (lambda v: "yes" if v else "no") if st.what == "over" else str
-        message = f"expect {st.what} {show(st.value)} failed: it is {show(actual)}"
-        self.failures.append((st.line, message))
-        self.say(f"line {st.line}: {message}")
+        self.fail(st.line, f"expect {st.what} {show(st.value)} failed: it is {show(actual)}")
+
+    def fail(self, line, message):
+        """Record a failed check (the session goes on, and exits 1) and report it."""
+        self.failures.append((line, message))
+        self.failed(line, message)
 
 
 def run_script_text(text, seed=None, say=None, runner_class=RulesRunner):

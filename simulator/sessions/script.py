@@ -126,16 +126,36 @@ def _int(number, words, index, expected, length):
     return _number(number, words[index], f"expected `{expected}`")
 
 
+MAX_DIGITS = 100  # more than any seed needs; int() itself refuses numbers past 4,300 digits
+
+
 def whole_number(word):
-    """`word` as a whole number if it is written in the digits 0-9, else None (int() would also
-    take "1_0", "+5", "-1" and other scripts' digits)."""
-    return int(word) if word.isascii() and word.isdigit() else None
+    """`word` as a whole number if it is written in at most MAX_DIGITS of the digits 0-9, else
+    None (int() would also take "1_0", "+5", "-1" and other scripts' digits, and raise past
+    4,300 digits)."""
+    if not (word.isascii() and word.isdigit()) or len(word) > MAX_DIGITS:
+        return None
+    return int(word)
+
+
+def shown_word(word, limit=24):
+    """A word for an error message, cut short when it is long (a 5,000-digit number, say)."""
+    if len(word) <= limit:
+        return repr(word)
+    return f"{word[:limit]!r}... ({len(word)} characters)"
+
+
+def number_error(word, expected):
+    """What an error says about a word that is no whole number `whole_number` takes."""
+    if word.isascii() and word.isdigit():
+        return f"{expected}, got a number of more than {MAX_DIGITS} digits ({shown_word(word)})"
+    return f"{expected}, got {shown_word(word)}"
 
 
 def _number(number, word, expected):
     value = whole_number(word)
     if value is None:
-        raise ScriptError(number, f"{expected}, got {word!r}")
+        raise ScriptError(number, number_error(word, expected))
     return value
 
 
@@ -161,17 +181,17 @@ def _parse_move(number, code, words):
             try:
                 move = Move.hint_colour(parse_colour(words[3]))
             except ValueError:
-                raise ScriptError(number, f"{usage}, got colour {words[3]!r}")
+                raise ScriptError(number, f"{usage}, got colour {shown_word(words[3])}")
         elif kind == "value":
             if words[3] not in ("1", "2", "3"):
-                raise ScriptError(number, f"{usage}, got value {words[3]!r}")
+                raise ScriptError(number, f"{usage}, got value {shown_word(words[3])}")
             move = Move.hint_value(int(words[3]))
         else:
             raise ScriptError(number, usage)
         return Statement(number, "move", code, player=player, move=move)
     raise ScriptError(
         number,
-        f"expected `{words[0]} hint ...`, `{words[0]} play N` or `{words[0]} discard N`, got {words[1]!r}",
+        f"expected `{words[0]} hint ...`, `{words[0]} play N` or `{words[0]} discard N`, got {shown_word(words[1])}",
     )
 
 
@@ -209,9 +229,9 @@ def _parse_expect(number, code, words):
                 parse_shard(shown)
                 shown = shown.upper()
             except ValueError:
-                raise ScriptError(number, usage + f"; got {shown!r}")
+                raise ScriptError(number, usage + f"; got {shown_word(shown)}")
         return Statement(number, "expect_tile", code, value=shown, tile=tile)
     raise ScriptError(
         number,
-        f"expected `expect` then score, hints, errors, jungle, over or tile, got {words[1]!r}",
+        f"expected `expect` then score, hints, errors, jungle, over or tile, got {shown_word(words[1])}",
     )

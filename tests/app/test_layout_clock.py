@@ -107,3 +107,28 @@ def test_token_coins_flip():
     assert tokens.hints == 3
     tokens.flip_error(1)
     assert tokens.errors == 1
+
+
+@pytest.mark.parametrize("size", SMALL_DEFAULT_BIG)
+@pytest.mark.parametrize("tiles", [1, 18, 30, 45, 60])
+def test_the_starting_cluster_lies_inside_the_jungle_under_its_label(size, tiles):
+    from simulator.app.world_setup import starting_layout
+
+    table = table_for(size, tiles)
+    x0, y0, w, h = table.area("jungle").rect
+    s = table.layout.size
+    for q, r, _ in starting_layout(table, tiles):
+        x, y = table.layout.to_pixel(q, r)
+        corners = table.layout.corners(x, y)
+        assert all(x0 <= cx <= x0 + w and y0 + table.label_px <= cy <= y0 + h for cx, cy in corners)
+        assert table.on_table(q, r)
+    if tiles <= 18:  # only a large cluster makes the tiles smaller than the window's
+        assert s == table_for(size).layout.size
+
+
+def test_the_side_panel_and_its_text_grow_with_a_big_window_only():
+    from simulator.app.app import panel_width, ui_scale
+
+    assert ui_scale((1100, 700)) == ui_scale((1280, 800)) == 1.0
+    assert ui_scale((1920, 1080)) == 1.35
+    assert panel_width((1920, 1080)) > panel_width((1280, 800)) == 310

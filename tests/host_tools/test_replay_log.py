@@ -100,7 +100,7 @@ def test_a_bad_log_is_a_clear_error(tmp_path, capsys):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"time": 0, "port": "x"}\nnot json\n')
     assert run_replay_log(str(bad)) == 2
-    assert "bad.jsonl:2: not JSON" in capsys.readouterr().out
+    assert "bad.jsonl:2: not JSON" in capsys.readouterr().err
     with pytest.raises(ValueError):
         replay(str(bad), window=False)
     assert os.path.exists(bad)

@@ -1,6 +1,7 @@
 """`blinks playtest` from a user's seat: a bad option is one line and exit 2 before any game is
 played, and a long run's figures are never lost to a plot that cannot be saved."""
 
+import os
 import sys
 
 import pytest
@@ -108,3 +109,61 @@ def test_a_bot_that_breaks_a_rule_on_the_tiles_names_the_deal_too(tmp_path, monk
     assert main([*args, "--physical"]) == 1
     err = one_line_error(capsys)
     assert "made a move the rules refuse (in the game dealt from seed 4: " in err
+
+
+def test_games_beyond_the_bound_are_refused_before_any_game(capsys, no_games):
+    assert main(["playtest", "--games", "99999999999999999999"]) == 2
+    assert "--games must be from 1 to 10,000,000" in one_line_error(capsys)
+
+
+def test_the_json_figures_are_rounded(capsys):
+    import json
+
+    assert main(["playtest", "--bot", "cautious", "--games", "3", "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    floats = [stats["mean"], stats["stderr"], stats["perfect_pct"], *stats["lost"].values()]
+    assert all(round(value, 4) == value for value in floats)
+    assert stats["histogram"] and sum(stats["histogram"]) == 3
+
+
+def children(pid):
+    """The process ids of a process's children (Linux /proc)."""
+    with open(f"/proc/{pid}/task/{pid}/children") as f:
+        return [int(c) for c in f.read().split()]
+
+
+def running(pid):
+    """Whether a process still runs (a zombie waiting for its reaper does not)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return "\nState:\tZ" not in f.read()
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads /proc (Linux)")
+def test_sigterm_leaves_no_worker_holding_the_output(tmp_path):
+    # A caller reading the output to its end (a CI step, `$(...)`) must get it when the
+    # playtest is terminated: no orphaned worker may keep the pipe open.
+    import signal
+    import subprocess
+    import time
+
+    cmd = [sys.executable, "-m", "host_tools.cli", "playtest", "--games", "1000000", "--jobs", "2"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while len(children(proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = children(proc.pid)
+        assert len(workers) >= 2, "the workers never started"
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=60)  # returns only once every holder of the pipes is gone
+        assert proc.returncode == -signal.SIGTERM
+        deadline = time.monotonic() + 30
+        while any(running(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [w for w in workers if running(w)]
+    finally:
+        if proc.poll() is None:
+            proc.kill()

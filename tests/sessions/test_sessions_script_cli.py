@@ -352,13 +352,78 @@ def test_ceiling_says_what_the_deal_allows_and_each_move_that_lowers_it(tmp_path
     assert json.loads(with_ceiling) == json.loads(without)  # the JSON of the contract, as it is
 
 
-def test_ceiling_is_said_again_when_start_follows_the_deal(tmp_path, capsys):
-    # This deal makes 8 at best when A starts, 9 when B does (B's first play is B1).
+def test_a_start_after_the_deal_is_said_once_with_the_ceiling_for_who_starts(tmp_path, capsys):
+    # This deal makes 8 at best when A starts, 9 when B does (B's first play is B1). Setup
+    # comes before the first move, so the deal's line already knows that B starts.
     deck = "deck B3 R3 Y2 B1 Y3 Y1 Y1 Y2 R1 B1 R1 R2 B2 Y1 R1 R2 B2 B1"
     code, out, _, _ = run(tmp_path, capsys, f"{deck}\ndeal\nstart B\nB play 2\n", "--ceiling")
     assert code == 0
     lines = out.splitlines()
-    start = lines.index("B starts")
-    assert lines[start - 1] == "the deal can make 8 at best (every shard known)"
-    assert lines[start + 1] == "the deal can make 9 at best (every shard known)"
+    assert lines[0].endswith("; B starts")
+    assert lines[1] == "the deal can make 9 at best (every shard known)"
+    assert not any(line.endswith("A starts") or "8 at best" in line for line in lines)
     assert not any("can now make" in line for line in lines)  # B1 played: 9 still in reach
+
+
+def test_a_failed_expect_is_said_once_whether_or_not_the_transcript_shares_the_terminal(
+    tmp_path, capsys
+):
+    code, out, err, path = run(tmp_path, capsys, f"{DECK}\nexpect hints 2\n")
+    assert code == 1
+    assert (out + err).count("expect hints 2 failed") == 1
+    assert f"{path}:2: expect hints 2 failed: it is 3" in err
+    code, out, err, _ = run(tmp_path, capsys, f"{DECK}\nexpect hints 2\n", "--json")
+    assert code == 1 and err.count("expect hints 2 failed") == 1  # the transcript is on stderr too
+
+
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        ("expect score " + "0" * 5000, 2),  # zeros only: too long all the same
+        ("seed " + "9" * 5000, 1),
+        ("expect tile " + "7" * 4400 + " shows R1", 2),
+    ],
+)
+def test_a_number_of_thousands_of_digits_is_malformed_not_a_crash(tmp_path, capsys, text, line):
+    path = tmp_path / "s.lg"
+    path.write_text(("" if text.startswith("seed") else "deal\n") + text + "\n")
+    code = main(["session", "run", str(path)] + ([] if "tile" in text else ["--rules-only"]))
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith(f"{path}:{line}: ") and "more than 100 digits" in err
+    assert len(err) < 400  # the number is not printed back whole
+
+
+def test_a_seed_flag_of_thousands_of_digits_is_refused_by_the_option(tmp_path, capsys):
+    path = tmp_path / "s.lg"
+    path.write_text("deal\n")
+    with pytest.raises(SystemExit) as stop:
+        main(["session", "run", str(path), "--rules-only", "--seed", "9" * 5000])
+    assert stop.value.code == 2
+    assert "more than 100 digits" in capsys.readouterr().err
+
+
+def test_a_script_that_is_not_utf8_is_refused_naming_its_line(tmp_path, capsys):
+    path = tmp_path / "latin1.lg"
+    path.write_bytes(f"{DECK}\nA hint value 1\n# caf\xe9 au lait\n".encode("latin-1"))
+    assert main(["session", "run", str(path), "--rules-only"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{path}:3: not UTF-8 text: byte 0xe9 at column 6")
+
+
+def test_the_readmes_batch_of_the_examples_folder_succeeds_rules_only(capsys):
+    assert main(["session", "run", str(EXAMPLES), "--rules-only"]) == 0
+    out = capsys.readouterr().out
+    assert "physical-deal-shapes.lg: skipped" in out
+    assert out.rstrip().endswith("1 skipped (they check tiles: not with --rules-only)")
+    # named on its own, a script that checks tiles is still refused with --rules-only
+    named = str(EXAMPLES / "physical-deal-shapes.lg")
+    assert main(["session", "run", named, "--rules-only"]) == 2
+
+
+def test_blinks_session_alone_shows_the_whole_usage(capsys):
+    assert main(["session"]) == 2
+    usage = " ".join(capsys.readouterr().err.split())
+    assert usage.startswith("usage: blinks session run")
+    for option in ("--rules-only", "--seed", "--ir-loss", "--json", "-q", "--ceiling", "--mpy"):
+        assert option in usage
