@@ -2,7 +2,7 @@
 
 The physical layer is IrDA SIR (docs/hardware.md): asynchronous bytes (start bit, 8 data bits
 LSB first, stop bit) where a 0 bit is a short pulse of light and a 1 bit is no light. The state
-machine runs at CLOCKS_PER_BIT clocks a bit (16, as IrDA encoders do).
+machine runs at CLOCKS_PER_BIT clocks a bit (16, as IrDA encoders do); hal/ir_phy.py has the figures.
 
 Pins: the emitter (transceiver TXD, high = light) is the SET and OUT pin; the detector output
 (transceiver RXD, low while light is seen) is the JMP pin. EXECCTRL.STATUS_N = 1 makes
@@ -23,14 +23,16 @@ Pins: the emitter (transceiver TXD, high = light) is the SET and OUT pin; the de
 
 import rp2
 
+from hal.ir_phy import CLOCKS_PER_BIT, DEAF_BITS, PULSE_CLOCKS, QUIET_BITS
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rp2.asm_pio import *
 
-CLOCKS_PER_BIT = 16
-PULSE_CLOCKS = 3  # a 0 bit is light for 3/16 of the bit time
-QUIET_CLOCKS = 48  # dark time before sending (the quiet loop: 24 samples, 2 clocks each)
-DEAF_CLOCKS = 26  # after sending, the echo fades: the receiver is ignored this long
+# The loops below are counted for these (hal/ir_phy.py); tests/host_tools/test_ir_pio.py
+# measures them on the emulated state machine.
+QUIET_CLOCKS = QUIET_BITS * CLOCKS_PER_BIT  # the quiet loop: 24 samples, 2 clocks each
+DEAF_CLOCKS = int(DEAF_BITS * CLOCKS_PER_BIT)  # set(y, 11), then 12 turns of 2 clocks
 EXECCTRL = 4  # index of the EXECCTRL word in an asm_pio program (ports/rp2/modules/rp2.py)
 STATUS_TX_EMPTY = 1  # EXECCTRL.STATUS_N = 1, STATUS_SEL = TX: status is all ones when empty
 
@@ -82,7 +84,7 @@ def ir_face():
     pull(noblock)
     set(x, 8)  # the start pulse, then 8 data bits
     label("tx_bit")
-    out(pins, 1)[2]  # light for 3 clocks when the bit is 1
+    out(pins, 1)[2]  # light for PULSE_CLOCKS when the bit is 1
     set(pins, 0)[11]
     jmp(x_dec, "tx_bit")
     mov(x, status)[12]  # the stop bit; all ones when the TX FIFO is empty

@@ -30,6 +30,8 @@ from pioemu.instruction_decoder import InstructionDecoder
 PIO = load_pio_module(FIRMWARE_PIO)
 PROGRAM = PIO.ir_face
 CLOCKS_PER_BIT = PIO.CLOCKS_PER_BIT
+QUIET_CLOCKS = PIO.QUIET_CLOCKS
+DEAF_CLOCKS = PIO.DEAF_CLOCKS
 TX_PIN = 0
 RX_PIN = 1
 RING_BYTES = 512

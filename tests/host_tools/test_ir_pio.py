@@ -10,7 +10,7 @@ import random
 
 import pytest
 from hal.ir_frames import BOF, EOF, wire_bytes
-from pio_link import CLOCKS_PER_BIT, PROGRAM, Air, Face, Lamp
+from pio_link import CLOCKS_PER_BIT, DEAF_CLOCKS, PROGRAM, QUIET_CLOCKS, Air, Face, Lamp
 
 MS = 1843.2  # nominal clocks per millisecond at 115.2 kbit/s, 16 clocks a bit
 PASS_CLOCKS = int(20 * MS)  # the CPU reads the rings once a 20 ms pass
@@ -119,6 +119,46 @@ def test_a_face_waits_for_the_neighbours_frame_before_sending():
     a_on = [t for t, level in a.tx_edges[1:] if level]
     b_on = [t for t, level in b.tx_edges[1:] if level]
     assert b_on[0] > a_on[-1], "b's first pulse came after a's last one"
+
+
+def test_a_face_waits_quiet_bits_after_the_neighbours_frame():
+    """b queued its frame while a's was on the air: b's first pulse comes no sooner than
+    QUIET_CLOCKS after a's last pulse, so a (deaf for DEAF_CLOCKS after its frame) hears it."""
+    rng = random.Random(6)
+    a, b, air = link()
+    first, second = datagram(rng), datagram(rng)
+    a.send(first)
+    air.run_until(a.now + 20 * CLOCKS_PER_BIT)
+    b.send(second)
+    air.run_while(lambda: a.sending or b.sending, 200_000)
+    air.run_until(max(a.now, b.now) + 400)
+    air.drain_all()
+    a_last_off = [t for t, level in a.tx_edges[1:] if not level][-1]
+    b_first_on = next(t for t, level in b.tx_edges[1:] if level)
+    assert b_first_on - a_last_off >= QUIET_CLOCKS
+    assert QUIET_CLOCKS > DEAF_CLOCKS + CLOCKS_PER_BIT  # the answer never falls in a's deaf time
+    assert a.frames == [second]
+
+
+def test_a_face_is_deaf_only_briefly_after_sending():
+    """A pulse of stray light DEAF_CLOCKS after a face's last byte ends is heard (as a byte of
+    noise); one during the face's own frame, or just after, is not."""
+    heard = {}
+    for delay in (2, DEAF_CLOCKS - 6, DEAF_CLOCKS + 16 + 6):
+        lone = Face("lone")
+        lamp = Lamp()
+        lone.hears(lamp)
+        air = Air([lone], PASS_CLOCKS)
+        lone.send(b"\x55")
+        air.run_while(lambda lone=lone: lone.pending or lone.state.transmit_fifo, 100_000)
+        air.run_until(lone.now + 160)  # the EOF byte is on its way; find its end
+        air.run_while(lambda lone=lone: lone.sending, 100_000)
+        end_of_frame = lone.now
+        lamp.flash(end_of_frame - DEAF_CLOCKS + delay, 3)
+        air.run_until(end_of_frame + 400)
+        heard[delay] = lone.written
+    assert heard[2] == 0 and heard[DEAF_CLOCKS - 6] == 0
+    assert heard[DEAF_CLOCKS + 16 + 6] >= 1
 
 
 def test_a_garbled_byte_loses_that_frame_only():
