@@ -18,6 +18,7 @@ SUBCOMMANDS = {
     "flash": ("host_tools.flash_cli", "compile and deploy the firmware to tiles over USB serial"),
     "monitor": ("host_tools.monitor_cli", "show and record the output of tiles"),
     "ports": ("host_tools.ports_cli", "list serial ports that look like MicroPython tiles"),
+    "emu": ("host_tools.emu.cli", "run emulated rp2 tiles (official MicroPython) on serial ports"),
 }
 
 

@@ -1,0 +1,94 @@
+"""`blinks emu`: emulated rp2 tiles on serial ports, for `blinks flash`, `monitor` and mpremote.
+
+    blinks emu --tiles N [--shape blob|line|ring] [--firmware UF2] [--bootrom BIN] [--state DIR]
+
+Each tile prints `PORT <index> <path>` alone on a line of stdout once its USB serial is up;
+everything else goes to stderr. It runs until SIGINT or SIGTERM and leaves no process behind.
+Without --state the tiles start blank (MicroPython only) and their flash is thrown away at
+exit; with --state DIR they keep it there, so a later run starts from the same flash.
+"""
+
+import os
+import signal
+import sys
+import threading
+
+from host_tools.emu import images
+from host_tools.emu.cluster import SHAPES, EmuCluster, EmuError
+from host_tools.emu.node_env import EmuSetupError
+
+MAX_TILES = 18
+
+
+def add_arguments(p):
+    p.add_argument("--tiles", type=int, default=1, metavar="N", help=f"how many tiles, 1-{MAX_TILES}")
+    p.add_argument("--shape", choices=sorted(SHAPES), default="blob", help="how they touch (blob)")
+    p.add_argument(
+        "--firmware",
+        metavar="UF2",
+        help=f"MicroPython UF2 for the Raspberry Pi Pico (default: ${images.FIRMWARE_ENV}, "
+        f"else {os.path.join(images.data_dir(), 'firmware.uf2')})",
+    )
+    p.add_argument(
+        "--bootrom",
+        metavar="BIN",
+        help=f"RP2040 bootrom (default: ${images.BOOTROM_ENV}, "
+        f"else {os.path.join(images.data_dir(), 'bootrom.bin')})",
+    )
+    p.add_argument("--state", metavar="DIR", help="keep the tiles' flash images in DIR")
+    p.add_argument(
+        "--fast",
+        action="store_true",
+        help="let emulated time run ahead of the wall clock when the tiles are idle",
+    )
+    p.add_argument("--loss", type=float, default=0.0, metavar="P", help="IR frame loss, 0-1")
+    p.add_argument("--seed", type=int, default=0, help="seed of the tiles' randomness (0)")
+
+
+def run(args):
+    if not 1 <= args.tiles <= MAX_TILES:
+        print(f"blinks emu: --tiles must be 1-{MAX_TILES}, got {args.tiles}", file=sys.stderr)
+        return 2
+    if not 0.0 <= args.loss <= 1.0:
+        print(f"blinks emu: --loss must be 0-1, got {args.loss}", file=sys.stderr)
+        return 2
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    try:
+        cluster = EmuCluster(
+            tiles=args.tiles,
+            shape=args.shape,
+            firmware=args.firmware,
+            bootrom=args.bootrom,
+            state_dir=args.state,
+            mode="fast" if args.fast else "realtime",
+            seed=args.seed,
+            loss=args.loss,
+        )
+    except (images.MissingImage, ValueError) as exc:
+        print(f"blinks emu: {exc}", file=sys.stderr)
+        return 2
+    try:
+        cluster.start(wait_up=False)
+        announced = set()
+        while not stop.is_set() and len(announced) < args.tiles:
+            for i in range(args.tiles):
+                if i not in announced and cluster.up[i].is_set():
+                    announced.add(i)
+                    print(f"PORT {i} {cluster.ports[i]}", flush=True)
+            if not cluster.alive():
+                raise EmuError("the emulator stopped while the tiles were starting")
+            stop.wait(0.1)
+        print(
+            f"blinks emu: {args.tiles} tile(s) ({args.shape}); Ctrl-C to stop", file=sys.stderr
+        )
+        while not stop.wait(0.5):
+            if not cluster.alive():
+                raise EmuError("the emulator stopped")
+    except (EmuSetupError, EmuError) as exc:
+        print(f"blinks emu: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        cluster.stop()
+    return 0
