@@ -81,7 +81,7 @@ class FrameReader:
     """Turns the bytes heard on one face back into frames.
 
     `read` takes bytes from a ring buffer and stops after each whole frame, leaving it in
-    `frame[:length]`; `length` is 0 while no frame is complete. `receiving` tells whether a
+    `frame[:length]`; `length` is 0 while no frame is complete. `receiving` is True while a
     frame has begun and not yet ended (the face is busy). `dropped` counts frames cut short
     (a new BOF before EOF) or too long."""
 
@@ -93,18 +93,16 @@ class FrameReader:
     def reset(self):
         """Forget any frame under way: wait for the next BOF."""
         self.length = 0
+        self.receiving = False
         self._n = -1  # bytes of the frame so far; -1 while waiting for a BOF
         self._escaped = False
-
-    @property
-    def receiving(self) -> bool:
-        return self._n >= 0
 
     def read(self, ring, pos: int, end: int, mask: int) -> int:
         """Read ring[pos & mask] onwards up to `end` (exclusive); returns the next position."""
         self.length = 0
         frame = self.frame
         n = self._n
+        escaped = self._escaped
         while pos != end:
             b = ring[pos & mask]
             pos += 1
@@ -112,25 +110,27 @@ class FrameReader:
                 if n > 0:
                     self.dropped += 1
                 n = 0
-                self._escaped = False
+                escaped = False
             elif n < 0:
                 continue  # noise between frames
             elif b == EOF:
                 if n:
                     self.length = n
-                    self._n = -1
-                    return pos
+                    n = -1
+                    break
                 n = -1
             elif b == ESC:
-                self._escaped = True
+                escaped = True
             elif n == MAX_FRAME:
                 self.dropped += 1
                 n = -1
             else:
-                if self._escaped:
+                if escaped:
                     b ^= ESC_XOR
-                    self._escaped = False
+                    escaped = False
                 frame[n] = b
                 n += 1
         self._n = n
+        self._escaped = escaped
+        self.receiving = n >= 0
         return pos

@@ -66,6 +66,8 @@ class FaceLink:
         self.reader = FrameReader()
         self.overruns = 0
         self._words = array("H", bytes(2 * MAX_WIRE))
+        self._sent = None  # type: bytes | None  # the frame last encoded into _words, and its count
+        self._count = 0
         dreq = _dreq_tx(sm_id)
         self._rx = rp2.DMA()
         self._rx_ctrl = self._rx.pack_ctrl(
@@ -82,6 +84,7 @@ class FaceLink:
             size=1, inc_read=True, inc_write=False, treq_sel=dreq, irq_quiet=True
         )
         self._arm_rx()
+        self._tx.config(write=self._sm, ctrl=self._tx_ctrl)  # fixed; each frame sets read, count
         self._sm.active(1)
 
     def _arm_rx(self):
@@ -94,23 +97,28 @@ class FaceLink:
         """Read what arrived since the last call, up to the end of the next whole frame; returns
         that frame's length (it is in reader.frame), or 0 when no whole frame is left."""
         written = RX_COUNT - self._rx.count  # type: ignore[attr-defined]  # stubs omit DMA.count
-        if written - self._read > RING_BYTES:
+        read = self._read
+        if written == read:
+            return 0
+        if written - read > RING_BYTES:
             self.overruns += 1  # the DMA lapped us: what is left in the ring is mixed up
             self._read = written
             self.reader.reset()
             return 0
         reader = self.reader
-        self._read = reader.read(self._ring, self._read, written, RING_MASK)
+        self._read = reader.read(self._ring, read, written, RING_MASK)
         if not reader.length and written >= RX_COUNT:
             self._arm_rx()  # the channel ran its count out (after days of traffic): go on
         return reader.length
 
     def send(self, data) -> bool:
         """Start sending one frame; False while one is still going out or one is arriving."""
-        if self._tx.active() or self._sm.tx_fifo() or self.reader.receiving:
+        if self._sm.tx_fifo() or self._tx.active() or self.reader.receiving:
             return False
-        n = encode_words(data, self._words)
-        self._tx.config(read=self._words, write=self._sm, count=n, ctrl=self._tx_ctrl, trigger=True)
+        if data is not self._sent:  # a face value goes out again and again: encoded once
+            self._count = encode_words(data, self._words)
+            self._sent = data if isinstance(data, bytes) else None  # only bytes cannot change
+        self._tx.config(read=self._words, count=self._count, trigger=True)
         return True
 
 

@@ -23,7 +23,7 @@ Pins: the emitter (transceiver TXD, high = light) is the SET and OUT pin; the de
 
 import rp2
 
-from hal.ir_phy import CLOCKS_PER_BIT, DEAF_BITS, PULSE_CLOCKS, QUIET_BITS
+from hal.ir_phy import CLOCKS_PER_BIT, DEAF_BITS, QUIET_BITS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
