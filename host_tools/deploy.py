@@ -11,8 +11,9 @@ its new firmware:
 4. other fw/ directories are deleted (a crash here only leaves litter, removed next time).
 Hashes (sha256) are computed on the tile, so unchanged files are never sent again.
 
-Before step 1 the tile's .mpy version is checked against the build's (host_tools.mpy_compat): a
-build the tile could not import is refused with nothing written. `cancel` (a threading.Event)
+Before step 1 the tile's MicroPython release is checked against what the firmware needs
+(hal/requirements.py) and its .mpy version against the build's (host_tools.mpy_compat): a tile
+too old, or a build the tile could not import, is refused with nothing written. `cancel` (a threading.Event)
 stops a flash between two commands on the tile, never inside one, so the switch stays atomic.
 """
 
@@ -20,9 +21,15 @@ import ast
 import base64
 import hashlib
 
+from hal.requirements import min_release, too_old
+from mpremote.transport import TransportExecError
+
 from host_tools.mpy_compat import incompatibility
 
 CHUNK = 2048  # raw bytes per exec: ~2.7 KB of base64 source, small for a board's heap
+# Longest silence while a command runs. A board hashes the whole build in well under a second;
+# emulated tiles sharing one CPU (`blinks emu`) take far longer than mpremote's default 10 s.
+COMMAND_TIMEOUT = 120
 
 # Helpers defined once per session on the tile (MicroPython).
 DEVICE_HELPERS = """
@@ -151,7 +158,10 @@ class Deployer:
                 if self.switched
                 else "interrupted; old firmware kept"
             )
-        return self.transport.exec(code)
+        out, err = self.transport.exec_raw(code, timeout=COMMAND_TIMEOUT)
+        if err:
+            raise TransportExecError(out, err.decode())
+        return out
 
     def _eval(self, expr):
         # print(repr(...)) on the tile, literal_eval here (as mpremote's eval)
@@ -161,6 +171,12 @@ class Deployer:
         image = self.image
         self._exec(DEVICE_HELPERS)
         self.serial = self._eval("_bserial()")
+        release = self._eval("os.uname().release")
+        if too_old(release):
+            raise DeployError(
+                f"this tile runs MicroPython {release}; the firmware needs {min_release()} or "
+                "newer: flash a newer MicroPython UF2 onto it first; old firmware kept"
+            )
         problem = incompatibility(
             image.files, self._eval("getattr(sys.implementation, '_mpy', None)")
         )
