@@ -187,6 +187,7 @@ class EmuCluster:
             "seed": self.seed,
             "loss": self.loss,
             "echo": self.echo,
+            "log": os.path.join(self.state_dir, "emulator.log"),
         }
         config_path = os.path.join(self.state_dir, "cluster.json")
         with open(config_path, "w") as f:
@@ -214,6 +215,18 @@ class EmuCluster:
                     self.advance(20)
                 if time.monotonic() > deadline or not self.alive():
                     raise EmuError(f"tile {i} did not come up ({self._exit_note()})")
+
+    def wait_reset(self, tile, count, timeout=120):
+        """Wait until `tile` has restarted `count` times in all; returns the last (ms, cause)."""
+        deadline = time.monotonic() + timeout
+        while len(self.resets[tile]) < count:
+            if time.monotonic() > deadline or not self.alive():
+                raise EmuError(f"tile {tile} did not restart ({self._exit_note()})")
+            if self.mode == "driven":
+                self.advance(20)
+            else:
+                time.sleep(0.05)
+        return self.resets[tile][-1]
 
     def alive(self):
         return self._proc is not None and self._proc.poll() is None
@@ -305,6 +318,14 @@ class EmuCluster:
 
     def power(self, tile, on):
         self._send(cmd="power", tile=tile, on=on)
+
+    def lift(self, tile):
+        """Take `tile` away from all its neighbours: it lies alone (its port stays)."""
+        self._send(cmd="part", tile=tile)
+
+    def place(self, tile, beside, face):
+        """Put `tile` against face `face` of tile `beside`, with its opposite face touching."""
+        self._send(cmd="join", a=beside, fa=face, b=tile, fb=(face + 3) % 6)
 
     def set_loss(self, loss):
         self._send(cmd="loss", loss=loss)

@@ -13,8 +13,8 @@
 // detector also sees its own emitter (the echo), which a half-duplex face must ignore; and a
 // whole frame of light (a burst with no 50 us gap) is lost with probability `loss`.
 //
-// Protocol: one JSON object a line each way. In: {"cmd": "serial"|"button"|"power"|"run_until"|
-// "mode"|"loss"|"stats"|"quit", ...}. Out: {"ev": "serial"|"up"|"leds"|"reset"|"at"|"stats"|
+// Protocol: one JSON object a line each way. In: {"cmd": "serial"|"button"|"power"|"part"|"join"|
+// "run_until"|"mode"|"loss"|"stats"|"quit", ...}. Out: {"ev": "serial"|"up"|"leds"|"reset"|"at"|"stats"|
 // "ready", ...}; times in ms of emulated time.
 
 import fs from 'node:fs';
@@ -29,6 +29,14 @@ const BATCH_WALL_MS = 20;
 const MAX_JUMP_NS = 10e6; // an idle cluster still moves in steps, for the host's input
 
 const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+
+// The emulator's own warnings (rp2040js prints some with console.warn, e.g. reads of the
+// inter-core FIFO that only core 1 would answer) go to a log file, not the user's terminal.
+if (config.log) {
+  const logFd = fs.openSync(config.log, 'a');
+  const toLog = (...parts) => fs.writeSync(logFd, parts.join(' ') + '\n');
+  console.log = console.warn = console.info = console.debug = console.error = toLog;
+}
 const send = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
 const b64 = (bytes) => Buffer.from(bytes).toString('base64');
 
@@ -107,9 +115,38 @@ const tiles = config.tiles.map(
     ),
 );
 
-for (const [a, fa, b, fb] of config.wires) {
+/** Two faces come to face each other: light that is on crosses at once. */
+function join(a, fa, b, fb) {
+  part(a, fa);
+  part(b, fb);
   peers[a][fa] = { tile: b, face: fb, lost: false, lastOffNs: -Infinity };
   peers[b][fb] = { tile: a, face: fa, lost: false, lastOffNs: -Infinity };
+  for (const [x, fx, y, fy] of [[a, fa, b, fb], [b, fb, a, fa]]) {
+    if (tiles[x].lit[fx]) {
+      tiles[y].scheduleLight(fy, true, nowNs + LATENCY_NS);
+    }
+  }
+}
+
+/** A face no longer faces anyone: light it was receiving from there goes out. */
+function part(a, fa) {
+  const peer = peers[a][fa];
+  if (!peer) {
+    return;
+  }
+  const { tile: b, face: fb } = peer;
+  peers[a][fa] = null;
+  peers[b][fb] = null;
+  if (tiles[a].lit[fa] && !peer.lost) {
+    tiles[b].scheduleLight(fb, false, nowNs + LATENCY_NS);
+  }
+  if (tiles[b].lit[fb]) {
+    tiles[a].scheduleLight(fa, false, nowNs + LATENCY_NS);
+  }
+}
+
+for (const [a, fa, b, fb] of config.wires) {
+  join(a, fa, b, fb);
 }
 
 let nowNs = 0;
@@ -124,6 +161,7 @@ let cpuMs = 0;
 function step(limitNs) {
   // While every tile is idle (CPU asleep in WFE, PIO machines parked), nothing can happen on
   // any of them before the earliest alarm or input: jump there at once, a whole slice at a time.
+  // With nothing scheduled at all, time waits for the host (returns false), unless driven.
   let end = nowNs + SLICE_NS;
   let quiet = Infinity;
   for (const tile of tiles) {
@@ -133,6 +171,9 @@ function step(limitNs) {
     }
   }
   if (quiet > end) {
+    if (quiet === Infinity && limitNs === Infinity) {
+      return false;
+    }
     end = Math.min(Math.floor(quiet / SLICE_NS) * SLICE_NS, limitNs, nowNs + MAX_JUMP_NS);
     end = Math.max(end, nowNs + SLICE_NS);
   }
@@ -140,6 +181,7 @@ function step(limitNs) {
     tile.runUntil(end);
   }
   nowNs = end;
+  return true;
 }
 
 function loop() {
@@ -164,7 +206,9 @@ function loop() {
         break;
       }
     }
-    step(limit);
+    if (!step(limit)) {
+      break; // nothing to do until the host says something
+    }
     if ((n & 63) === 63 && Date.now() - started >= BATCH_WALL_MS) {
       break;
     }
@@ -187,6 +231,14 @@ input.on('line', (line) => {
       break;
     case 'power':
       tile.power(msg.on);
+      break;
+    case 'part':
+      for (let face = 0; face < 6; face++) {
+        part(msg.tile, face);
+      }
+      break;
+    case 'join':
+      join(msg.a, msg.fa, msg.b, msg.fb);
       break;
     case 'run_until':
       mode = 'driven';

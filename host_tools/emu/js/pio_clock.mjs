@@ -83,8 +83,8 @@ export class PioClock {
           m.nextNs += turns * m.loopNs;
         }
         m.parked = false;
-        m.sig = '';
       }
+      m.sig = ''; // a turn of the loop before this change proves nothing about after it
       if (m.nextNs < t) {
         this.step(m, t, false);
       }

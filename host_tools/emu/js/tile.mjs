@@ -109,11 +109,13 @@ export class EmuTile {
     this.mcu = mcu;
     this.stallUntil = 0;
     this.pendingReset = null;
+    this.interrupted = false; // a breakpoint or the watchdog needs the CPU loop to stop
     this.boots++;
     const wd = mcu.peripherals[0x40058];
     wd.scratchData.set(this.scratch);
     wd.onWatchdogTrigger = () => {
       this.pendingReset = 'watchdog';
+      this.interrupted = true;
     };
     mcu.onBreak = (code) => {
       const ns = flashBreakpoint(mcu, code, (offset, length) => this.flashWritten(offset, length));
@@ -121,6 +123,7 @@ export class EmuTile {
         throw new Error(`tile ${this.index}: breakpoint ${code} at ${mcu.core.PC.toString(16)}`);
       }
       this.stallUntil = mcu.clock.nanos + ns;
+      this.interrupted = true; // the CPU loop stops: the flash operation holds the CPU
     };
     for (const uart of mcu.uart) {
       uart.checkInterrupts = function () {
@@ -304,6 +307,7 @@ export class EmuTile {
     const core = mcu.core;
     const inputs = this.inputs;
     while (clock.nanos < end && !this.pendingReset) {
+      this.interrupted = false;
       while (inputs.length && inputs[0].t <= clock.nanos) {
         inputs.shift().apply();
       }
@@ -324,16 +328,17 @@ export class EmuTile {
         // the CPU runs: an instruction at a time, firing each alarm at its time
         let ns = clock.nanosCounter;
         const started = ns;
-        while (ns < limit) {
+        while (ns < limit && !core.waiting && !this.interrupted) {
           const alarm = clock.nextAlarm;
           if (alarm !== null && alarm.nanos <= ns) {
             clock.tick(0);
+            continue;
           }
-          if (core.waiting || this.stallUntil > ns || this.pendingReset) {
-            break;
-          }
-          ns += core.executeInstruction() * NS_PER_CYCLE;
-          clock.nanosCounter = ns;
+          const stop = alarm !== null && alarm.nanos < limit ? alarm.nanos : limit;
+          do {
+            ns += core.executeInstruction() * NS_PER_CYCLE;
+            clock.nanosCounter = ns;
+          } while (ns < stop && !core.waiting && !this.interrupted && clock.nextAlarm === alarm);
         }
         this.busyNs += ns - started;
       }

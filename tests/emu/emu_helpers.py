@@ -1,0 +1,67 @@
+"""Helpers for the emulated-tile tests: boot lines, and tiles that already hold a build."""
+
+import fcntl
+import hashlib
+import os
+import shutil
+import tempfile
+import time
+
+from host_tools.emu import images
+from host_tools.emu.cluster import EmuCluster
+from host_tools.flash_cli import flash_all
+
+
+def boot_lines(tiles, i):
+    return [line for line in tiles.log_lines(i) if line.startswith("BLINKS")]
+
+
+def booted_build(tiles, i, timeout=300):
+    """The build the tile booted last (from its `BLINKS boot ... fw=fw/<build>` line)."""
+    end = time.monotonic() + timeout
+    seen = 0
+    while time.monotonic() < end:
+        lines = boot_lines(tiles, i)
+        failed = [line for line in lines if "boot failed" in line or "crashed" in line]
+        assert not failed, failed
+        boots = [line for line in lines if line.startswith("BLINKS boot tile=")]
+        if boots and len(lines) != seen:
+            return boots[-1].split(" fw=fw/")[1].split()[0]
+        seen = len(lines)
+        if tiles.mode == "driven":
+            tiles.advance(50)
+        else:
+            time.sleep(0.1)
+    raise AssertionError(f"tile {i} did not boot its game: {tiles.log_lines(i)[-10:]}")
+
+
+def _cache_dir():
+    root = os.environ.get("PYTEST_XDIST_TESTRUNUID") or "solo"
+    path = os.path.join(tempfile.gettempdir(), f"blinks-emu-images-{root}")
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+def flashed_image(image, state_dir, tiles=1):
+    """Give tiles 0..tiles-1 in `state_dir` a flash that `blinks flash` put `image` on.
+
+    The first call flashes one emulated tile for real and keeps its flash image; later calls
+    (from any test worker of this run) copy it, as a builder flashes one tile and clones it."""
+    with open(images.firmware_path(), "rb") as f:
+        uf2 = hashlib.sha256(f.read()).hexdigest()[:12]
+    cached = os.path.join(_cache_dir(), f"{image.build}-{uf2}.flash")
+    with open(cached + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.exists(cached):
+            work = tempfile.mkdtemp(prefix="blinks-flash-")
+            try:
+                with EmuCluster(tiles=1, state_dir=work, mode="fast") as one:
+                    result = flash_all(one.ports, image, quiet=True)[0]
+                    assert result.ok, result.error
+                shutil.copyfile(os.path.join(work, "tile0.flash"), cached + ".tmp")
+                os.replace(cached + ".tmp", cached)
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(state_dir, exist_ok=True)
+    for i in range(tiles):
+        shutil.copyfile(cached, os.path.join(state_dir, f"tile{i}.flash"))

@@ -1,0 +1,81 @@
+"""`blinks flash` and `blinks monitor` against the real MicroPython rp2 port, on emulated tiles.
+
+Six tiles flashed at once; an unchanged re-flash that sends nothing; a board too old refused;
+and the promise that matters most to a builder: a flash stopped at any moment (the emulator
+killed, as a cable pulled or a battery going flat) always leaves a tile that boots its old
+firmware or its new one.
+"""
+
+import random
+import threading
+import time
+
+from emu_helpers import boot_lines, booted_build, flashed_image
+
+from host_tools.build import build
+from host_tools.emu.cluster import EmuError
+from host_tools.flash_cli import flash_all
+
+
+def test_six_tiles_flash_at_once_then_an_unchanged_reflash_sends_nothing(cluster):
+    tiles = cluster(6, mode="fast")
+    image = build()
+    results = flash_all(tiles.ports, image, quiet=True)
+    assert [r.error for r in results] == [None] * 6
+    assert all(r.ok and r.files_written == len(image.files) + 1 for r in results)  # + main.py
+    assert {r.serial for r in results} == {tiles.serial_of(i).hex() for i in range(6)}
+    for i in range(6):
+        assert booted_build(tiles, i) == image.build
+    again = flash_all(tiles.ports[:2], image, quiet=True)
+    assert [r.error for r in again] == [None] * 2
+    assert all(r.ok and r.files_written == 0 and r.bytes_written == 0 for r in again)
+
+
+def test_a_board_with_too_old_a_micropython_is_refused_and_keeps_its_firmware(cluster, monkeypatch):
+    import hal.requirements
+
+    tiles = cluster(1, mode="fast")
+    monkeypatch.setattr(hal.requirements, "MIN_MICROPYTHON", (99, 0, 0))
+    result = flash_all(tiles.ports, build(), quiet=True)[0]
+    assert not result.ok and result.files_written == 0
+    release = result.error.split("MicroPython ")[1].split(";")[0]  # the tile's, named
+    assert release.startswith("1.") and "needs 99.0.0 or newer" in result.error
+    assert "old firmware kept" in result.error
+
+
+def test_a_flash_stopped_at_any_moment_leaves_the_old_or_the_new_firmware(
+    cluster, firmware_copy, tmp_path
+):
+    builds = [build(firmware_dir=firmware_copy(tag)) for tag in ("a", "b")]
+    state = tmp_path / "tile"
+    flashed_image(builds[0], state)  # a tile that runs build a
+    rng = random.Random(20)
+    seen = set()
+    duration = None
+    running = builds[0].build
+    for attempt in range(21):  # one whole flash to time it, then 20 cut short
+        target = builds[1] if running == builds[0].build else builds[0]
+        tiles = cluster(1, state=state, mode="fast")
+        assert booted_build(tiles, 0) == running
+        if duration is None:
+            start = time.monotonic()
+            assert flash_all(tiles.ports, target, quiet=True)[0].ok
+            duration = time.monotonic() - start
+            tiles.stop()
+            running = target.build
+            continue
+        cut = threading.Timer(rng.uniform(0.0, duration), tiles.kill)  # the power goes
+        cut.start()
+        try:
+            flash_all(tiles.ports, target, quiet=True)
+        except (OSError, EmuError):
+            pass
+        cut.join()
+        tiles.kill()
+        after = cluster(1, state=state, mode="fast")
+        now_running = booted_build(after, 0)
+        assert now_running in (running, target.build), boot_lines(after, 0)
+        seen.add(now_running == target.build)
+        running = now_running
+        after.stop()
+    assert seen == {True, False}, "the cuts fell both before and after the switch"
