@@ -1,0 +1,110 @@
+"""Figures of a real tile, measured on emulated RP2040s running the official MicroPython.
+
+Emulated time is exact, so these do not swing with the machine's load (but for rp2_emu_speed).
+They need the MicroPython UF2 and the RP2040 bootrom (docs/emulated-tiles.md); without them
+this bench fails and says what is missing.
+
+- rp2_pass_us: median loop pass (runtime + Lost Gems) of a face-down tile whose six faces all
+  talk (a neighbour tile wired to every face), in us at 125 MHz. Goal: <= 3000.
+- rp2_alloc_per_pass: bytes that pass allocates (gc.mem_alloc, collection off). Goal: 0.
+- rp2_heap_free_kb: heap left after the game's setup, deployed .mpy form. Goal: >= 120.
+- rp2_deal_ms: a 6-tile blob deal, from the 6-second hold firing to the last tile showing
+  face down in its decoded LEDs, in emulated ms (no goal).
+- rp2_emu_speed: emulated seconds per wall second with those six tiles face down (no goal).
+- rp2_sleep_busy / rp2_awake_busy: the fraction of time a lone tile's CPU runs, asleep (warm
+  sleep: passes 100 ms apart, no game loop) and awake (undealt, passes 20 ms apart).
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PROBE = os.path.join(HERE, "rp2", "pass_probe.py")
+
+
+def _setup():
+    sys.path.insert(0, ROOT)
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    sys.path.insert(0, os.path.join(ROOT, "tests", "emu"))
+
+
+def pass_figures(image, work):
+    from emu_helpers import booted_build, flashed_image
+
+    from host_tools.emu.cluster import EmuCluster
+
+    flashed_image(image, work, tiles=2)
+    with EmuCluster(tiles=2, shape="line", state_dir=work, mode="fast") as tiles:
+        booted_build(tiles, 0)
+        booted_build(tiles, 1)
+        tiles.lift(0)
+        for face in range(6):  # tile 1 talks to tile 0 on all six faces
+            tiles._send(cmd="join", a=0, fa=face, b=1, fb=face)
+        script = os.path.join(work, "probe.py")
+        with open(PROBE) as src, open(script, "w") as dst:
+            dst.write(f"FW = {image.fw_dir!r}\n" + src.read())
+        proc = subprocess.run(
+            [sys.executable, "-m", "mpremote", "connect", tiles.ports[0], "run", script],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
+    out = dict(line.split("=", 1) for line in proc.stdout.split() if "=" in line)
+    return {
+        "rp2_pass_us": int(out["pass_us"]),
+        "rp2_alloc_per_pass": int(out["alloc"]),
+        "rp2_heap_free_kb": round(int(out["free"]) / 1024, 1),
+        "rp2_awake_busy": float(out["awake_busy"]),
+        "rp2_sleep_busy": float(out["sleep_busy"]),
+    }
+
+
+def deal_figures(image, work):
+    from emu_helpers import flashed_image
+    from games.lostgems import display
+
+    from host_tools.emu.cluster import EmuCluster
+
+    flashed_image(image, work, tiles=6)
+    with EmuCluster(tiles=6, shape="blob", state_dir=work, mode="driven") as tiles:
+        tiles.advance(2500)
+        fires = tiles.press(0, 6300) - 300
+        face_down = display.face_down()
+        done = {}
+        while len(done) < 6 and tiles.now_ms < fires + 30000:
+            tiles.advance(50)
+            for i in range(6):
+                if i not in done and tiles.colours(i) == face_down:
+                    done[i] = next(t for t, rgb in tiles.led_frames[i] if _is(rgb, face_down))
+        if len(done) < 6:
+            raise RuntimeError("the emulated deal did not finish in 30 s")
+        start = time.perf_counter()
+        tiles.advance(5000)
+        speed = 5.0 / (time.perf_counter() - start)
+    return {"rp2_deal_ms": round(max(done.values()) - fires), "rp2_emu_speed": round(speed, 3)}
+
+
+def _is(rgb, colours):
+    from host_tools.emu.cluster import pixel_colour
+
+    return [pixel_colour(p) for p in rgb] == colours
+
+
+def run(quick: bool) -> dict:
+    _setup()
+    from host_tools.build import build
+
+    image = build()
+    work = tempfile.mkdtemp(prefix="bench-rp2-")
+    try:
+        figures = pass_figures(image, os.path.join(work, "pass"))
+        figures.update(deal_figures(image, os.path.join(work, "deal")))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return figures
