@@ -65,6 +65,9 @@ class HeadlessHal(Hal):
     def receive_frames(self, face: int) -> list:
         return []
 
+    def receive_frame(self, face: int) -> int:
+        return 0
+
     def show(self, colors) -> None:
         self._colors = list(colors)
 

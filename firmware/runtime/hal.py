@@ -30,6 +30,13 @@ class Hal:
         the returned sequence, so a HAL may return a shared empty tuple when nothing came."""
         raise NotImplementedError
 
+    def receive_frame(self, face: int) -> int:
+        """The next frame that arrived on a face since the last pass, oldest first, handed over
+        without allocating: its length (0 when none is left); its bytes are `rx_frame[:length]`
+        and its arrival time `rx_ms`, both valid until the next call. May be corrupted: the
+        runtime checks it."""
+        raise NotImplementedError
+
     def show(self, colors) -> None:
         """Six 15-bit colours (face 0..5). Called at the end of a pass when they changed. The
         runtime reuses the list it passes: copy it if you keep it."""

@@ -27,6 +27,8 @@ class CosimHal(Hal):
         self._edges = []
         self._frames = [[] for _ in range(FACE_COUNT)]
         self._busy = [False] * FACE_COUNT
+        self.rx_frame = b""
+        self.rx_ms = 0
         self.begin_step(now, [], [], [])
 
     def begin_step(self, now, edges, frames, busy):
@@ -67,6 +69,13 @@ class CosimHal(Hal):
         frames = self._frames[face]
         self._frames[face] = []
         return frames
+
+    def receive_frame(self, face):
+        frames = self._frames[face]
+        if not frames:
+            return 0
+        self.rx_ms, self.rx_frame = frames.pop(0)
+        return len(self.rx_frame)
 
     def show(self, colors):
         self.shown.append([int(c) for c in colors])

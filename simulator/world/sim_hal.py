@@ -35,6 +35,8 @@ class SimHal(Hal):
             None
         ] * FACES  # (other SimHal, other face) or None
         self.leds = [0] * FACES
+        self.rx_frame = b""  # the frame receive_frame() last handed over, and when it arrived
+        self.rx_ms = 0
         self.storage: bytes | None = None
         self.log_lines: list[tuple[int, str]] = []
 
@@ -79,6 +81,13 @@ class SimHal(Hal):
         ready = [fr for fr in box if fr[0] <= now]
         self.inbox[face] = [fr for fr in box if fr[0] > now]
         return ready
+
+    def receive_frame(self, face: int) -> int:
+        box = self.inbox[face]
+        if not box or box[0][0] > self.world.now:
+            return 0
+        self.rx_ms, self.rx_frame = box.pop(0)
+        return len(self.rx_frame)
 
     def show(self, colors) -> None:
         self.leds[:] = colors
