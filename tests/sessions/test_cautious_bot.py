@@ -4,13 +4,8 @@ the final round and never with the last error token), sensible discards and hint
 import copy
 
 from simulator.sessions import GameState, Move, bot_class, play_game, run_games, score_stats
-from simulator.sessions.bots.cautious import (
-    CautiousBot,
-    Table,
-    exact,
-    slot_weights,
-    unseen,
-)
+from simulator.sessions.bots.cautious import CautiousBot
+from simulator.sessions.bots.literal import Table, exact, slot_beliefs, unseen
 from simulator.sessions.shards import full_deck, parse_shard
 
 
@@ -44,17 +39,17 @@ def test_card_counting_makes_a_shard_known():
     # Red gem at 1 and both other R1s discarded: a red slot that is a 1 or a 2 must be R2.
     gems, discards = [1, 0, 0], shards("R1", "R1")
     counts = unseen(gems, discards, [])
-    weights = slot_weights([(0b001, 0b011), (7, 7)], counts)
-    assert exact(weights[0]) == parse_shard("R2")
-    assert Table(gems, discards).plays(weights) == [1]
+    beliefs = slot_beliefs([(0b001, 0b011), (7, 7)], counts)
+    assert exact(beliefs[0]) == parse_shard("R2")
+    assert Table(gems, discards).plays(beliefs) == [1]
 
 
 def test_joint_counting_two_slots_cannot_share_the_last_copy():
     counts = unseen([0, 0, 0], [], [])
     # Slot 1 is known R3 (the only one); slot 2 is red and a 2 or a 3, so it is R2.
-    weights = slot_weights([(0b001, 0b100), (0b001, 0b110)], counts)
-    assert exact(weights[0]) == parse_shard("R3")
-    assert exact(weights[1]) == parse_shard("R2")
+    beliefs = slot_beliefs([(0b001, 0b100), (0b001, 0b110)], counts)
+    assert exact(beliefs[0]) == parse_shard("R3")
+    assert exact(beliefs[1]) == parse_shard("R2")
 
 
 def test_discards_known_trash_first_and_never_a_known_last_copy_by_choice():
@@ -62,9 +57,9 @@ def test_discards_known_trash_first_and_never_a_known_last_copy_by_choice():
     table = Table(gems, discards)
     counts = unseen(gems, discards, [])
     # Slot 1 unknown, slot 2 known to be a red 1 or 2: already played, so trash.
-    assert table.discard_slot(slot_weights([(7, 7), (0b001, 0b011)], counts)) == 2
+    assert table.discard_slot(slot_beliefs([(7, 7), (0b001, 0b011)], counts)) == 2
     # Slot 1 known to be a 3 (always the last copy), slot 2 unknown: slot 2 goes.
-    assert table.discard_slot(slot_weights([(7, 0b100), (7, 7)], counts)) == 2
+    assert table.discard_slot(slot_beliefs([(7, 0b100), (7, 7)], counts)) == 2
 
 
 def test_hints_so_the_partner_knows_a_playable_shard_then_the_partner_plays_it():
@@ -84,12 +79,12 @@ def test_protects_a_last_copy_the_partner_would_discard_next():
     g.apply(Move.hint_value(2))  # B: "slot 1 is a 2" to A; one token left
     assert g.hints == 1
     table = Table(g.gems, g.discards)
-    before = slot_weights(g.knowledge[1], unseen(g.gems, g.discards, []))
+    before = slot_beliefs(g.knowledge[1], unseen(g.gems, g.discards, []))
     assert table.next_discard(before) == 1
     move = CautiousBot(0).act(g.observation(0))
     assert move.kind == "hint"
     g.apply(move)
-    after = slot_weights(g.knowledge[1], unseen(g.gems, g.discards, []))
+    after = slot_beliefs(g.knowledge[1], unseen(g.gems, g.discards, []))
     assert table.next_discard(after) == 2
 
 
