@@ -2,9 +2,11 @@
 the final round and never with the last error token), sensible discards and hints."""
 
 import copy
+import hashlib
 
 from simulator.sessions import GameState, Move, bot_class, play_game, run_games, score_stats
 from simulator.sessions.bots.cautious import CautiousBot
+from simulator.sessions.bots.conventions import ConventionBot
 from simulator.sessions.bots.literal import Table, exact, slot_beliefs, unseen
 from simulator.sessions.shards import full_deck, parse_shard
 
@@ -137,3 +139,31 @@ def test_deterministic_and_at_least_the_reference_average():
     # The reference cautious bot (no conventions) averages about 6.4 on this variant.
     stats = score_stats(run_games("cautious", 300, seed=0))
     assert stats["mean"] >= 6.4 and stats["zero_pct"] == 0.0
+
+
+def moves_digest(bot_a, bot_b, seeds):
+    """SHA-256 of every move and score of the games between bot_a (seat A) and bot_b, dealt
+    from `seeds`, either seat starting."""
+    digest = hashlib.sha256()
+    for start in (0, 1):
+        for seed in seeds:
+            g = play_game(bot_a, seed=seed, start=start, partner=bot_b)
+            moves = " ".join(str(e.move) for e in g.history)
+            digest.update(f"{start}/{seed}: {moves} = {g.score};".encode())
+    return digest.hexdigest()
+
+
+def test_plays_move_for_move_as_before_it_was_sped_up():
+    # Recorded from the cautious bot of commit e277073, whose card counting walked the 81
+    # hands shard by shard, 8x slower: a faster bot must make the very same moves, by itself
+    # and as the convention bot's fallback with a literal partner. A change meant to alter
+    # its play changes these digests; say so where it is committed.
+    assert moves_digest(CautiousBot, CautiousBot, range(200)) == (
+        "6ff72a4e5c91da0f24c725e82e30fcc0475534df4023c449443c423b0e49140b"
+    )
+    assert moves_digest(ConventionBot, CautiousBot, range(100)) == (
+        "b41d32a905ba53f6534869b4a31f7f09db49fe8c0c14e952bc8603a51e66ced9"
+    )
+    assert moves_digest(CautiousBot, ConventionBot, range(100)) == (
+        "ec70f46d9fad71cc9f4c8103cc56750f8635904c840b57731a3ea5e447fb9898"
+    )

@@ -8,7 +8,7 @@ copies of sets of shards: three popcounts each (UnseenCopies.of), not a loop ove
 Shard sets are 9-bit ints, bit t for shard t.
 """
 
-from simulator.sessions.bots.handsets import new_cache
+from simulator.sessions.bots.handsets import new_cache, shard_set
 from simulator.sessions.bots.knowledge import card_tables
 
 ALL_SHARDS = (1 << 9) - 1
@@ -147,11 +147,6 @@ def hand_beliefs(allowed, unseen):
         Belief(unseen, first, second, copies[1], total),
         Belief(unseen, second, first, copies[0], total),
     ]
-
-
-def shard_set(table):
-    """The shards t for which table[t] holds, as a set."""
-    return sum(1 << t for t in range(9) if table[t])
 
 
 THREES = shard_set([t % 3 == 2 for t in range(9)])
