@@ -22,7 +22,10 @@ The partner is predicted from what both seats know in common (hints and the publ
 so the prediction is cautious: when it says "they know", they do.
 
 Measured on seeds 0..9999: mean 6.84 +- 0.01, 4.3% perfect, 0% zero (the reference cautious
-bot without conventions averages about 6.4).
+bot without conventions averages about 6.4). The card counting (literal.py) works on shard
+sets, and each turn weighs the six hints' outcomes once (PartnerHints): 8.4 million
+instructions a game, about half the convention bot's games per CPU-second (bench:
+cautious_vs_best); it was 40 million, an eighth.
 """
 
 from simulator.sessions.bots.base import Bot
