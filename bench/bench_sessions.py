@@ -7,6 +7,10 @@
   swings by a fifth from one second to the next, and only ever upwards of what the code
   costs (goal >= 2000). referee_games_per_s_slowest: the slowest of those runs, to show
   how far the machine swings.
+- cautious_games_per_s: the same for the cautious bot (both seats), its runs taken turn about
+  with the best bot's so that both meet the same phases of the machine (goal: within 2x of
+  the best bot, i.e. cautious_vs_best = cautious_games_per_s / referee_games_per_s >= 0.5;
+  in absolute terms >= 1000, half of referee_games_per_s's goal).
 - playtest_games_per_s: the same games by wall clock with `blinks playtest --jobs 0` (one
   worker process per CPU, playtest_jobs of them), as a person running a batch sees it.
 - bot_mean, bot_stderr, bot_perfect_pct, bot_zero_pct: the best bot over 10,000 deals (seeds
@@ -17,6 +21,7 @@ import os
 import time
 
 from simulator.sessions.bots import BEST_BOT
+from simulator.sessions.bots.cautious import CautiousBot
 from simulator.sessions.bots.handsets import clear_caches
 from simulator.sessions.playtest import run_games, score_stats
 
@@ -24,11 +29,13 @@ from simulator.sessions.playtest import run_games, score_stats
 def run(quick):
     games = 2000 if quick else 10000
     times = []
+    cautious_times = []
     for _ in range(5 if quick else 3):
         clear_caches()
         t0 = time.process_time()
         scores = run_games(BEST_BOT, games, seed=0)
         times.append(time.process_time() - t0)
+        cautious_times.append(cpu_time_of_games(CautiousBot.name, games))
     stats = score_stats(scores)
     clear_caches()  # the workers start from what this process holds: start them cold too
     jobs = os.cpu_count() or 1
@@ -40,6 +47,8 @@ def run(quick):
     return {
         "referee_games_per_s": round(games / min(times), 1),
         "referee_games_per_s_slowest": round(games / max(times), 1),
+        "cautious_games_per_s": round(games / min(cautious_times), 1),
+        "cautious_vs_best": round(min(times) / min(cautious_times), 3),
         "playtest_games_per_s": round(games / wall, 1),
         "playtest_jobs": jobs,
         "bot_name": BEST_BOT,
@@ -49,3 +58,11 @@ def run(quick):
         "bot_perfect_pct": round(stats["perfect_pct"], 2),
         "bot_zero_pct": round(stats["zero_pct"], 2),
     }
+
+
+def cpu_time_of_games(bot_name, games):
+    """CPU seconds `bot_name` takes to play `games` games against itself, from cold caches."""
+    clear_caches()
+    t0 = time.process_time()
+    run_games(bot_name, games, seed=0)
+    return time.process_time() - t0

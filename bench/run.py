@@ -35,6 +35,10 @@ def main(argv=None):
     args = ap.parse_args(argv)
     sys.path.insert(0, HERE)
     sys.path.insert(0, os.path.dirname(HERE))
+    # The firmware by its tile names (`from games.lostgems import ...`), as tests/conftest.py.
+    from host_tools.firmware_tree import put_firmware_on_path
+
+    put_firmware_on_path()
     figures = {}
     failed = {}
     for name in discover(args.only):

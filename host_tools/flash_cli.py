@@ -43,7 +43,7 @@ def add_arguments(parser):
     parser.add_argument(
         "--game",
         help="game to run: lostgems, games.lostgems or module:Class "
-        "(default: firmware/tile_config.json)",
+        "(default: the firmware tree's tile_config.json)",
     )
     parser.add_argument(
         "--no-compile",
@@ -54,7 +54,7 @@ def add_arguments(parser):
         "--firmware",
         metavar="DIR",
         default=FIRMWARE,
-        help="firmware tree to build (default: this checkout's firmware/)",
+        help="firmware tree to build (default: the one blinks comes with, a checkout's firmware/)",
     )
     parser.add_argument(
         "--no-reset",

@@ -15,6 +15,7 @@ import sys
 import tempfile
 
 from host_tools import host_micropython
+from host_tools.firmware_tree import FIRMWARE
 from simulator.cosim import cosim_protocol as protocol
 
 FACE_COUNT = 6
@@ -30,9 +31,7 @@ class CosimError(RuntimeError):
 
 def firmware_root():
     """The folder that holds runtime/, games/, hal/ (copied to a board's root on real tiles)."""
-    import runtime
-
-    return os.path.dirname(os.path.dirname(os.path.abspath(runtime.__file__)))
+    return FIRMWARE
 
 
 def micropython_command():

@@ -154,7 +154,9 @@ def share_out(play, bot_name, games, seed, progress=None, jobs=1, chunks=(1, 4),
     scores = {}
     done = 0
     pool = ProcessPoolExecutor(
-        max_workers=min(jobs, len(starts)), initializer=_leave_interrupts_to_the_parent
+        max_workers=min(jobs, len(starts)),
+        initializer=_leave_interrupts_to_the_parent,
+        initargs=(os.getpid(),),
     )
     try:
         futures = {
@@ -176,13 +178,14 @@ def share_out(play, bot_name, games, seed, progress=None, jobs=1, chunks=(1, 4),
 ORPHAN_CHECK_S = 0.2  # how often a worker looks whether its parent is still there
 
 
-def _leave_interrupts_to_the_parent():
+def _leave_interrupts_to_the_parent(parent):
     """Workers ignore Ctrl-C: the parent stops handing out chunks and reports it once. A
     worker whose parent is gone (killed by SIGTERM or SIGKILL, which no handler of the
     parent's can tidy up after) ends itself, so none is left holding the parent's stdout
-    for a caller that reads it to its end."""
+    for a caller that reads it to its end. `parent` is the parent's pid as the parent read it:
+    the worker's own os.getppid() may already be its new reaper's, when the parent was killed
+    before the worker got to run this."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    parent = os.getppid()
     threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
 
 

@@ -38,7 +38,7 @@ pieces = st.sampled_from([" -> ", " shard=", "face down", "-", "R1", " ", "x", "
 def test_the_linear_state_parser_agrees_with_the_regex_it_replaces(parts):
     rest = "tile=ab t=5 " + "".join(parts)
     event = parse_line("LG state " + rest)
-    want = old_state(rest)
+    want = old_state(rest.rstrip())  # parse_line strips the line first, as it always did
     assert (event and {k: v for k, v in event.items() if k != "kind"}) == (want or None)
 
 

@@ -2,15 +2,12 @@
 the final round and never with the last error token), sensible discards and hints."""
 
 import copy
+import hashlib
 
 from simulator.sessions import GameState, Move, bot_class, play_game, run_games, score_stats
-from simulator.sessions.bots.cautious import (
-    CautiousBot,
-    Table,
-    exact,
-    slot_weights,
-    unseen,
-)
+from simulator.sessions.bots.cautious import CautiousBot
+from simulator.sessions.bots.conventions import ConventionBot
+from simulator.sessions.bots.literal import Table, exact, slot_beliefs, unseen
 from simulator.sessions.shards import full_deck, parse_shard
 
 
@@ -44,17 +41,17 @@ def test_card_counting_makes_a_shard_known():
     # Red gem at 1 and both other R1s discarded: a red slot that is a 1 or a 2 must be R2.
     gems, discards = [1, 0, 0], shards("R1", "R1")
     counts = unseen(gems, discards, [])
-    weights = slot_weights([(0b001, 0b011), (7, 7)], counts)
-    assert exact(weights[0]) == parse_shard("R2")
-    assert Table(gems, discards).plays(weights) == [1]
+    beliefs = slot_beliefs([(0b001, 0b011), (7, 7)], counts)
+    assert exact(beliefs[0]) == parse_shard("R2")
+    assert Table(gems, discards).plays(beliefs) == [1]
 
 
 def test_joint_counting_two_slots_cannot_share_the_last_copy():
     counts = unseen([0, 0, 0], [], [])
     # Slot 1 is known R3 (the only one); slot 2 is red and a 2 or a 3, so it is R2.
-    weights = slot_weights([(0b001, 0b100), (0b001, 0b110)], counts)
-    assert exact(weights[0]) == parse_shard("R3")
-    assert exact(weights[1]) == parse_shard("R2")
+    beliefs = slot_beliefs([(0b001, 0b100), (0b001, 0b110)], counts)
+    assert exact(beliefs[0]) == parse_shard("R3")
+    assert exact(beliefs[1]) == parse_shard("R2")
 
 
 def test_discards_known_trash_first_and_never_a_known_last_copy_by_choice():
@@ -62,9 +59,9 @@ def test_discards_known_trash_first_and_never_a_known_last_copy_by_choice():
     table = Table(gems, discards)
     counts = unseen(gems, discards, [])
     # Slot 1 unknown, slot 2 known to be a red 1 or 2: already played, so trash.
-    assert table.discard_slot(slot_weights([(7, 7), (0b001, 0b011)], counts)) == 2
+    assert table.discard_slot(slot_beliefs([(7, 7), (0b001, 0b011)], counts)) == 2
     # Slot 1 known to be a 3 (always the last copy), slot 2 unknown: slot 2 goes.
-    assert table.discard_slot(slot_weights([(7, 0b100), (7, 7)], counts)) == 2
+    assert table.discard_slot(slot_beliefs([(7, 0b100), (7, 7)], counts)) == 2
 
 
 def test_hints_so_the_partner_knows_a_playable_shard_then_the_partner_plays_it():
@@ -84,12 +81,12 @@ def test_protects_a_last_copy_the_partner_would_discard_next():
     g.apply(Move.hint_value(2))  # B: "slot 1 is a 2" to A; one token left
     assert g.hints == 1
     table = Table(g.gems, g.discards)
-    before = slot_weights(g.knowledge[1], unseen(g.gems, g.discards, []))
+    before = slot_beliefs(g.knowledge[1], unseen(g.gems, g.discards, []))
     assert table.next_discard(before) == 1
     move = CautiousBot(0).act(g.observation(0))
     assert move.kind == "hint"
     g.apply(move)
-    after = slot_weights(g.knowledge[1], unseen(g.gems, g.discards, []))
+    after = slot_beliefs(g.knowledge[1], unseen(g.gems, g.discards, []))
     assert table.next_discard(after) == 2
 
 
@@ -142,3 +139,31 @@ def test_deterministic_and_at_least_the_reference_average():
     # The reference cautious bot (no conventions) averages about 6.4 on this variant.
     stats = score_stats(run_games("cautious", 300, seed=0))
     assert stats["mean"] >= 6.4 and stats["zero_pct"] == 0.0
+
+
+def moves_digest(bot_a, bot_b, seeds):
+    """SHA-256 of every move and score of the games between bot_a (seat A) and bot_b, dealt
+    from `seeds`, either seat starting."""
+    digest = hashlib.sha256()
+    for start in (0, 1):
+        for seed in seeds:
+            g = play_game(bot_a, seed=seed, start=start, partner=bot_b)
+            moves = " ".join(str(e.move) for e in g.history)
+            digest.update(f"{start}/{seed}: {moves} = {g.score};".encode())
+    return digest.hexdigest()
+
+
+def test_plays_move_for_move_as_before_it_was_sped_up():
+    # Recorded from the cautious bot of commit e277073, whose card counting walked the 81
+    # hands shard by shard, 8x slower: a faster bot must make the very same moves, by itself
+    # and as the convention bot's fallback with a literal partner. A change meant to alter
+    # its play changes these digests; say so where it is committed.
+    assert moves_digest(CautiousBot, CautiousBot, range(200)) == (
+        "6ff72a4e5c91da0f24c725e82e30fcc0475534df4023c449443c423b0e49140b"
+    )
+    assert moves_digest(ConventionBot, CautiousBot, range(100)) == (
+        "b41d32a905ba53f6534869b4a31f7f09db49fe8c0c14e952bc8603a51e66ced9"
+    )
+    assert moves_digest(CautiousBot, ConventionBot, range(100)) == (
+        "ec70f46d9fad71cc9f4c8103cc56750f8635904c840b57731a3ea5e447fb9898"
+    )

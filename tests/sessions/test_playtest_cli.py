@@ -141,6 +141,37 @@ def running(pid):
         return False
 
 
+WORKER_OUTLIVES_ITS_PARENT = """
+import os, sys, time
+from simulator.sessions.playtest import _leave_interrupts_to_the_parent
+parent = os.getpid()
+ready, gone = os.pipe()
+if os.fork() == 0:  # a worker, held back until its parent has died
+    os.close(gone)
+    os.read(ready, 1)  # end of file: the parent is exiting
+    while os.getppid() == parent:  # ... and, once this changes, gone
+        time.sleep(0.01)
+    print("orphaned", flush=True)
+    _leave_interrupts_to_the_parent(parent)  # as a worker's first instructions
+    time.sleep(120)
+    os._exit(0)
+sys.exit(0)
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="forks a worker")
+def test_a_worker_whose_parent_died_before_it_started_still_ends_itself():
+    # The race behind a rare orphan after SIGTERM (seen under load): the parent killed between
+    # forking a worker and the worker's first instructions. The worker, holding the output,
+    # must still notice and end, or a caller reading to the end waits for ever.
+    import subprocess
+
+    worker = [sys.executable, "-c", WORKER_OUTLIVES_ITS_PARENT]
+    # The output ends only when the worker, which holds it too, has ended.
+    done = subprocess.run(worker, capture_output=True, timeout=60, check=True)
+    assert (done.stdout, done.stderr) == (b"orphaned\n", b"")
+
+
 @pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads /proc (Linux)")
 def test_sigterm_leaves_no_worker_holding_the_output(tmp_path):
     # A caller reading the output to its end (a CI step, `$(...)`) must get it when the
