@@ -16,9 +16,9 @@ HAND = (40, 0)  # a far corner of the table where a lone shard lies in a hand
 BOARD = (-40, 0)  # the middle of the table where the gem board grows
 
 
-def table(n, shape="blob", loss=0.0, seed=1):
-    """A world with n Lost Gems tiles joined in one cluster of that shape."""
-    w = World(seed=seed, ir_loss=loss)
+def table(n, shape="blob", loss=0.0, seed=1, flips=0.0):
+    """A world with n Lost Gems tiles joined in one cluster of that shape (4 kbit/s links)."""
+    w = World(seed=seed, ir_loss=loss, bit_flip=flips, bit_rate=4000)
     if shape == "blob":
         cells = shapes.blob(n)
     elif shape == "line":
@@ -54,7 +54,7 @@ def deck_counter(colours):
     return Counter(shards.name(s) for s in shards.deck(colours))
 
 
-def deal(w, tid, timeout_ms=40000):
+def deal(w, tid, timeout_ms=90000):
     """Hold tile `tid` until it starts a deal (6 s), then wait for every tile of its cluster to
     leave `dealing` and for the held tile to learn the outcome. Returns the simulated ms from
     the moment the deal started to the last tile settling."""
@@ -72,6 +72,29 @@ def deal(w, tid, timeout_ms=40000):
     # the held tile learns that everyone committed a moment later
     assert w.run_until(lambda: w.inspect(tid)["deal"]["result"], timeout_ms)
     return settled
+
+
+def settle(w, held, timeout_ms=90000):
+    """Run until the held tile knows how its deal ended and no tile shows `dealing`."""
+    assert w.run_until(lambda: w.inspect(held)["deal"]["result"], timeout_ms), "no outcome"
+    assert w.run_until(lambda: "dealing" not in states(w), timeout_ms), states(w)
+
+
+def shown(w):
+    """(state, shard) of every tile."""
+    return [(state(w, t), shard(w, t)) for t in w.tiles]
+
+
+def table_outcome(w, before):
+    """'new' when every tile is face down and they hold the full deck once, 'old' when every
+    tile shows what `before` (shown(w) then) says; AssertionError for anything else."""
+    now = shown(w)
+    if now == before:
+        return "old"
+    colours = len(w.tiles) // 6
+    assert [s for s, _ in now] == ["face down"] * len(now), f"half a deal: {now}"
+    assert hand_out(w) == deck_counter(colours), f"not the deck once: {sorted(hand_out(w))}"
+    return "new"
 
 
 def dealt_table(n=18, seed=1):
