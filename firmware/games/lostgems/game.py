@@ -114,7 +114,7 @@ class LostGems:
         self.board = gem_board.EMPTY
         self.rank = 0
         self.since = 0
-        self.prior = None  # (state, shard, board, rank) before the deal under way
+        self.prior: tuple | None = None  # (state, shard, board, rank) before the deal
         self.failed = False  # the held tile of a failed deal, until pressed
         self.fresh_from = _NEVER  # board values count from then (FRESH_MS after a commit)
         self.gold_until = _NEVER
@@ -213,7 +213,7 @@ class LostGems:
         if self.state == DEALING or self.state == UNCERTAIN:
             if not record[0]:
                 return  # not voted: what was saved before the deal is what a reset brings back
-            prior, shard, board, rank = self.prior
+            prior, shard, board, rank = self.prior or _GIVEN_UP
             # voted: a reset brings it back uncertain; the root (coordinating): as it was
             state = UNCERTAIN if record[0] == 2 else prior
             self.tile.save_state(store.encode(state, shard, board, rank, prior, record))
