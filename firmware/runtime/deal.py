@@ -324,7 +324,7 @@ class Deal:
             if self.root and self.fired and _COUNTING <= p <= _COUNTED:
                 self._new(now, True, face)  # a tile gave up the count: the cluster changed
             elif _COUNTING <= p <= _PREPARED:
-                self._decide(commit, face, now, "aborted by another tile")
+                self._decide(commit, face, now, None if commit else "aborted by another tile")
             else:
                 self._known(deal_id, commit)
                 self._tell(deal_id, commit, face)  # not ours to apply: pass it on

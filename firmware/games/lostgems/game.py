@@ -17,7 +17,7 @@ Gestures (read every pass so the runtime's latched flags never go stale):
   moment does not make a tile in a cluster lone.
 - triple-click (3 or more clicks) a lone face-down or revealed shard: the first play; a 1 becomes
   played and starts the board, anything else is an error.
-- hold 2 s (button_long_pressed) on a shard lone since before the press: discarded.
+- hold 2 s (button_long_pressed) on a shard lone all through the hold: discarded.
 - triple-click a played tile: score count over the whole board.
 
 Face values: a played tile sends the board (2 bits per colour, see `board`) on every face, all
@@ -307,9 +307,9 @@ class LostGems:
                     self._become_played(gem_board.EMPTY, now)
                 else:
                     self._enter(ERROR, now)
-            elif hold and alone >= holding + _LONE_MS:
-                # lone since before the press: a noisy link can go quiet for 0.6 s, and a tile
-                # of a cluster held for a deal must not discard itself at 2 s
+            elif hold and alone > holding:
+                # lone all through the hold: a noisy link can go quiet for 0.6 s, and a tile of
+                # a cluster held for a deal must not discard itself at 2 s
                 self._enter(DISCARDED, now)
         elif self.state == PLAYED and triple:  # score count: start one under a new id
             new_id = self.count_id
