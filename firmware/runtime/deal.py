@@ -172,9 +172,11 @@ class Deal:
             self._decide(False, -1, now)
 
     def _new(self, now, fired, source=-2):
-        """Start a count rooted here (the root, fired, drops the count it had: source >= -1)."""
+        """Start a count rooted here (the root, fired, drops the count it had: source >= -1,
+        telling every face but that one; this is no failure, the deal goes on)."""
         if source > -2:
-            self._decide(False, source, now, "")
+            self._known(self.id, False)
+            self._tell(self.id, False, source)
             fired_at = self.started  # a count started over: the timeout runs from the hold
         t = self.tile
         t.randomize()

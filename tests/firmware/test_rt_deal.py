@@ -96,6 +96,20 @@ def test_a_tile_attached_during_the_count_is_counted_when_the_hold_fires():
     assert bus.deals[0].result == "dealt 6" and every_item_once(bus, 6)
 
 
+def test_a_tile_attached_while_the_fired_deal_still_counts_is_counted_too():
+    links = line_links(6)
+    last = {k: v for k, v in links.items() if 5 in (k[0], v[0])}
+    bus = Bus({k: v for k, v in links.items() if k not in last}, 6)
+    bus.run(50)
+    bus.deals[0].start(bus.now)  # a hold that fires with no count yet: it counts now
+    bus.run(20)
+    assert bus.deals[0].phase == 1  # still counting
+    bus.place(last)
+    assert settled(bus, 0)
+    assert bus.deals[0].result == "dealt 6" and every_item_once(bus, 6)
+    assert bus.hosts[0].events == ["dealing", "finished 6"]  # counted again, never failed
+
+
 def wait_for_vote(bus, tile):
     return bus.run_until(lambda: bus.deals[tile].phase == 4, 20000)
 
