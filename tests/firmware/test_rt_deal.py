@@ -97,17 +97,18 @@ def test_a_tile_attached_during_the_count_is_counted_when_the_hold_fires():
 
 
 def test_a_tile_attached_while_the_fired_deal_still_counts_is_counted_too():
-    links = line_links(6)
-    last = {k: v for k, v in links.items() if 5 in (k[0], v[0])}
-    bus = Bus({k: v for k, v in links.items() if k not in last}, 6)
+    # a line of 12; a 13th tile comes to tile 3's face 1 while tile 3 still waits for its
+    # subtree's count, after the hold fired: the count starts over, and no failure shows
+    bus = Bus(line_links(12), 13, sizes=(13,))
     bus.run(50)
     bus.deals[0].start(bus.now)  # a hold that fires with no count yet: it counts now
-    bus.run(20)
-    assert bus.deals[0].phase == 1  # still counting
-    bus.place(last)
+    assert bus.run_until(lambda: bus.deals[3].phase == 1, 1000)
+    first = bus.deals[0].id
+    bus.place({(3, 1): (12, 4), (12, 4): (3, 1)})
     assert settled(bus, 0)
-    assert bus.deals[0].result == "dealt 6" and every_item_once(bus, 6)
-    assert bus.hosts[0].events == ["dealing", "finished 6"]  # counted again, never failed
+    assert bus.deals[0].id != first  # counted again under a new id
+    assert bus.deals[0].result == "dealt 13" and every_item_once(bus, 13)
+    assert bus.hosts[0].events == ["dealing", "finished 13"]  # never told of a failure
 
 
 def wait_for_vote(bus, tile):
