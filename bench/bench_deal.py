@@ -42,7 +42,8 @@ for path in (ROOT, os.path.join(ROOT, "firmware")):
 from games.lostgems import LostGems, shards
 from runtime import link
 
-from simulator.world import World, shapes
+from simulator.sessions.physical import cluster_cells
+from simulator.world import World
 from simulator.world.ir import IrModel
 
 SHAPES = ("blob", "line", "ring", "random")
@@ -56,15 +57,7 @@ SETTLE_MS = 180000  # longest a deal may take to end everywhere (the root gives 
 def cluster(shape, seed, loss=0.0, flips=0.0, n=18):
     """A world of n Lost Gems tiles joined in one cluster of `shape`, faces found (300 ms)."""
     w = World(seed=seed, ir_loss=loss, bit_flip=flips, bit_rate=BIT_RATE)
-    if shape == "blob":
-        cells = shapes.blob(n)
-    elif shape == "line":
-        cells = shapes.line(n)
-    elif shape == "ring":
-        cells = shapes.ring(n)
-    else:
-        cells = shapes.random_shape(n, random.Random(seed))
-    for q, r in cells:
+    for q, r in cluster_cells(shape, n, seed):
         w.add_tile(LostGems, q=q, r=r)
     w.advance(300)
     return w

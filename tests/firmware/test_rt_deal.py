@@ -6,13 +6,17 @@ from rt_bus import Bus, Lcg, line_links
 from runtime import deal as deal_mod
 
 
-def deal_on(bus, root, fire_after=0, ms=60000):
-    """Count from `root` (as a hold does), fire `fire_after` ms later, run until the root knows
-    the outcome and no tile shows the deal any more."""
+def hold_and_fire(bus, root, fire_after=500):
+    """As a hold does: faces found, count from `root`, fire `fire_after` ms later."""
     bus.run(50)  # faces become present
     bus.deals[root].count(bus.now)
     bus.run(fire_after)
     bus.deals[root].start(bus.now)
+
+
+def deal_on(bus, root, fire_after=0, ms=60000):
+    """Hold and fire, then run until the root knows the outcome and no tile shows the deal."""
+    hold_and_fire(bus, root, fire_after)
     return settled(bus, root, ms)
 
 
@@ -117,10 +121,7 @@ def wait_for_vote(bus, tile):
 
 def test_a_tile_cut_off_after_it_voted_waits_uncertain_then_learns_the_outcome():
     bus = Bus(line_links(12), 12)
-    bus.run(50)
-    bus.deals[0].count(bus.now)
-    bus.run(500)
-    bus.deals[0].start(bus.now)
+    hold_and_fire(bus, 0)
     assert wait_for_vote(bus, 10)  # so tile 11's READY reached it
     cut = bus.lift(11)  # voted READY, then lifted before any decision reached it
     assert bus.run_until(lambda: bus.deals[0].result, 20000)
@@ -135,10 +136,7 @@ def test_a_tile_cut_off_after_it_voted_waits_uncertain_then_learns_the_outcome()
 
 def test_a_tile_cut_off_before_it_voted_makes_everyone_go_back():
     bus = Bus(line_links(12), 12)
-    bus.run(50)
-    bus.deals[0].count(bus.now)
-    bus.run(500)
-    bus.deals[0].start(bus.now)
+    hold_and_fire(bus, 0)
     assert bus.run_until(lambda: bus.deals[10].phase == 3, 5000)  # holds its item, no vote
     cut = bus.lift(10)  # with it goes the far end, tile 11, which may have voted already
     assert bus.run_until(lambda: bus.deals[0].result, 20000)
@@ -152,10 +150,7 @@ def test_a_tile_cut_off_before_it_voted_makes_everyone_go_back():
 
 def test_a_reset_after_the_vote_comes_back_uncertain_and_learns_the_commit():
     bus = Bus(line_links(12), 12)
-    bus.run(50)
-    bus.deals[0].count(bus.now)
-    bus.run(500)
-    bus.deals[0].start(bus.now)
+    hold_and_fire(bus, 0)
     assert wait_for_vote(bus, 6)
     bus.reset(6)
     assert bus.deals[6].phase == 4 and bus.deals[6].uncertain
@@ -166,10 +161,7 @@ def test_a_reset_after_the_vote_comes_back_uncertain_and_learns_the_commit():
 
 def test_a_reset_before_the_vote_makes_the_deal_fail_everywhere():
     bus = Bus(line_links(12), 12)
-    bus.run(50)
-    bus.deals[0].count(bus.now)
-    bus.run(500)
-    bus.deals[0].start(bus.now)
+    hold_and_fire(bus, 0)
     assert bus.run_until(lambda: bus.deals[6].phase == 3, 5000)
     bus.reset(6)  # it held its item but had not voted: it forgets the deal
     assert bus.run_until(lambda: bus.deals[0].result, 20000)
@@ -180,10 +172,7 @@ def test_a_reset_before_the_vote_makes_the_deal_fail_everywhere():
 
 def test_the_root_reset_before_deciding_comes_back_and_aborts_for_everyone():
     bus = Bus(line_links(8), 8, sizes=(8,))
-    bus.run(50)
-    bus.deals[0].count(bus.now)
-    bus.run(500)
-    bus.deals[0].start(bus.now)
+    hold_and_fire(bus, 0)
     assert wait_for_vote(bus, 1)  # every other tile has voted: only the root can decide
     bus.reset(0)
     assert bus.hosts[0].events[-1] == "failed: reset"
