@@ -46,18 +46,29 @@ def deck_counter(colours):
     return Counter(shards.name(s) for s in shards.deck(colours))
 
 
-def deal(w, tid, timeout_ms=90000):
-    """Hold tile `tid` until it starts a deal (6 s), then wait for every tile of its cluster to
-    leave `dealing` and for the held tile to learn the outcome. Returns the simulated ms from
-    the moment the deal started to the last tile settling."""
+def hold_and_fire(w, tid):
+    """Hold tile `tid` until its hold fires and starts a deal (6 s), then let go. Returns the
+    simulated ms it fired."""
     before = w.inspect(tid)["deal"]["id"]
     w.press(tid)
     w.advance(HOLD_DEAL_MS - 100)
     assert w.run_until(lambda: w.inspect(tid)["deal"]["id"] != before, 1000), (
         "the hold did not deal"
     )
-    fired = w.now
     w.release(tid)
+    return w.now
+
+
+def phase(w, tid):
+    """Where the tile is in its deal (runtime.deal.PHASES)."""
+    return w.inspect(tid)["deal"]["phase"]
+
+
+def deal(w, tid, timeout_ms=90000):
+    """Hold tile `tid` until it starts a deal (6 s), then wait for every tile of its cluster to
+    leave `dealing` and for the held tile to learn the outcome. Returns the simulated ms from
+    the moment the deal started to the last tile settling."""
+    fired = hold_and_fire(w, tid)
     ok = w.run_until(lambda: "dealing" not in states(w), timeout_ms)
     assert ok, f"the deal never settled: {states(w)!r}"
     settled = w.now - fired

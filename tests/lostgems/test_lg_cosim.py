@@ -16,7 +16,9 @@ from lg_story import (
     deck_counter,
     first_play,
     hand_out,
+    hold_and_fire,
     logs,
+    phase,
     settle,
     shard,
     shown,
@@ -80,18 +82,6 @@ def test_a_shard_on_micropython_sleeps_wakes_and_survives_a_reset_as_it_was():
         w.advance(300)
         assert (state(w, mpy_tile), w.inspect(mpy_tile)["shard"]) == ("revealed", dealt)
         assert any(line.startswith("LG restore ") for line in logs(w, mpy_tile))
-
-
-def hold_and_fire(w, held):
-    before = w.inspect(held)["deal"]["id"]
-    w.press(held)
-    w.advance(5900)
-    assert w.run_until(lambda: w.inspect(held)["deal"]["id"] != before, 1000)
-    w.release(held)
-
-
-def phase(w, t):
-    return w.inspect(t)["deal"]["phase"]
 
 
 @needs_micropython

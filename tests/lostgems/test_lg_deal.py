@@ -10,8 +10,10 @@ from lg_story import (
     deck_counter,
     find,
     hand_out,
+    hold_and_fire,
     lift_to,
     logs,
+    phase,
     settle,
     shard,
     shown,
@@ -114,19 +116,6 @@ def test_deals_differ_between_games_and_repeat_from_the_seed():
     assert deal_a == [shard(b, t) for t in b.tiles]
     deal(a, 0)
     assert deal_a != [shard(a, t) for t in a.tiles]
-
-
-def hold_and_fire(w, held):
-    """Hold `held` until its hold fires (6 s), then let go."""
-    before = w.inspect(held)["deal"]["id"]
-    w.press(held)
-    w.advance(game.HOLD_DEAL_MS - 100)
-    assert w.run_until(lambda: w.inspect(held)["deal"]["id"] != before, 1000)
-    w.release(held)
-
-
-def phase(w, t):
-    return w.inspect(t)["deal"]["phase"]
 
 
 def test_a_hold_released_early_deals_nothing_and_the_next_hold_deals():
