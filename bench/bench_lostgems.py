@@ -1,9 +1,6 @@
-"""Lost Gems figures: how fast a cluster deals, and what one tile costs on real MicroPython.
+"""Lost Gems figures: what one tile costs on real MicroPython (the deal's figures are in
+bench_deal.py).
 
-- deal_ms: median simulated ms of an 18-tile blob deal at 10% frame loss, from the moment the
-  6-second hold fires to the last tile showing face down (goal <= 2000). The held tile varies
-  with the seed (centre and edge tiles alike).
-- deal_ms_line_30: the same for the worst case, a line of 18 at 30% loss (no goal; watch it).
 - mpy_loop_us: median microseconds of one game loop() pass of a face-down Lost Gems tile with
   six neighbours, on the real `micropython` command (goal <= 60); mpy_step_us is the whole
   runtime pass around it (frames in and out, button, LEDs).
@@ -20,7 +17,6 @@
 """
 
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -175,48 +171,10 @@ def mpy_figures(quick):
     }
 
 
-def one_deal(shape, loss, seed):
-    """Simulated ms from the hold firing to the last tile face down, for one seeded deal."""
-    import random
-
-    from games.lostgems import LostGems
-
-    from simulator.world import World, shapes
-
-    w = World(seed=seed, ir_loss=loss)
-    n = 18
-    cells = shapes.blob(n) if shape == "blob" else shapes.line(n)
-    for q, r in cells:
-        w.add_tile(LostGems, q=q, r=r)
-    w.advance(300)
-    held = random.Random(seed).randrange(n)
-    w.press(held)
-    w.advance(5900)
-    if not w.run_until(lambda: w.inspect(held)["deal"]["id"] != 0, 1000):
-        raise RuntimeError(f"the hold did not start a deal (seed {seed})")
-    fired = w.now
-    w.release(held)
-
-    def settled():
-        return all(w.inspect(t)["state"] != "dealing" for t in w.tiles)
-
-    if not w.run_until(settled, 40000):
-        raise RuntimeError(f"the deal did not settle (seed {seed})")
-    if any(w.inspect(t)["state"] != "face down" for t in w.tiles):
-        raise RuntimeError(f"the deal failed (seed {seed}): {w.inspect(held)['deal']}")
-    return w.now - fired
-
-
 def run(quick: bool) -> dict:
     sys.path.insert(0, ROOT)
     sys.path.insert(0, FIRMWARE)
-    samples = 7 if quick else 31
-    figures = {
-        "deal_ms": statistics.median(one_deal("blob", 0.1, s) for s in range(samples)),
-        "deal_ms_line_30": statistics.median(one_deal("line", 0.3, s) for s in range(samples)),
-    }
-    figures.update(mpy_figures(quick))
-    return figures
+    return mpy_figures(quick)
 
 
 if __name__ == "__main__":

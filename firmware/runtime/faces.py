@@ -37,6 +37,7 @@ SLEEP_REPEAT_MS = 40
 _LONG_AGO = -(1 << 20)
 
 _ODD = link.ODD
+_CHECK = link.VALUE_CHECK
 _VALUE_FRAME = link.VALUE_FRAME
 _DATA = link.KIND_DATA
 _ACK = link.KIND_ACK
@@ -100,7 +101,12 @@ class Faces:
             if frames:
                 for frame in frames:
                     data = frame[1]
-                    if len(data) == 1 and _ODD[data[0]] and not tx_seq[f]:
+                    if (
+                        len(data) == 2
+                        and _CHECK[data[0] & 127] == data[1]
+                        and _ODD[data[0]]
+                        and not tx_seq[f]
+                    ):
                         # the common case, a plain value frame, inline (see _take)
                         b = data[0]
                         last_rx[f] = frame[0]
@@ -115,15 +121,12 @@ class Faces:
 
     def _take(self, f: int, ms: int, data) -> None:
         n = len(data)
-        if n == 1:
-            b = data[0]
-            if not _ODD[b]:
-                self.frames_dropped += 1
-                return
-        elif n == 2 and data[0] == _SLEEP[0] and data[1] == _SLEEP[1]:
+        if n == 2 and data[0] == _SLEEP[0] and data[1] == _SLEEP[1]:
             self.sleep_rx_ms = max(self.sleep_rx_ms, ms)
             return
-        elif link.check_datagram(data):
+        if n == 2 and link.is_value_frame(data):
+            b = data[0]
+        elif n > 2 and link.check_datagram(data):
             b = data[1]
         else:
             self.frames_dropped += 1
@@ -135,7 +138,7 @@ class Faces:
         self.value_in[f] = b & 63
         if b & 64:
             self.flag_rx_ms = ms
-        if n > 1:
+        if n > 2:
             self._take_datagram(f, data, n)
 
     def _take_datagram(self, f: int, data, n: int) -> None:
@@ -150,7 +153,7 @@ class Faces:
         if sender == self.rx_id[f] and seq == self.rx_seq[f]:
             self.ack_due[f] = True  # a resend of what we already delivered: ack it again
         elif self.inbox[f] is None:
-            self.inbox[f] = bytes(data[link.HEADER : n - 2])
+            self.inbox[f] = bytes(data[link.HEADER : n - link.TRAILER])
             self.rx_id[f] = sender
             self.rx_seq[f] = seq
             self.ack_due[f] = True

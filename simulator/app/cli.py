@@ -32,6 +32,13 @@ def add_arguments(parser):
         metavar="P",
         help="drop each infrared frame with probability P",
     )
+    parser.add_argument(
+        "--ir-bit-flip",
+        type=float,
+        default=0.0,
+        metavar="P",
+        help="flip each bit of an infrared frame with probability P",
+    )
     parser.add_argument("--speed", type=int, default=1, choices=(1, 4, 16), help="starting speed")
     parser.add_argument(
         "--record", metavar="FILE", help="record every input with its simulated time (JSON Lines)"
@@ -80,6 +87,8 @@ def _check(args):
         return f"--tiles must be between 1 and 60, not {args.tiles}"
     if not 0.0 <= args.ir_loss <= 1.0:
         return f"--ir-loss must be a probability between 0 and 1, not {args.ir_loss:g}"
+    if not 0.0 <= args.ir_bit_flip <= 1.0:
+        return f"--ir-bit-flip must be a probability between 0 and 1, not {args.ir_bit_flip:g}"
     if args.run_for is not None and not (math.isfinite(args.run_for) and args.run_for >= 0):
         return f"--run-for takes simulated seconds, 0 or more, not {args.run_for:g}"
     for option in ("record", "replay", "replay_log", "screenshot"):
@@ -145,10 +154,12 @@ def make_app(args, size=None, runners=None):
     size = size or (window_size(window) if window else (WIDTH, HEIGHT))
     replay = None
     game, seed, ir_loss, tiles = args.game, args.seed, args.ir_loss, args.tiles
+    bit_flip = getattr(args, "ir_bit_flip", 0.0)
     layout = None
     if args.replay:
         header, events = rec.load(args.replay)
         game, seed, ir_loss = header.get("game"), header["seed"], float(header.get("ir_loss", 0.0))
+        bit_flip = float(header.get("ir_bit_flip", 0.0))
         layout = [tuple(cell) for cell in header.get("layout") or []]
         tiles = len(layout)
         replay = rec.Replay(events)
@@ -159,7 +170,7 @@ def make_app(args, size=None, runners=None):
         from simulator.cosim import mpy_runners
 
         runners = mpy_runners(args.mpy, len(layout))  # ValueError for a count that does not fit
-    world = build_world(game_class, layout, seed, ir_loss, runners)
+    world = build_world(game_class, layout, seed, ir_loss, runners, bit_flip)
     recorder = None
     if args.record:
         header = {
@@ -167,6 +178,7 @@ def make_app(args, size=None, runners=None):
             "seed": seed,
             "tiles": tiles,
             "ir_loss": ir_loss,
+            "ir_bit_flip": bit_flip,
             "layout": [list(c) for c in layout],
         }
         try:

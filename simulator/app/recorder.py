@@ -2,7 +2,7 @@
 
 File format (JSON Lines, one object a line):
   line 1: {"kind": "blinks-sim", "version": 1, "game": NAME, "seed": N, "tiles": N,
-           "ir_loss": P, "layout": [[q, r, rotation], ...]}
+           "ir_loss": P, "ir_bit_flip": P (optional, 0), "layout": [[q, r, rotation], ...]}
   then:   {"t": ms, "op": OP, ...} with OP one of
           press {tile} · release {tile} · lift {tile} · place {tile, q, r, rot} ·
           rotate {tile, steps} · tokens {hints, errors} · end
@@ -83,11 +83,10 @@ def _check_header(path, n, head):
         )
     if len({(q, r) for q, r, _ in layout}) < len(layout):
         raise RecordingError(f"{path}:{n}: the layout puts two tiles on one cell")
-    ir_loss = head.get("ir_loss", 0.0)
-    if not (isinstance(ir_loss, (int, float)) and not isinstance(ir_loss, bool)) or not (
-        0.0 <= ir_loss <= 1.0
-    ):
-        raise RecordingError(f"{path}:{n}: 'ir_loss' must be a probability between 0 and 1")
+    for key in ("ir_loss", "ir_bit_flip"):
+        p = head.get(key, 0.0)
+        if not (isinstance(p, (int, float)) and not isinstance(p, bool)) or not 0.0 <= p <= 1.0:
+            raise RecordingError(f"{path}:{n}: {key!r} must be a probability between 0 and 1")
     if not isinstance(head.get("game"), (str, type(None))):
         raise RecordingError(f"{path}:{n}: 'game' must be a game's name")
 

@@ -30,12 +30,14 @@ def cluster_fits(table, tiles: int) -> bool:
     return True
 
 
-def build_world(game_class, layout: list, seed: int, ir_loss: float, runners=None):
+def build_world(
+    game_class, layout: list, seed: int, ir_loss: float, runners=None, bit_flip: float = 0.0
+):
     """The world with one tile per layout cell. `runners` ({tile index: runner factory}) lets a
     co-simulation run chosen tiles on real MicroPython (the world's `add_tile(runner=...)`)."""
     from simulator.world import World
 
-    world = World(seed=seed, ir_loss=ir_loss)
+    world = World(seed=seed, ir_loss=ir_loss, bit_flip=bit_flip)
     for i, (q, r, rot) in enumerate(layout):
         world.add_tile(game_class, q=q, r=r, rotation=rot, runner=(runners or {}).get(i))
     return world

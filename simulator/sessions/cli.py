@@ -1,5 +1,5 @@
-"""`blinks session run SCRIPT... [--rules-only] [--seed N] [--ir-loss P] [--json] [--mpy N] [-q]
-[--ceiling]`.
+"""`blinks session run SCRIPT... [--rules-only] [--seed N] [--ir-loss P] [--ir-bit-flip P] [--json]
+[--mpy N] [-q] [--ceiling]`.
 
 Exit codes: 0 every expect held; 1 an expect failed (each printed as `SCRIPT:LINE: ...`, the
 session runs on); 2 the script is malformed, asks for an illegal or out-of-turn move, or cannot
@@ -66,6 +66,13 @@ def add_arguments(parser):
         help="drop each infrared frame with probability P (simulator only)",
     )
     run_p.add_argument(
+        "--ir-bit-flip",
+        type=float,
+        default=0.0,
+        metavar="P",
+        help="flip each bit of an infrared frame with probability P (simulator only)",
+    )
+    run_p.add_argument(
         "--json",
         action="store_true",
         help="print one JSON object at the end (transcript on stderr)",
@@ -119,7 +126,7 @@ def run(args):
         print("no session scripts (*.lg) to run", file=sys.stderr)
         return EXIT_BAD_SCRIPT
     batch = len(paths) > 1
-    bad_option = option_error(args.rules_only, args.ir_loss, args.mpy)
+    bad_option = option_error(args.rules_only, args.ir_loss, args.mpy, args.ir_bit_flip)
     if batch and bad_option:  # said once for the batch, not once a script
         print(f"blinks session run: {bad_option}", file=sys.stderr)
         return EXIT_BAD_SCRIPT
@@ -142,6 +149,7 @@ def run(args):
                 rules_only=args.rules_only,
                 seed=args.seed,
                 ir_loss=args.ir_loss,
+                ir_bit_flip=args.ir_bit_flip,
                 as_json=args.json,
                 mpy=args.mpy,
                 quiet=args.quiet,
@@ -188,10 +196,12 @@ def batch_summary(codes):
     return line
 
 
-def option_error(rules_only, ir_loss, mpy):
+def option_error(rules_only, ir_loss, mpy, ir_bit_flip=0.0):
     """What is wrong with the options, whatever the script, or None."""
     if not 0.0 <= ir_loss <= 1.0:
         return f"--ir-loss must be a probability between 0 and 1, got {ir_loss}"
+    if not 0.0 <= ir_bit_flip <= 1.0:
+        return f"--ir-bit-flip must be a probability between 0 and 1, got {ir_bit_flip}"
     if not 0 <= mpy <= 18:
         return f"--mpy takes a number of tiles from 0 to 18, got {mpy}"
     if mpy and rules_only:
@@ -210,6 +220,7 @@ def run_session(
     mpy=0,
     quiet=False,
     ceiling=False,
+    ir_bit_flip=0.0,
 ):
     out = out or sys.stdout
     err = err or sys.stderr
@@ -221,7 +232,7 @@ def run_session(
         print(f"{where}: {message}", file=err)
         return EXIT_BAD_SCRIPT
 
-    bad_option = option_error(rules_only, ir_loss, mpy)
+    bad_option = option_error(rules_only, ir_loss, mpy, ir_bit_flip)
     if bad_option:
         return fail(0, bad_option)
     try:
@@ -234,7 +245,7 @@ def run_session(
         runner_class, options = RulesRunner, {"ceiling": ceiling}
     else:
         runner_class = physical_runner_class()
-        options = {"ir_loss": ir_loss, "mpy": mpy, "ceiling": ceiling}
+        options = {"ir_loss": ir_loss, "bit_flip": ir_bit_flip, "mpy": mpy, "ceiling": ceiling}
         if runner_class is None:
             return fail(
                 0,

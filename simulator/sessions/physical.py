@@ -53,9 +53,9 @@ def cluster_cells(shape, n, seed):
 class Table:
     """18 Lost Gems tiles on a simulated table, and where each shard is in the game."""
 
-    def __init__(self, seed=0, ir_loss=0.0, shape="blob", mpy=0):
+    def __init__(self, seed=0, ir_loss=0.0, shape="blob", mpy=0, bit_flip=0.0):
         """`mpy`: how many tiles (the first ones) run on real MicroPython (co-simulation)."""
-        self.world = World(seed=seed, ir_loss=ir_loss)
+        self.world = World(seed=seed, ir_loss=ir_loss, bit_flip=bit_flip)
         runners = {}
         if mpy:
             from simulator.cosim import mpy_runners
@@ -247,10 +247,10 @@ class Table:
         return w.inspect(t)["state"]
 
 
-def physical_game(seed=0, deck=None, start=0, ir_loss=0.0, shape="blob", mpy=0):
+def physical_game(seed=0, deck=None, start=0, ir_loss=0.0, shape="blob", mpy=0, bit_flip=0.0):
     """Deal on the tiles and return (table, GameState, deal_ms) with the opening hands drawn.
     The caller closes the table (it may hold MicroPython processes)."""
-    table = Table(seed=seed, ir_loss=ir_loss, shape=shape, mpy=mpy)
+    table = Table(seed=seed, ir_loss=ir_loss, shape=shape, mpy=mpy, bit_flip=bit_flip)
     try:
         deal_ms = table.deal()
     except BaseException as exc:
@@ -274,10 +274,19 @@ class PhysicalRunner(RulesRunner):
     mode = "simulator"
 
     def __init__(
-        self, statements, seed=None, say=None, ir_loss=0.0, mpy=0, ceiling=False, failed=None
+        self,
+        statements,
+        seed=None,
+        say=None,
+        ir_loss=0.0,
+        mpy=0,
+        ceiling=False,
+        failed=None,
+        bit_flip=0.0,
     ):
         RulesRunner.__init__(self, statements, seed=seed, say=say, ceiling=ceiling, failed=failed)
         self.ir_loss = ir_loss
+        self.bit_flip = bit_flip
         self.mpy = mpy
         self.table = None
         self.tiles = []
@@ -289,7 +298,7 @@ class PhysicalRunner(RulesRunner):
         self.line = line
         try:
             self.table, self.state, self.deal_ms = physical_game(
-                seed, deck, start, self.ir_loss, shape, self.mpy
+                seed, deck, start, self.ir_loss, shape, self.mpy, self.bit_flip
             )
         except Mismatch as exc:
             self.tiles = getattr(exc, "tiles", [])

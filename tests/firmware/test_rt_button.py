@@ -1,6 +1,7 @@
 """Button gestures from timestamped edges (runs on CPython under pytest and on MicroPython)."""
 
 from rt_hal import Events, clicks, make, play
+from runtime import link
 
 
 def gestures(edges, until=3000, every=10):
@@ -106,7 +107,7 @@ def test_long_long_press_only_when_not_alone():
     edges = [(100, True), (6300, False)]
     while hal.t < 7000:  # a neighbour keeps face 2 alive with a value frame every 50 ms
         if hal.t % 50 == 0:
-            hal.rx[2].append((hal.t, b"\x85"))
+            hal.rx[2].append((hal.t, link.VALUE_FRAME[5]))
         play(hal, tile, [e for e in edges if hal.t < e[0] <= hal.t + 10], hal.t + 10)
     assert ev.names() == ["long", "longlong"]
     assert 6100 <= next(t for t, n in ev.log if n == "longlong") < 6110
@@ -133,7 +134,7 @@ def test_long_long_press_is_decided_at_6000ms_not_later():
     edges = [(100, True), (8000, False)]
     while hal.t < 8500:
         if hal.t >= 6500 and hal.t % 50 == 0:
-            hal.rx[2].append((hal.t, b"\x85"))
+            hal.rx[2].append((hal.t, link.VALUE_FRAME[5]))
         play(hal, tile, [e for e in edges if hal.t < e[0] <= hal.t + 10], hal.t + 10)
     assert not tile.is_alone()
     assert ev.names() == ["long"]

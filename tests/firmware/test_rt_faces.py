@@ -116,10 +116,12 @@ def test_corrupt_frames_are_dropped_and_counted_never_raised():
     hal.rx[0].append((5, value_frame(12)))
     bad = bytearray(data_frame(1, 1, b"abc"))
     bad[6] ^= 4
-    for fr in (b"\x00", bytes(bad), b"", b"\x01\x02", bytes(40)):
+    good = value_frame(40)
+    two_flips = bytes((good[0] ^ 3, good[1]))  # parity still odd: only the check byte tells
+    for fr in (b"\x00", bytes(bad), b"", b"\x01\x02", bytes(40), two_flips, good[:1]):
         hal.rx[0].append((6, fr))
     run_to(hal, tile, 10)
-    assert tile.inspect()["frames_dropped"] == 5
+    assert tile.inspect()["frames_dropped"] == 7
     assert tile.get_last_value_received_on_face(0) == 12
     assert not tile.is_datagram_ready_on_face(0)
 
@@ -134,10 +136,10 @@ def test_datagram_is_sent_until_acknowledged_then_pending_clears():
     for t in range(20, 200, 20):  # the neighbour keeps talking but does not ack
         hal.rx[3].append((t - 5, value_frame(1)))
         run_to(hal, tile, t)
-    frames = [d for d in sent_on(hal, 3, 10) if len(d) > 1]
+    frames = [d for d in sent_on(hal, 3, 10) if len(d) > link.VALUE_LEN]
     assert len(frames) >= 5
     for d in frames:
-        assert link.check_datagram(d) and d[0] == link.KIND_DATA and d[link.HEADER : -2] == b"gem"
+        assert link.check_datagram(d) and d[0] == link.KIND_DATA and link.payload(d) == b"gem"
     my_id, seq = frames[0][2], frames[0][4] >> 4
     hal.rx[3].append((205, ack_frame(my_id, seq)))
     run_to(hal, tile, 210)
@@ -152,7 +154,7 @@ def test_an_ack_for_another_tile_does_not_clear_pending():
     tile.send_datagram_on_face(b"x", 0)
     hal.rx[0].append((15, value_frame(1)))  # the neighbour speaks: we reply with the data
     run_to(hal, tile, 20)
-    d = next(d for d in sent_on(hal, 0) if len(d) > 1)
+    d = next(d for d in sent_on(hal, 0) if len(d) > link.VALUE_LEN)
     hal.rx[0].append((25, ack_frame((d[2] + 1) & 255, d[4] >> 4)))
     run_to(hal, tile, 30)
     assert tile.is_datagram_pending_on_face(0)
@@ -165,14 +167,14 @@ def test_received_datagram_is_delivered_once_and_every_copy_acked():
     run_to(hal, tile, 10)
     assert tile.is_datagram_ready_on_face(1)
     assert tile.get_datagram_on_face(1) == b"R1"
-    acks = [d for d in sent_on(hal, 1) if len(d) > 1]
+    acks = [d for d in sent_on(hal, 1) if len(d) > link.VALUE_LEN]
     assert acks[-1][0] == link.KIND_ACK and acks[-1][3] == 77 and acks[-1][4] & 15 == 4
     tile.mark_datagram_read_on_face(1)
     assert tile.get_datagram_on_face(1) is None
     hal.rx[1].append((15, fr))  # the ack was lost: the same datagram again
     run_to(hal, tile, 20)
     assert not tile.is_datagram_ready_on_face(1)
-    acks = [d for d in sent_on(hal, 1, 15) if len(d) > 1]
+    acks = [d for d in sent_on(hal, 1, 15) if len(d) > link.VALUE_LEN]
     assert acks and acks[-1][3] == 77 and acks[-1][4] & 15 == 4
 
 
@@ -184,7 +186,7 @@ def test_a_full_inbox_holds_the_next_datagram_back_unacknowledged():
     run_to(hal, tile, 20)
     assert tile.get_datagram_on_face(1) == b"one"
     last = sent_on(hal, 1, 15)
-    assert all(len(d) == 1 or d[4] & 15 == 4 for d in last)  # seq 5 not acked
+    assert all(len(d) == link.VALUE_LEN or d[4] & 15 == 4 for d in last)  # seq 5 not acked
     tile.mark_datagram_read_on_face(1)
     hal.rx[1].append((25, data_frame(77, 5, b"two")))
     run_to(hal, tile, 30)

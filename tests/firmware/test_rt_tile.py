@@ -191,7 +191,7 @@ def test_a_press_postpones_sleep_and_raises_the_press_flag():
     run_to(hal, tile, press - 1000, every=1000)
     hal.sent = []
     play(hal, tile, [(press, True), (press + 100, False)], press + 1000, every=20)
-    flagged = [t for t, f, d in hal.sent if len(d) == 1 and d[0] & 64]
+    flagged = [t for t, f, d in hal.sent if len(d) == link.VALUE_LEN and d[0] & 64]
     assert len(flagged) >= 6  # every face probed at least once with the flag up
     assert min(flagged) >= press and max(flagged) < press + 500
     run_to(hal, tile, SLEEP_MS + 1000, every=1000)
@@ -209,7 +209,9 @@ def test_a_neighbours_press_flag_wakes_a_sleeping_tile_and_spreads():
     assert not tile.inspect()["asleep"] and tile.start_state() == START_WOKE
     since = hal.t
     run_to(hal, tile, hal.t + 400)
-    assert any(d[0] & 64 for t, f, d in hal.sent if t >= since and len(d) == 1 and f != 4)
+    assert any(
+        d[0] & 64 for t, f, d in hal.sent if t >= since and len(d) == link.VALUE_LEN and f != 4
+    )
 
 
 def asleep_at_10_minutes(hal, tile):

@@ -2,12 +2,12 @@
 and what every tile shows. Everything goes through the headless world, as a player's hands would.
 """
 
-import random
 from collections import Counter
 
 from games.lostgems import LostGems, shards
 
-from simulator.world import World, shapes
+from simulator.sessions.physical import cluster_cells
+from simulator.world import World
 
 HOLD_DEAL_MS = 6000
 SETTLE_MS = 700  # after a move: the board value must hold 250 ms, then the news travels
@@ -16,18 +16,10 @@ HAND = (40, 0)  # a far corner of the table where a lone shard lies in a hand
 BOARD = (-40, 0)  # the middle of the table where the gem board grows
 
 
-def table(n, shape="blob", loss=0.0, seed=1):
-    """A world with n Lost Gems tiles joined in one cluster of that shape."""
-    w = World(seed=seed, ir_loss=loss)
-    if shape == "blob":
-        cells = shapes.blob(n)
-    elif shape == "line":
-        cells = shapes.line(n)
-    elif shape == "ring":
-        cells = shapes.ring(n)
-    else:
-        cells = shapes.random_shape(n, random.Random(seed))
-    for q, r in cells:
+def table(n, shape="blob", loss=0.0, seed=1, flips=0.0):
+    """A world with n Lost Gems tiles joined in one cluster of that shape (4 kbit/s links)."""
+    w = World(seed=seed, ir_loss=loss, bit_flip=flips, bit_rate=4000)
+    for q, r in cluster_cells(shape, n, seed):
         w.add_tile(LostGems, q=q, r=r)
     w.advance(300)  # faces find each other
     return w
@@ -54,24 +46,58 @@ def deck_counter(colours):
     return Counter(shards.name(s) for s in shards.deck(colours))
 
 
-def deal(w, tid, timeout_ms=40000):
-    """Hold tile `tid` until it starts a deal (6 s), then wait for every tile of its cluster to
-    leave `dealing` and for the held tile to learn the outcome. Returns the simulated ms from
-    the moment the deal started to the last tile settling."""
+def hold_and_fire(w, tid):
+    """Hold tile `tid` until its hold fires and starts a deal (6 s), then let go. Returns the
+    simulated ms it fired."""
     before = w.inspect(tid)["deal"]["id"]
     w.press(tid)
     w.advance(HOLD_DEAL_MS - 100)
     assert w.run_until(lambda: w.inspect(tid)["deal"]["id"] != before, 1000), (
         "the hold did not deal"
     )
-    fired = w.now
     w.release(tid)
+    return w.now
+
+
+def phase(w, tid):
+    """Where the tile is in its deal (runtime.deal.PHASES)."""
+    return w.inspect(tid)["deal"]["phase"]
+
+
+def deal(w, tid, timeout_ms=90000):
+    """Hold tile `tid` until it starts a deal (6 s), then wait for every tile of its cluster to
+    leave `dealing` and for the held tile to learn the outcome. Returns the simulated ms from
+    the moment the deal started to the last tile settling."""
+    fired = hold_and_fire(w, tid)
     ok = w.run_until(lambda: "dealing" not in states(w), timeout_ms)
     assert ok, f"the deal never settled: {states(w)!r}"
     settled = w.now - fired
     # the held tile learns that everyone committed a moment later
     assert w.run_until(lambda: w.inspect(tid)["deal"]["result"], timeout_ms)
     return settled
+
+
+def settle(w, held, timeout_ms=90000):
+    """Run until the held tile knows how its deal ended and no tile shows `dealing`."""
+    assert w.run_until(lambda: w.inspect(held)["deal"]["result"], timeout_ms), "no outcome"
+    assert w.run_until(lambda: "dealing" not in states(w), timeout_ms), states(w)
+
+
+def shown(w):
+    """(state, shard) of every tile."""
+    return [(state(w, t), shard(w, t)) for t in w.tiles]
+
+
+def table_outcome(w, before):
+    """'new' when every tile is face down and they hold the full deck once, 'old' when every
+    tile shows what `before` (shown(w) then) says; AssertionError for anything else."""
+    now = shown(w)
+    if now == before:
+        return "old"
+    colours = len(w.tiles) // 6
+    assert [s for s, _ in now] == ["face down"] * len(now), f"half a deal: {now}"
+    assert hand_out(w) == deck_counter(colours), f"not the deck once: {sorted(hand_out(w))}"
+    return "new"
 
 
 def dealt_table(n=18, seed=1):

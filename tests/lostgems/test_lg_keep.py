@@ -1,8 +1,8 @@
 """Stories of a tile keeping its shard: a reset (power cycle) in every state brings it back
-exactly where it was; a tile that fell asleep wakes with its shard."""
+exactly where it was; a tile that fell asleep wakes with its shard. (A reset in the middle of a
+deal: tests/lostgems/test_lg_deal.py.)"""
 
 import pytest
-from games.lostgems import deal as deal_protocol
 from games.lostgems import game
 from lg_story import (
     BOARD,
@@ -15,6 +15,7 @@ from lg_story import (
     first_play,
     hand_out,
     logs,
+    settle,
     shard,
     state,
     states,
@@ -81,23 +82,6 @@ def test_an_errored_tile_comes_back_flashing_then_discarded():
     assert after["state"] == "error" and after["shard"] == "R3"
     w.advance(game.ERROR_MS)
     assert state(w, t) == "discarded"
-
-
-def test_a_tile_reset_during_a_deal_comes_back_as_before_and_nothing_is_dealt():
-    w = dealt_table(6)
-    old = {t: shard(w, t) for t in w.tiles}
-    w.press(0)
-    w.advance(game.HOLD_DEAL_MS + 60)
-    w.release(0)
-    w.advance(100)
-    assert state(w, 3) == "dealing"
-    w.reset_tile(3)
-    w.advance(300)
-    assert state(w, 3) == "face down" and shard(w, 3) == old[3]
-    w.run_until(lambda: "dealing" not in states(w), deal_protocol.TILE_TIMEOUT_MS + 5000)
-    assert {t: shard(w, t) for t in w.tiles} == old  # the old deal stands, untouched
-    assert states(w) == ["face down"] * 6
-    assert any(" failed " in line for line in logs(w, 0))
 
 
 def test_a_tile_woken_from_sleep_keeps_its_shard():
@@ -169,7 +153,8 @@ def test_holding_a_sleeping_tile_for_six_seconds_deals_from_the_press_that_woke_
     assert deal_lines(w) == lines  # not yet: the hold counts from the waking press
     w.advance(300)
     w.release(2)
-    assert w.run_until(lambda: w.inspect(2)["deal"]["result"] == "dealt 6", 10000)
+    settle(w, 2)
+    assert w.inspect(2)["deal"]["result"] == "dealt 6"
     assert states(w) == ["face down"] * 6
     assert hand_out(w) == deck_counter(1)
 

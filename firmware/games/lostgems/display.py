@@ -25,6 +25,7 @@ _WAVE_MS = const(1200)
 _WAVE_STEP_MS = const(150)  # delay of the dealing wave per hop from the held tile
 FLASH_MS = const(250)  # half period of the error, orange and gold flashes
 SPIN_STEP_MS = const(100)
+UNCERTAIN_STEP_MS = const(400)
 COUNT_STEP_MS = const(500)  # score count: one more tile lights every step
 
 
@@ -51,10 +52,20 @@ def undealt(now):
 
 
 def dealing(now, depth):
-    """A cyan wave that leaves the held tile and passes through the cluster hop by hop."""
+    """A cyan wave that leaves the held tile and passes through the cluster hop by hop (the
+    game passes the time since this tile got its shard, which grows hop by hop)."""
     return solid(
         colors.dim(colors.CYAN, 30 + triangle(now - depth * _WAVE_STEP_MS, _WAVE_MS) * 225 // 255)
     )
+
+
+def uncertain(now):
+    """Voted in a deal whose outcome it has not learned: a magenta pair of faces turning slowly
+    over dim magenta, like no other picture (it shows no shard, old or new)."""
+    out = solid(colors.dim(colors.MAGENTA, 40))
+    head = (now // UNCERTAIN_STEP_MS) % 3
+    out[head] = out[head + 3] = colors.MAGENTA
+    return out
 
 
 def face_down():

@@ -1,31 +1,34 @@
 """Lost Gems on one tile: the state machine of LOSTGEMS.md part 2.
 
-States: undealt, dealing, face down, revealed, played, error, discarded (see `store`).
+States: undealt, dealing, uncertain, face down, revealed, played, error, discarded (`store`).
 
 Gestures (read every pass so the runtime's latched flags never go stale):
 - hold 6 s (button_long_long_pressed, or button_down() for 6 s: the runtime's flag needs a
   face heard at that instant, which a lossy link can miss, and never fires on a lone tile):
-  deal (see `deal`); any state. A lone tile is a cluster of 1: its deal fails (orange). The
-  hold is timed from the first pass that sees the button down, so holding a sleeping tile
-  deals 6 s after the press that woke it (the runtime swallows that press, and an older one
-  must not count).
+  deal (runtime.deal, with the shard deck); any state. From COUNT_AFTER_MS into the hold the
+  cluster counts itself (nothing shows), so the deal starts from a counted cluster when the
+  hold fires; releasing earlier drops the count. A lone tile is a cluster of 1: its deal
+  fails. A failed deal flashes orange on the held tile until someone presses it (or a new deal
+  reaches it). The hold is timed from the first pass that sees the button down, so holding a
+  sleeping tile deals 6 s after the press that woke it (the runtime swallows that press, and
+  an older one must not count).
 - double-click a face-down or revealed shard: toggle face down <-> revealed.
 - "lone" below means no neighbour frame for LONE_MS (0.6 s), so a link that blinks out for a
   moment does not make a tile in a cluster lone.
 - triple-click (3 or more clicks) a lone face-down or revealed shard: the first play; a 1 becomes
   played and starts the board, anything else is an error.
-- hold 2 s (button_long_pressed) on a lone face-down or revealed shard: discarded.
+- hold 2 s (button_long_pressed) on a shard lone all through the hold: discarded.
 - triple-click a played tile: score count over the whole board.
 
 Face values: a played tile sends the board (2 bits per colour, see `board`) on every face, all
 other tiles send 0. A face-down or revealed tile that sees a board value on any face judges
-itself once that value has held for STEADY_MS (250 ms): played when its value is one more than
-the board's highest of its colour, else error. Why wait: a value frame hit by two bit flips
-passes the parity check and can stay the last value heard until the face expires (200 ms).
-Board tiles also pass every change of the board to their board neighbours at once in a BOARD
-datagram (CRC-checked), so the news crosses the board in a few tens of ms per hop. A tile sends
-0 from the moment it joins a deal, so a board of the previous game gathered into the cluster
-for a new deal has gone quiet long before anyone shows a new shard.
+itself at once: played when its value is one more than the board's highest of its colour, else
+error (a value frame is checked strongly enough to trust one: runtime.link). Board tiles also
+pass every change of the board to their board neighbours at once in a BOARD datagram, so the
+news crosses the board in a few tens of ms per hop. A tile sends 0 from the moment it holds a
+shard of a deal under way, which is before any tile of that deal commits; a tile that commits
+ignores board values for FRESH_MS (longer than a face's expiry), so the last value a neighbour
+of the previous game sent cannot judge the new shard.
 
 Design choices where LOSTGEMS.md is silent:
 - Any face-down or revealed shard touching a board tile is played (or an error): keep the
@@ -33,9 +36,15 @@ Design choices where LOSTGEMS.md is silent:
   each other either (a discard needs a lone shard; reveals work anywhere).
 - error flashes red for ERROR_MS (3 s), then the tile is discarded; a reset during the flash
   restarts it. Errored and discarded shards send 0, so they may lie against the board.
-- `dealing` is not saved: a tile reset during a deal comes back in the state it had before.
+- `dealing` is not saved: a tile reset during a deal comes back in the state it had before,
+  unless it had voted READY: then it comes back `uncertain` and learns the outcome from its
+  neighbours (runtime.deal).
+- `uncertain` (a magenta pair of faces turning): the tile voted READY and cannot learn yet how
+  the deal ended (lifted away, reset, or the decision never reached it). It shows no shard, old
+  or new, until it hears the outcome: its new shard face down if the deal committed, what it
+  showed before if not.
 - A deal that fails (wrong size, two deals at once, a tile lost) flashes orange on the held
-  tile for ORANGE_MS; every other tile goes back to what it showed before the deal.
+  tile until someone presses it; every other tile goes back to what it showed before the deal.
 - Gem completion: the completing 3 shows a copper light running round over gold for 3 s, the
   gem's 1 and 2 flash gold for 3 s; afterwards all three shimmer.
 - Score count: every board tile knows its rank (the score just before it was played), so the
@@ -59,11 +68,11 @@ remainder on ' shard='.
 """
 
 from runtime import colors
+from runtime.courier import Courier
+from runtime.deal import PHASES, Deal, is_deal_message
 
 from games.lostgems import board as gem_board
 from games.lostgems import display, shards, store
-from games.lostgems.courier import Courier
-from games.lostgems.deal import PHASES, Deal, is_deal_message
 
 try:
     from micropython import const
@@ -75,6 +84,7 @@ except ImportError:  # CPython: const() marks MicroPython's compile-time constan
 
 UNDEALT = store.UNDEALT
 DEALING = store.DEALING
+UNCERTAIN = store.UNCERTAIN
 FACE_DOWN = store.FACE_DOWN
 REVEALED = store.REVEALED
 PLAYED = store.PLAYED
@@ -85,14 +95,15 @@ DISCARDED = store.DISCARDED
 _COUNT = const(0x50)  # datagram kinds (the deal's are 0x41-0x49)
 _BOARD_NEWS = const(0x51)
 ERROR_MS = const(3000)
-_ORANGE_MS = const(2000)
 COMPLETION_MS = const(3000)
 COUNT_HOLD_MS = const(1500)
 VICTORY_MS = const(5000)
 HOLD_DEAL_MS = const(6000)
-_STEADY_MS = const(250)  # a neighbour's board value counts once it held this long (> expiry)
+COUNT_AFTER_MS = const(1000)  # into a hold, the cluster starts counting itself for a deal
+_FRESH_MS = const(250)  # after a commit, board values count again (> a face's 200 ms expiry)
 _LONE_MS = const(600)  # a tile is lone (for first plays and discards) after this long unheard
 _NEVER = const(-1000000000)
+_GIVEN_UP = (UNDEALT, shards.NO_SHARD, gem_board.EMPTY, 0)  # an uncertain tile's old deal, given up
 
 
 class LostGems:
@@ -103,15 +114,14 @@ class LostGems:
         self.board = gem_board.EMPTY
         self.rank = 0
         self.since = 0
-        self.prior = None  # (state, shard, board, rank) before the deal under way
-        self.orange_until = _NEVER
+        self.prior: tuple | None = None  # (state, shard, board, rank) before the deal
+        self.failed = False  # the held tile of a failed deal, until pressed
+        self.fresh_from = _NEVER  # board values count from then (FRESH_MS after a commit)
         self.gold_until = _NEVER
         self.copper_until = _NEVER
         self.count_id = 0
         self.count_start = _NEVER
         self.held_from = None  # while the button is down: since when (-1 once the hold dealt)
-        self.heard = [0] * 6
-        self.heard_since = [0] * 6
         self.name = ""
         self.courier = Courier(tile)
         self.deal = Deal(tile, self.courier, self)
@@ -124,14 +134,20 @@ class LostGems:
         now = t.millis()
         blob = t.load_state()
         saved = store.decode(blob)
-        if saved is not None and saved[0] != UNDEALT and not shards.is_shard(saved[1]):
-            saved = None
+        if saved is not None:
+            shown = saved[4] if saved[0] == UNCERTAIN else saved[0]
+            if shown != UNDEALT and not shards.is_shard(saved[1]):
+                saved = None
         if saved is None:
             if blob is not None:
                 self._log("restore", now, "undealt shard=- damaged save ignored")
             return
-        state, shard, board, rank = saved
-        self.state, self.shard, self.board, self.rank = state, shard, board, rank
+        state, shard, board, rank, prior, record = saved
+        self.shard, self.board, self.rank = shard, board, rank
+        self.deal.restore(record, now)
+        if state == UNCERTAIN:
+            self.prior = (prior, shard, board, rank)
+        self.state = state
         self.since = now
         r, y, b = (
             gem_board.highest(board, 0),
@@ -156,6 +172,10 @@ class LostGems:
             self._learn(seen, now)
         elif self.state == ERROR and now - self.since >= ERROR_MS:
             self._enter(DISCARDED, now)
+        elif self.state == UNCERTAIN and not self.deal.active():
+            # a new deal took it in: it gives up the old one it never heard the end of
+            self.prior = _GIVEN_UP
+            self.deal_aborted(now)
         self.courier.poll()
         t.set_value_sent_on_all_faces(self.board if self.state == PLAYED else 0)
         frame = self.picture(now)
@@ -171,11 +191,12 @@ class LostGems:
             "rank": self.rank if self.state == PLAYED else None,
             "show": self.showing(self.tile.millis()),
             "deal": {
-                "id": d.id,
+                "id": d.shown,
                 "phase": PHASES[d.phase],
                 "root": d.root,
                 "size": d.size,
                 "result": d.result,
+                "item": shards.name(d.item) if d.active() else None,
             },
         }
 
@@ -187,62 +208,85 @@ class LostGems:
         self._log("state", now, f"{old} -> {state} shard={shards.name(self.shard) or '-'}")
         self._save()
 
-    def _save(self):
-        if self.state == DEALING:
-            if self.prior is not None:
-                self.tile.save_state(store.encode(*self.prior))
+    def _save(self, now=0):
+        record = self.deal.record()
+        if self.state == DEALING or self.state == UNCERTAIN:
+            if not record[0]:
+                return  # not voted: what was saved before the deal is what a reset brings back
+            prior, shard, board, rank = self.prior or _GIVEN_UP
+            # voted: a reset brings it back uncertain; the root (coordinating): as it was
+            state = UNCERTAIN if record[0] == 2 else prior
+            self.tile.save_state(store.encode(state, shard, board, rank, prior, record))
             return
-        self.tile.save_state(store.encode(self.state, self.shard, self.board, self.rank))
+        blob = store.encode(self.state, self.shard, self.board, self.rank, UNDEALT, record)
+        self.tile.save_state(blob)
 
     def _log(self, event, now, details):
         """One structured line: LG <event> tile=<hex> t=<ms> <details> (see the module docstring)."""
         self.tile.log(f"LG {event} tile={self.name} t={now} {details}")
 
-    # -- the deal's news (called by Deal) ---------------------------------------------------
-    def deal_joined(self, now):
+    # -- the deal's news (hooks called by runtime.deal.Deal) -------------------------------
+    def deal_deck(self, size):
+        colours = shards.colours_for_cluster(size)
+        if not colours:
+            return f"cluster of {size} tiles"
+        return shards.shuffle(shards.deck(colours), self.tile.random)
+
+    def deal_dealing(self, shard, now):
         if self.state != DEALING:
             self.prior = (self.state, self.shard, self.board, self.rank)
+        self.failed = False
         if self.deal.root:
             self._log("deal", now, f"start id={self.deal.id}")
-        if self.state != DEALING:
-            self._enter(DEALING, now)
+        self._enter(DEALING, now)
+
+    deal_voted = _save  # a vote is saved: a reset brings the tile back uncertain
 
     def deal_committed(self, shard, now):
+        if self.deal.root:
+            self._log("deal", now, f"dealt size={self.deal.size} id={self.deal.id}")
         self.shard = shard
         self.board = gem_board.EMPTY
         self.rank = 0
         self.prior = None
         self.count_start = _NEVER
         self.gold_until = self.copper_until = _NEVER
+        self.fresh_from = now + _FRESH_MS
         self._enter(FACE_DOWN, now)
 
     def deal_aborted(self, now):
-        if self.state != DEALING or self.prior is None:
+        if self.prior is None:
             return
         state, self.shard, self.board, self.rank = self.prior
         self.prior = None
         self._enter(state, now)
 
-    def deal_failed(self, reason, now):
-        self.orange_until = now + _ORANGE_MS
-        self._log("deal", now, f"failed id={self.deal.id} reason={reason}")
+    def deal_uncertain(self, now):
+        self._enter(UNCERTAIN, now)
 
-    def deal_finished(self, size, now):
-        self._log("deal", now, f"dealt size={size} id={self.deal.id}")
+    def deal_failed(self, reason, now):
+        self.failed = True
+        self._log("deal", now, f"failed id={self.deal.id} reason={reason}")
+        self._save()
 
     # -- gestures ---------------------------------------------------------------------------
     def _buttons(self, now):
         t = self.tile
         held = self.held_from
         if not t.button_down():
+            if held is not None and held >= 0:
+                self.deal.cancel(now)  # released before it dealt: drop the count
             held = None
         elif held is None:
             held = now  # the first pass that sees it down: a press, or the one that woke us
+        holding = now - held if held is not None and held >= 0 else -1  # ms held, not dealt yet
+        if t.button_pressed():
+            self.failed = False  # someone touched it: the failure has been seen
         deal = t.button_long_long_pressed()
         hold = t.button_long_pressed()
         double = t.button_double_clicked()
         triple = t.button_multi_clicked()
-        if deal or held is not None and held >= 0 and now - held >= HOLD_DEAL_MS:
+        if deal or holding >= HOLD_DEAL_MS:
             # once a press; the runtime's flag needs a face heard at that instant (a lossy link
             # can miss it) and never fires on a lone tile, which is a cluster of 1 to us
             deal = True
@@ -251,7 +295,10 @@ class LostGems:
         if deal:
             self.deal.start(now)
             return
-        lone = not self.deal.heard_within(now, _LONE_MS)
+        if holding >= COUNT_AFTER_MS:
+            self.deal.count(now)
+        alone = now - max(self.deal.last_seen)  # ms since any neighbour was heard
+        lone = alone >= _LONE_MS
         if self.state in (FACE_DOWN, REVEALED):
             if double:
                 self._enter(REVEALED if self.state == FACE_DOWN else FACE_DOWN, now)
@@ -260,7 +307,9 @@ class LostGems:
                     self._become_played(gem_board.EMPTY, now)
                 else:
                     self._enter(ERROR, now)
-            elif hold and lone:
+            elif hold and alone > holding:
+                # lone all through the hold: a noisy link can go quiet for 0.6 s, and a tile of
+                # a cluster held for a deal must not discard itself at 2 s
                 self._enter(DISCARDED, now)
         elif self.state == PLAYED and triple:  # score count: start one under a new id
             new_id = self.count_id
@@ -271,21 +320,16 @@ class LostGems:
 
     # -- plays ------------------------------------------------------------------------------
     def _listen(self, now):
-        """Note when each face's value last changed (an expired face counts as 0); return what
-        the neighbours say of the board, counting only values steady for STEADY_MS."""
+        """What the neighbours say of the board (an expired face says nothing); nothing for
+        FRESH_MS after a commit, when a value could still be one sent before the deal."""
         t = self.tile
         seen = gem_board.EMPTY
-        for f in range(6):
-            v = (
-                0
-                if t.is_value_received_on_face_expired(f)
-                else t.get_last_value_received_on_face(f)
-            )
-            if v != self.heard[f]:
-                self.heard[f] = v
-                self.heard_since[f] = now
-            if v and now - self.heard_since[f] >= _STEADY_MS:
-                seen = gem_board.merge(seen, v)
+        if now >= self.fresh_from:
+            for f in range(6):
+                if not t.is_value_received_on_face_expired(f):
+                    v = t.get_last_value_received_on_face(f)
+                    if v:
+                        seen = gem_board.merge(seen, v)
         return seen
 
     def _become_played(self, seen, now):
@@ -309,8 +353,11 @@ class LostGems:
 
     def _tell_board(self, came_from):
         """Pass the board on to every neighbour that is a board tile."""
+        t = self.tile
         for f in range(6):
-            if f != came_from and self.heard[f]:
+            if f == came_from or t.is_value_received_on_face_expired(f):
+                continue
+            if t.get_last_value_received_on_face(f):
                 self.courier.send(f, bytes((_BOARD_NEWS, self.board)))
 
     # -- score count ------------------------------------------------------------------------
@@ -348,7 +395,7 @@ class LostGems:
     # -- the picture ------------------------------------------------------------------------
     def showing(self, now):
         """The name of what the tile shows now (inspect's "show"): the state or an overlay on it."""
-        if now < self.orange_until:
+        if self.failed:
             return "deal failed"
         s = self.state
         if s != PLAYED:
@@ -374,7 +421,9 @@ class LostGems:
         if show == UNDEALT:
             return display.undealt(now)
         if show == DEALING:
-            return display.dealing(now, self.deal.depth)
+            return display.dealing(now - self.since, 0)  # since it got its shard
+        if show == UNCERTAIN:
+            return display.uncertain(now)
         if show == FACE_DOWN:
             return display.face_down()
         if show == REVEALED:

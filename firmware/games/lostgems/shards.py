@@ -1,8 +1,8 @@
-"""Gem shards: names, one-byte codes, decks, shuffling and the packed form used in deal messages.
+"""Gem shards: names, one-byte codes, decks and shuffling.
 
 A shard code is `colour << 2 | value` with colour 0 red, 1 yellow, 2 blue and value 1..3, so
-every code is 1..11 and fits a nibble; 0 means "no shard". Two codes pack into one byte, which
-lets a whole 18-shard deck ride in one 16-byte datagram.
+every code is 1..11 and fits a nibble; 0 means "no shard". The deal (runtime.deal) packs two
+codes to a byte, so a whole 18-shard deck rides in one 16-byte datagram.
 """
 
 COLOURS = "RYB"
@@ -73,31 +73,4 @@ def shuffle(cards, random):
         j = random(i)
         cards[i], cards[j] = cards[j], cards[i]
         i -= 1
-    return cards
-
-
-def pack(cards):
-    """Shard codes two to a byte, high nibble first; an odd count is padded with 0."""
-    out = bytearray((len(cards) + 1) // 2)
-    for i in range(len(cards)):
-        if not is_shard(cards[i]):
-            raise ValueError(f"not a shard code: {cards[i]!r}")
-        if i & 1:
-            out[i >> 1] |= cards[i]
-        else:
-            out[i >> 1] = cards[i] << 4
-    return bytes(out)
-
-
-def unpack(data, count):
-    """The first `count` codes of packed `data`; ValueError when they are not all shards."""
-    if count > 2 * len(data):
-        raise ValueError(f"{count} shards do not fit in {len(data)} bytes")
-    cards = []
-    for i in range(count):
-        b = data[i >> 1]
-        c = b & 15 if i & 1 else b >> 4
-        if not is_shard(c):
-            raise ValueError(f"bad shard code {c} at {i}")
-        cards.append(c)
     return cards

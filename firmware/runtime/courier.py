@@ -4,7 +4,7 @@ The runtime resends a datagram until the neighbour acknowledges it, but drops it
 expires (200 ms without a valid frame), which lossy links do now and then. The courier keeps a
 short queue per face and sends the head again whenever the face expired while it was in flight,
 so a message is lost only when the neighbour is really gone. Receivers must treat a repeated
-message as harmless (every Lost Gems message is idempotent).
+message as harmless (every deal and Lost Gems message is).
 
 A queue is a tuple, oldest first: an idle face holds the shared empty tuple, which costs no RAM.
 """
