@@ -21,7 +21,7 @@ import machine
 
 from hal.storage import read_file, write_atomic
 
-WATCHDOG_MS = 5000  # a pass is 20 ms; a flash write or a collection is far below this
+WATCHDOG_MS = 2000  # a pass is 20 ms; a saved state or a collection is far below this
 QUICK_MS = 60000
 QUICK_LIMIT = 3
 CRASH_FILE = "blinks_crashes.txt"

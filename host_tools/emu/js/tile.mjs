@@ -116,6 +116,10 @@ export class EmuTile {
     wd.onWatchdogTrigger = () => {
       this.pendingReset = 'watchdog';
       this.interrupted = true;
+      // the board is being reset: its watchdog counts no more (rp2040js re-arms an expired
+      // watchdog's alarm at zero delay, which would fire it again at once, for ever)
+      wd.alarm.enable = false;
+      wd.timer.enable = false;
     };
     mcu.onBreak = (code) => {
       const ns = flashBreakpoint(mcu, code, (offset, length) => this.flashWritten(offset, length));
