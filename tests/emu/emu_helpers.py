@@ -16,18 +16,17 @@ def boot_lines(tiles, i):
     return [line for line in tiles.log_lines(i) if line.startswith("BLINKS")]
 
 
-def booted_build(tiles, i, timeout=300):
-    """The build the tile booted last (from its `BLINKS boot ... fw=fw/<build>` line)."""
+def booted_build(tiles, i, after=0, timeout=300):
+    """The build tile i booted: from its first `BLINKS boot ... fw=fw/<build>` line after the
+    first `after` of them (a test counts the boots it has seen)."""
     end = time.monotonic() + timeout
-    seen = 0
     while time.monotonic() < end:
         lines = boot_lines(tiles, i)
         failed = [line for line in lines if "boot failed" in line or "crashed" in line]
         assert not failed, failed
         boots = [line for line in lines if line.startswith("BLINKS boot tile=")]
-        if boots and len(lines) != seen:
-            return boots[-1].split(" fw=fw/")[1].split()[0]
-        seen = len(lines)
+        if len(boots) > after:
+            return boots[after].split(" fw=fw/")[1].split()[0]
         if tiles.mode == "driven":
             tiles.advance(50)
         else:
