@@ -6,7 +6,9 @@ bench_deal.py).
   runtime pass around it (frames in and out, button, LEDs).
 - mpy_heap_kb: heap in use after setup() on MicroPython (gc.mem_alloc() after gc.collect()),
   counted from after the runtime's import, as tests/firmware/mpy_heap.py does: the game's
-  bytecode plus the tile's and game's objects (goal <= 32). On the unix port bytecode lives in
+  bytecode plus the tile's and game's objects (goal <= 32). The runtime is every module a game
+  builds on: tile, link, colors, and since the deal became game-agnostic (issue 33) deal and
+  courier too; before, Lost Gems carried its own deal and it was counted with the game. On the unix port bytecode lives in
   the heap and objects are 64-bit; mpy_heap_code_kb is the game's bytecode part, and
   mpy_heap_total_kb counts the runtime's bytecode too.
   These figures (and the loop times) are of the form a tile runs: the image `blinks flash`
@@ -14,6 +16,9 @@ bench_deal.py).
   mpy_heap_source_code_kb are the same measure importing the .py sources (the simulator's
   co-simulation does that): there the compiler runs in the same heap and interns every local
   name, so that figure moves by a KB or more with the heap's layout; the .mpy one is steady.
+- mpy_alloc_per_pass: bytes a steady pass of that face-down tile allocates (runtime + game, six
+  value frames in, replies out), gc.mem_alloc() with collection off. Goal: 0. The same on an
+  emulated RP2040 with the rp2 HAL is bench_rp2's rp2_alloc_per_pass.
 """
 
 import os
@@ -32,7 +37,7 @@ import time
 gc.collect()
 empty = gc.mem_alloc()
 from runtime.tile import Tile
-from runtime import link
+from runtime import colors, courier, deal, link
 gc.collect()
 base = gc.mem_alloc()
 from games.lostgems import LostGems, shards, store
@@ -46,7 +51,9 @@ class BenchHal:
     def __init__(self):
         self.t = 0
         self.blob = store.encode(store.FACE_DOWN, shards.parse("R2"), 0, 0)
-        self.frame = link.VALUE_FRAME[0]
+        self.rx_frame = link.VALUE_FRAME[0]
+        self.rx_ms = 0
+        self.given = [-1] * 6  # the time each face last got its frame
 
     def millis(self):
         return self.t
@@ -57,8 +64,12 @@ class BenchHal:
     def send_frame(self, face, data):
         return True
 
-    def receive_frames(self, face):
-        return ((self.t, self.frame),)
+    def receive_frame(self, face):
+        if self.given[face] == self.t:
+            return 0
+        self.given[face] = self.t
+        self.rx_ms = self.t
+        return 2
 
     def show(self, colors):
         pass
@@ -101,7 +112,15 @@ for i in range(PASSES):
 loops.sort()
 steps.sort()
 assert tile.inspect()["state"] == "face down"
-print("RESULT", loops[len(loops) // 2], steps[len(steps) // 2], heap - base, code, heap - empty)
+gc.collect()
+gc.disable()
+before = gc.mem_alloc()
+for i in range(100):
+    hal.t += 20
+    tile.step()
+alloc = (gc.mem_alloc() - before) // 100
+gc.enable()
+print("RESULT", loops[len(loops) // 2], steps[len(steps) // 2], heap - base, code, heap - empty, alloc)
 '''
 
 
@@ -121,7 +140,7 @@ def deployed_firmware(into):
 
 
 def run_tile_script(exe, cwd, firmware_dir, passes):
-    """(loop_us, step_us, heap, code, total) of one tile, importing the firmware from firmware_dir.
+    """(loop_us, step_us, heap, code, total, alloc) of one tile, importing the firmware from firmware_dir.
 
     firmware_dir is relative to cwd, as on a tile (every module's __file__ is kept in the heap,
     so an absolute path would make the figure depend on where the checkout lives)."""
@@ -156,7 +175,7 @@ def mpy_figures(quick):
         return {"mpy_loop_us": None, "mpy_step_us": None, "mpy_heap_kb": None}
     passes = 500 if quick else 5000
     with tempfile.TemporaryDirectory() as tmp:
-        loop_us, step_us, heap, code, total = run_tile_script(
+        loop_us, step_us, heap, code, total, alloc = run_tile_script(
             exe, tmp, deployed_firmware(tmp), passes
         )
     source = run_tile_script(exe, ROOT, "firmware", 1)
@@ -164,6 +183,7 @@ def mpy_figures(quick):
         "mpy_loop_us": loop_us,
         "mpy_step_us": step_us,
         "mpy_heap_kb": kb(heap),
+        "mpy_alloc_per_pass": alloc,
         "mpy_heap_code_kb": kb(code),
         "mpy_heap_total_kb": kb(total),
         "mpy_heap_source_kb": kb(source[2]),

@@ -62,9 +62,6 @@ class HeadlessHal(Hal):
     def send_frame(self, face: int, data) -> bool:
         return True
 
-    def receive_frames(self, face: int) -> list:
-        return []
-
     def receive_frame(self, face: int) -> int:
         return 0
 

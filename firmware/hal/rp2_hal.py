@@ -10,9 +10,9 @@
 - Identity and entropy: machine.unique_id() and os.urandom.
 
 A steady pass allocates nothing here: frames are read into each face's own buffer and handed to
-the runtime one at a time (`receive_frame`), the pixel buffer and the empty edge list are made
-once. What still allocates is rare: a button edge, a frame arriving through the older
-`receive_frames` call, a saved state, a log line.
+the runtime one at a time (`receive_frame`), a face value is encoded once, the pixel buffer and
+the empty edge list are made once. What still allocates is rare: a button edge, a datagram's
+frame (the runtime builds it), a saved state, a log line.
 """
 
 import os
@@ -87,14 +87,6 @@ class Rp2Hal(Hal):
             self.rx_frame = link.reader.frame
             self.rx_ms = self._ms
         return n
-
-    def receive_frames(self, face: int) -> list:
-        frames = []
-        n = self.receive_frame(face)
-        while n:
-            frames.append((self.rx_ms, bytes(self.rx_frame[:n])))
-            n = self.receive_frame(face)
-        return frames
 
     def show(self, colors) -> None:
         cap = board.PIXEL_MAX

@@ -92,41 +92,38 @@ class Faces:
         self.tx_payload[f] = payload
 
     def ingest(self, hal, now: int) -> None:
-        """Take every frame that arrived since the last pass, in order, face by face."""
-        receive = hal.receive_frames
+        """Take every frame that arrived since the last pass, in order, face by face. The HAL
+        hands them over one at a time in a buffer of its own (hal.receive_frame): nothing is
+        allocated unless a datagram is delivered."""
         tx_seq = self.tx_seq
         last_rx = self.last_rx
         for f in range(FACE_COUNT):
-            frames = receive(f)
-            if frames:
-                for frame in frames:
-                    data = frame[1]
-                    if (
-                        len(data) == 2
-                        and _CHECK[data[0] & 127] == data[1]
-                        and _ODD[data[0]]
-                        and not tx_seq[f]
-                    ):
-                        # the common case, a plain value frame, inline (see _take)
-                        b = data[0]
-                        last_rx[f] = frame[0]
-                        self.reply_due[f] = True
-                        self.value_in[f] = b & 63
-                        if b & 64:
-                            self.flag_rx_ms = frame[0]
-                    else:
-                        self._take(f, frame[0], data)
+            n = hal.receive_frame(f)  # called, not bound to a local: a bound method allocates
+            while n:
+                data = hal.rx_frame
+                b = data[0]
+                if n == 2 and _CHECK[b & 127] == data[1] and _ODD[b] and not tx_seq[f]:
+                    # the common case, a plain value frame, inline (see _take)
+                    ms = hal.rx_ms
+                    last_rx[f] = ms
+                    self.reply_due[f] = True
+                    self.value_in[f] = b & 63
+                    if b & 64:
+                        self.flag_rx_ms = ms
+                else:
+                    self._take(f, hal.rx_ms, data, n)
+                n = hal.receive_frame(f)
             if tx_seq[f] and now - last_rx[f] > DATAGRAM_DROP_MS:
                 self._drop_pending(f)
 
-    def _take(self, f: int, ms: int, data) -> None:
-        n = len(data)
+    def _take(self, f: int, ms: int, data, n: int) -> None:
+        """One frame of `n` bytes (data[:n]) that is not a plain value frame."""
         if n == 2 and data[0] == _SLEEP[0] and data[1] == _SLEEP[1]:
             self.sleep_rx_ms = max(self.sleep_rx_ms, ms)
             return
-        if n == 2 and link.is_value_frame(data):
+        if n == 2 and link.is_value_frame(data, n):
             b = data[0]
-        elif n > 2 and link.check_datagram(data):
+        elif n > 2 and link.check_datagram(data, n):
             b = data[1]
         else:
             self.frames_dropped += 1
@@ -169,7 +166,6 @@ class Faces:
         reply_due = self.reply_due
         next_probe = self.next_probe
         tx_seq = self.tx_seq
-        send = hal.send_frame
         for f in range(FACE_COUNT):
             pending = tx_seq[f]
             if not (reply_due[f] or now >= next_probe[f] or (pending and now >= self.retry_at[f])):
@@ -178,7 +174,7 @@ class Faces:
                 frame = self._datagram_frame(f, pending, fl)
             else:
                 frame = _VALUE_FRAME[self.value_out[f] | fl]
-            if send(f, frame):
+            if hal.send_frame(f, frame):
                 next_probe[f] = now + PROBE_MS + f
                 reply_due[f] = False
                 self.ack_due[f] = False

@@ -24,17 +24,11 @@ class Hal:
         The runtime tries again on a later pass."""
         raise NotImplementedError
 
-    def receive_frames(self, face: int) -> list:
-        """Frames that arrived on a face since the last call, oldest first, as `(ms, bytes)`.
-        They may be corrupted: the runtime checks and counts them. The runtime only iterates
-        the returned sequence, so a HAL may return a shared empty tuple when nothing came."""
-        raise NotImplementedError
-
     def receive_frame(self, face: int) -> int:
         """The next frame that arrived on a face since the last pass, oldest first, handed over
-        without allocating: its length (0 when none is left); its bytes are `rx_frame[:length]`
-        and its arrival time `rx_ms`, both valid until the next call. May be corrupted: the
-        runtime checks it."""
+        without allocating: its length (0 when none is left, so a HAL drops empty frames); its
+        bytes are `rx_frame[:length]` and its arrival time `rx_ms`, both valid until the next
+        call. May be corrupted: the runtime checks it."""
         raise NotImplementedError
 
     def show(self, colors) -> None:

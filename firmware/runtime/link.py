@@ -83,9 +83,12 @@ VALUE_CHECK = _build_value_checks()  # VALUE_CHECK[value | flag << 6] -> check b
 VALUE_FRAME = tuple(bytes((VALUE_BYTE[i], VALUE_CHECK[i])) for i in range(128))
 
 
-def is_value_frame(data) -> bool:
-    """True for a well-formed 2-byte value frame (parity and check byte)."""
-    return len(data) == VALUE_LEN and ODD[data[0]] == 1 and VALUE_CHECK[data[0] & 127] == data[1]
+def is_value_frame(data, n=-1) -> bool:
+    """True for a well-formed 2-byte value frame (parity and check byte); `n` is the frame's
+    length when `data` is a longer buffer holding it."""
+    if n < 0:
+        n = len(data)
+    return n == VALUE_LEN and ODD[data[0]] == 1 and VALUE_CHECK[data[0] & 127] == data[1]
 
 
 def _build_crc_table():
@@ -145,9 +148,11 @@ def payload(frame):
     return frame[HEADER : len(frame) - TRAILER]
 
 
-def check_datagram(frame) -> bool:
-    """True when a datagram-layer frame is well formed: length, kind, value parity, seq, CRC."""
-    n = len(frame)
+def check_datagram(frame, n=-1) -> bool:
+    """True when a datagram-layer frame is well formed: length, kind, value parity, seq, CRC.
+    `n` is the frame's length when `frame` is a longer buffer holding it."""
+    if n < 0:
+        n = len(frame)
     if n < DATAGRAM_MIN or n > DATAGRAM_MAX:
         return False
     kind = frame[0]

@@ -65,11 +65,6 @@ class CosimHal(Hal):
         self.sent.append((face, bytes(data)))
         return True
 
-    def receive_frames(self, face):
-        frames = self._frames[face]
-        self._frames[face] = []
-        return frames
-
     def receive_frame(self, face):
         frames = self._frames[face]
         if not frames:

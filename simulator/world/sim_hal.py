@@ -69,6 +69,8 @@ class SimHal(Hal):
         return self.tx_until[face] > now or self.rx_until[face] > now
 
     def receive_frames(self, face: int):
+        """Every frame that has arrived on a face, as (ms, bytes) (the co-simulation forwards
+        them to its MicroPython process, where the runtime takes them with receive_frame)."""
         box = self.inbox[face]
         if not box:
             return _EMPTY

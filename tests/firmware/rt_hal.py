@@ -12,7 +12,9 @@ class RtHal(Hal):
     def __init__(self, seed=1):
         self.t = 0
         self.edges = []
-        self.rx = [[] for _ in range(6)]
+        self.rx = [[] for _ in range(6)]  # (ms, bytes) per face, oldest first
+        self.rx_frame = b""
+        self.rx_ms = 0
         self.sent = []  # (ms, face, bytes), the latest 60 to 120 (MicroPython's test heap is small)
         self.sent_count = 0
         self.busy = [False] * 6
@@ -39,10 +41,12 @@ class RtHal(Hal):
             del self.sent[:60]
         return True
 
-    def receive_frames(self, face):
+    def receive_frame(self, face):
         box = self.rx[face]
-        self.rx[face] = []
-        return box
+        if not box:
+            return 0
+        self.rx_ms, self.rx_frame = box.pop(0)
+        return len(self.rx_frame)
 
     def show(self, colors):
         self.shown = list(colors)

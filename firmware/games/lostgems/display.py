@@ -1,7 +1,9 @@
 """What a Lost Gems tile shows: every picture is a pure function of the shard and the time.
 
 Each function returns six 15-bit colours, face 0..5. Keeping them pure lets the game pick one
-per pass and lets tests check animations at chosen instants without running a tile.
+per pass and lets tests check animations at chosen instants without running a tile. Each takes
+an optional `out`, a list of six the picture is painted into (and returned): the game passes its
+own, so a pass allocates nothing; without it a new list is made.
 """
 
 from runtime import colors
@@ -42,96 +44,99 @@ def triangle(now, period):
     return (period - phase) * 255 // half
 
 
-def solid(c):
-    return [c] * 6
+def solid(c, out=None):
+    if out is None:
+        return [c] * 6
+    for f in range(6):
+        out[f] = c
+    return out
 
 
-def undealt(now):
+def undealt(now, out=None):
     """Slow white breathing; its trough stays lit (60/255) so a waiting tile never looks off."""
-    return solid(colors.dim(colors.WHITE, 60 + triangle(now, BREATHE_MS) * 180 // 255))
+    return solid(colors.dim(colors.WHITE, 60 + triangle(now, BREATHE_MS) * 180 // 255), out)
 
 
-def dealing(now, depth):
+def dealing(now, depth, out=None):
     """A cyan wave that leaves the held tile and passes through the cluster hop by hop (the
     game passes the time since this tile got its shard, which grows hop by hop)."""
-    return solid(
-        colors.dim(colors.CYAN, 30 + triangle(now - depth * _WAVE_STEP_MS, _WAVE_MS) * 225 // 255)
-    )
+    wave = triangle(now - depth * _WAVE_STEP_MS, _WAVE_MS)
+    return solid(colors.dim(colors.CYAN, 30 + wave * 225 // 255), out)
 
 
-def uncertain(now):
+def uncertain(now, out=None):
     """Voted in a deal whose outcome it has not learned: a magenta pair of faces turning slowly
     over dim magenta, like no other picture (it shows no shard, old or new)."""
-    out = solid(colors.dim(colors.MAGENTA, 40))
+    out = solid(colors.dim(colors.MAGENTA, 40), out)
     head = (now // UNCERTAIN_STEP_MS) % 3
     out[head] = out[head + 3] = colors.MAGENTA
     return out
 
 
-def face_down():
-    return solid(FACE_DOWN)
+def face_down(out=None):
+    return solid(FACE_DOWN, out)
 
 
-def spots(shard, base, bright):
+def spots(shard, base, bright, out=None):
     """The shard's colour, its value as brighter faces evenly spaced (1: 0; 2: 0, 3; 3: 0, 2, 4)."""
     c = shard_color(shard)
-    out = solid(colors.dim(c, base))
+    out = solid(colors.dim(c, base), out)
     for f in ((0,), (0, 3), (0, 2, 4))[shards.value_of(shard) - 1]:
         out[f] = colors.dim(c, bright)
     return out
 
 
-def revealed(shard):
+def revealed(shard, out=None):
     """Its colour on every face, its value as bright spots over a dimmer base."""
-    return spots(shard, 70, 255)
+    return spots(shard, 70, 255, out)
 
 
-def discarded(shard):
+def discarded(shard, out=None):
     """The revealed picture, dimly, so the discard pile stays readable."""
-    return spots(shard, 12, 50)
+    return spots(shard, 12, 50, out)
 
 
-def played(shard, gem_complete, now):
+def played(shard, gem_complete, now, out=None):
     """Bright and steady; shimmering (a slow ripple round the faces) once its gem is complete."""
     c = shard_color(shard)
-    out = solid(c)
+    out = solid(c, out)
     if gem_complete:
         for f in range(6):
             out[f] = colors.dim(c, 160 + triangle(now + f * 300, 1800) * 95 // 255)
     return out
 
 
-def flash(c, now):
-    return solid(c if (now // FLASH_MS) % 2 == 0 else colors.OFF)
+def flash(c, now, out=None):
+    return solid(c if (now // FLASH_MS) % 2 == 0 else colors.OFF, out)
 
 
-def error(now):
+def error(now, out=None):
     """Red flashing: turn a nickel."""
-    return flash(colors.RED, now)
+    return flash(colors.RED, now, out)
 
 
-def copper_spin(now):
+def copper_spin(now, out=None):
     """The completing tile: a copper light running round over gold (turn a penny back)."""
-    out = solid(colors.dim(GOLD, 90))
+    out = solid(colors.dim(GOLD, 90), out)
     head = (now // SPIN_STEP_MS) % 6
     out[head] = COPPER
     out[(head + 5) % 6] = colors.dim(COPPER, 100)
     return out
 
 
-def counting(shard, gem_complete, since, rank, now):
+def counting(shard, gem_complete, since, rank, now, out=None):
     """Score count: dark until this tile's turn (rank x step), then a white blink, then lit."""
     lit_at = rank * COUNT_STEP_MS
     if since < lit_at:
-        return solid(colors.dim(shard_color(shard), 10))
+        return solid(colors.dim(shard_color(shard), 10), out)
     if since < lit_at + 150:
-        return solid(colors.WHITE)
-    return played(shard, gem_complete, now)
+        return solid(colors.WHITE, out)
+    return played(shard, gem_complete, now, out)
 
 
-def victory(now):
+def victory(now, out=None):
     """A full board of 9: a rainbow turning round every tile."""
-    out = solid(0)
+    out = solid(0, out)
     for f in range(6):
         out[f] = colors.hsb((now // 4 + f * 42) % 256, 255, 255)
     return out

@@ -124,6 +124,7 @@ class LostGems:
         self.held_from = None  # while the button is down: since when (-1 once the hold dealt)
         self.name = ""
         self.courier = Courier(tile)
+        self._frame = [0] * 6  # the picture each pass paints (see picture())
         self.deal = Deal(tile, self.courier, self)
 
     # -- life cycle -------------------------------------------------------------------------
@@ -163,7 +164,7 @@ class LostGems:
         self.deal.poll(now)
         seen = self._listen(now)
         self._buttons(now)
-        if self.state in (FACE_DOWN, REVEALED):
+        if self.state == FACE_DOWN or self.state == REVEALED:  # (a tuple here is built each pass)
             if seen and gem_board.is_playable(seen, self.shard):
                 self._become_played(seen, now)
             elif seen:
@@ -299,7 +300,7 @@ class LostGems:
             self.deal.count(now)
         alone = now - max(self.deal.last_seen)  # ms since any neighbour was heard
         lone = alone >= _LONE_MS
-        if self.state in (FACE_DOWN, REVEALED):
+        if self.state == FACE_DOWN or self.state == REVEALED:
             if double:
                 self._enter(REVEALED if self.state == FACE_DOWN else FACE_DOWN, now)
             elif triple and lone:
@@ -416,32 +417,34 @@ class LostGems:
         return gem_board.highest(self.board, shards.colour_of(self.shard)) == 3
 
     def picture(self, now):
-        """Six colours for this pass."""
+        """Six colours for this pass, painted into the game's own list (no allocation)."""
         show = self.showing(now)
+        out = self._frame
         if show == UNDEALT:
-            return display.undealt(now)
+            return display.undealt(now, out)
         if show == DEALING:
-            return display.dealing(now - self.since, 0)  # since it got its shard
+            return display.dealing(now - self.since, 0, out)  # since it got its shard
         if show == UNCERTAIN:
-            return display.uncertain(now)
+            return display.uncertain(now, out)
         if show == FACE_DOWN:
-            return display.face_down()
+            return display.face_down(out)
         if show == REVEALED:
-            return display.revealed(self.shard)
+            return display.revealed(self.shard, out)
         if show == ERROR:
-            return display.error(now - self.since)
+            return display.error(now - self.since, out)
         if show == DISCARDED:
-            return display.discarded(self.shard)
+            return display.discarded(self.shard, out)
         if show == "deal failed":
-            return display.flash(colors.ORANGE, now)  # the held tile: no deal was made
+            return display.flash(colors.ORANGE, now, out)  # the held tile: no deal was made
         if show == "copper spin":
-            return display.copper_spin(now)
+            return display.copper_spin(now, out)
         if show == "gold flash":
-            return display.flash(display.GOLD, now)  # this tile's gem was completed elsewhere
+            return display.flash(display.GOLD, now, out)  # its gem was completed elsewhere
         if show in ("count dark", "count lit"):
+            complete = self._gem_complete()
             return display.counting(
-                self.shard, self._gem_complete(), now - self.count_start, self.rank, now
+                self.shard, complete, now - self.count_start, self.rank, now, out
             )
         if show == "victory":
-            return display.victory(now)
-        return display.played(self.shard, show == "shimmer", now)
+            return display.victory(now, out)
+        return display.played(self.shard, show == "shimmer", now, out)
