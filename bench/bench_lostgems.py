@@ -183,7 +183,7 @@ def one_deal(shape, loss, seed):
 
     from simulator.world import World, shapes
 
-    w = World(seed=seed, ir_loss=loss)
+    w = World(seed=seed, ir_loss=loss, bit_rate=4000)  # the rate the deal goals are stated at
     n = 18
     cells = shapes.blob(n) if shape == "blob" else shapes.line(n)
     for q, r in cells:
