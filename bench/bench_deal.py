@@ -251,7 +251,7 @@ def run(quick: bool) -> dict:
         "deal_wrong_examples": sorted(set(wrong))[:5],
         "deal_frames_flipped": sum(f for _, f, _ in outcomes),
         "deal_flipped_frames_accepted": sum(a for _, _, a in outcomes),
-        "value_frame_air_ms": World(bit_rate=BIT_RATE).ir.airtime(link.VALUE_LEN),
+        "value_frame_air_ms": World(bit_rate=BIT_RATE).ir.frame_airtime(bytes(link.VALUE_LEN)),
         "datagram_check_bytes": link.TRAILER,
         **checks,
     }

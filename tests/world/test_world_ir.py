@@ -3,7 +3,11 @@
 Tiles here run a do-nothing runner (the world's runner seam), so the test alone sends frames.
 """
 
+import math
+
 import pytest
+from hal import board, ir_phy
+from hal.ir_frames import BOF, EOF, ESC, wire_length
 
 from simulator.world import World
 
@@ -39,18 +43,31 @@ def test_runner_seam_is_stepped_every_loop_ms():
     assert 1000 / 21 <= steps <= 1000 / 19 + 1
 
 
-def test_time_on_air_follows_the_bit_rate():
+def test_time_on_air_follows_the_bit_rate_and_the_boards_framing():
     w, ha, hb = pair(bit_rate=4000)
-    assert [w.ir.airtime(n) for n in (1, 7, 23)] == [3, 18, 58]
+    # on the air a frame is BOF, its bytes (escaped), EOF: 10 bits a byte (hal/ir_frames.py)
+    assert [w.ir.frame_airtime(bytes(n)) for n in (1, 7, 23)] == [8, 23, 63]
+    assert w.ir.frame_airtime(bytes([BOF, EOF, ESC])) == w.ir.airtime(2 + 6)
+    for data in (b"\x85", bytes(range(0xBC, 0xC4)), bytes([ESC] * 5)):
+        assert w.ir.frame_airtime(data) == w.ir.airtime(wire_length(data))
     start = w.now
     assert ha.send_frame(3, b"\x85")
     assert list(hb.receive_frames(0)) == []
-    w.advance(2)
+    w.advance(7)
     assert list(hb.receive_frames(0)) == []
     w.advance(1)
-    assert hb.receive_frames(0) == [(start + 3, b"\x85")]
+    assert hb.receive_frames(0) == [(start + 8, b"\x85")]
     slow, _, _ = pair(bit_rate=1000)
-    assert slow.ir.airtime(1) == 10
+    assert slow.ir.frame_airtime(b"\x85") == 30
+
+
+def test_the_default_rate_is_the_boards():
+    w, _, _ = pair()
+    assert w.ir.bit_rate == board.IR_BIT_RATE == 115200
+    # a face value and a full datagram: 1 ms and 3 ms on the air (the board's figures, rounded up)
+    assert w.ir.frame_airtime(b"\x85") == 1
+    datagram = bytes(23)
+    assert w.ir.frame_airtime(datagram) == math.ceil(ir_phy.frame_us(datagram) / 1000) == 3
 
 
 def test_a_face_is_busy_while_it_transmits_and_while_a_frame_arrives():
