@@ -79,7 +79,7 @@ def assert_tiles_agree(app, state):
 
 
 def test_a_person_plays_a_against_the_bot_through_the_panel(make_app):
-    app = make_app(seed=2, bot="conventions")
+    app = make_app(seed=3, bot="conventions")
     hands = Hands(app)
     game = app.controllers[0]
     seen = []

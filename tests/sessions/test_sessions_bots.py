@@ -258,20 +258,20 @@ def test_playtest_writes_each_game_as_a_script_that_replays_it(tmp_path, capsys)
 
 
 def test_a_physical_game_is_saved_and_its_replay_hint_replays_that_very_game(tmp_path, capsys):
-    # On the tiles the firmware shuffles, so seed 2 deals another game than rules-only; the
+    # On the tiles the firmware shuffles, so seed 3 deals another game than rules-only; the
     # hint and the script must both be of the game that was played.
     out = tmp_path / "games"
-    args = ["playtest", "--bot", "cautious", "--games", "1", "--seed", "2", "--physical"]
+    args = ["playtest", "--bot", "cautious", "--games", "1", "--seed", "3", "--physical"]
     assert main([*args, "--ceiling", "--scripts", str(out)]) == 0
     report = capsys.readouterr().out
     hint = report.split("replay one: ", 1)[1].splitlines()[0]
-    assert hint.startswith("blinks playtest --bot cautious --physical --games 1 --seed 2 ")
-    played = re.search(r"seed 2 \((\d) of 9\)", report).group(1)
-    script = out / "cautious-seed2.lg"
+    assert hint.startswith("blinks playtest --bot cautious --physical --games 1 --seed 3 ")
+    played = re.search(r"seed 3 \((\d) of 9\)", report).group(1)
+    script = out / "cautious-seed3.lg"
     assert "on the tiles" in script.read_text().splitlines()[0]
     assert main(["session", "run", str(script), "--rules-only", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["score"] == int(played)
-    assert main(["playtest", "--bot", "cautious", "--games", "1", "--seed", "2", "--json"]) == 0
+    assert main(["playtest", "--bot", "cautious", "--games", "1", "--seed", "3", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["mean"] != int(played)  # rules-only: another deal
 
 
