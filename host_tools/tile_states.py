@@ -38,6 +38,8 @@ class TileView:
             return display.undealt(now)
         if state == "dealing":
             return display.dealing(now, 0)
+        if state == "uncertain":
+            return display.uncertain(now)
         if state == "face down":
             return display.face_down()
         if state == "revealed":

@@ -18,7 +18,7 @@ CLOCKS_PER_BIT = 16  # the state machine's clock: 16 ticks a bit, as IrDA encode
 PULSE_CLOCKS = 3  # a 0 bit is light for 3/16 of the bit time
 QUIET_BITS = 3  # dark line needed before sending: longer than the gap inside a frame
 DEAF_BITS = 1.5  # after sending, the detector is ignored this long
-DATAGRAM_BYTES = 23  # a datagram-layer frame with 16 bytes of payload (runtime/link.py)
+DATAGRAM_BYTES = 24  # the longest datagram frame: 16 bytes of payload (runtime/link.DATAGRAM_MAX)
 
 
 def frame_us(data, bit_rate=BIT_RATE) -> float:

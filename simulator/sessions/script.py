@@ -9,7 +9,16 @@ from simulator.sessions.moves import Move
 from simulator.sessions.shards import check_deck, parse_colour, parse_shard
 
 SHAPES = ("blob", "line", "ring", "random")
-TILE_STATES = ("undealt", "dealing", "face down", "revealed", "played", "error", "discarded")
+TILE_STATES = (
+    "undealt",
+    "dealing",
+    "uncertain",
+    "face down",
+    "revealed",
+    "played",
+    "error",
+    "discarded",
+)
 # expect WHAT N: the values N can take (a number outside them can never hold: a typo).
 EXPECT_NUMBERS = {"score": 9, "hints": 3, "errors": 2, "jungle": 14}
 SETUP_KINDS = ("seed", "deck", "deal", "start")

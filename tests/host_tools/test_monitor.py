@@ -176,3 +176,17 @@ def test_monitor_mirror_draws_the_tiles(make_tile, tmp_path, monkeypatch):
     finally:
         monitor.stop()
         mirror.close()
+
+
+def test_an_uncertain_tile_is_drawn_as_the_tile_draws_it():
+    # a tile that voted in a deal and reset before learning its outcome says so in its log; the
+    # mirror must draw the turning magenta pair the tile shows, not a dark tile
+    from games.lostgems import display
+    from host_tools.tile_states import TileView
+
+    view = TileView("ab12")
+    event = parse_line("LG state tile=ab12 t=40 dealing -> uncertain shard=-")
+    assert view.apply({"time": 1.0, "event": event})
+    for now_s in (1.0, 1.7, 2.4):
+        assert view.leds(now_s) == display.uncertain(int(now_s * 1000))
+    assert len(set(view.leds(1.0))) == 2  # the magenta pair over dim magenta, never all black

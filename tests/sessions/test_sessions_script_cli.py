@@ -427,3 +427,15 @@ def test_blinks_session_alone_shows_the_whole_usage(capsys):
     assert usage.startswith("usage: blinks session run")
     for option in ("--rules-only", "--seed", "--ir-loss", "--json", "-q", "--ceiling", "--mpy"):
         assert option in usage
+
+
+def test_expect_tile_names_every_state_a_tile_can_show():
+    # `uncertain` (a tile that voted in a deal and reset before it learned the outcome) is a
+    # state the tiles show, so a script may expect it; a state no tile has is still refused
+    from simulator.sessions.script import ScriptError, parse_line
+
+    st = parse_line(7, "expect tile 4 shows uncertain")
+    assert (st.kind, st.tile, st.value) == ("expect_tile", 4, "uncertain")
+    with pytest.raises(ScriptError) as err:
+        parse_line(8, "expect tile 4 shows unsure")
+    assert "uncertain" in str(err.value) and "unsure" in str(err.value)

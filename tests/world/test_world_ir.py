@@ -7,6 +7,7 @@ import math
 
 import pytest
 from hal import board, ir_phy
+from runtime import link
 from hal.ir_frames import BOF, EOF, ESC, wire_length
 
 from simulator.world import World
@@ -66,7 +67,8 @@ def test_the_default_rate_is_the_boards():
     assert w.ir.bit_rate == board.IR_BIT_RATE == 115200
     # a face value and a full datagram: 1 ms and 3 ms on the air (the board's figures, rounded up)
     assert w.ir.frame_airtime(b"\x85") == 1
-    datagram = bytes(23)
+    assert ir_phy.DATAGRAM_BYTES == link.DATAGRAM_MAX  # the PHY's figure is the link's longest
+    datagram = bytes(ir_phy.DATAGRAM_BYTES)
     assert w.ir.frame_airtime(datagram) == math.ceil(ir_phy.frame_us(datagram) / 1000) == 3
 
 
