@@ -1,7 +1,7 @@
 """The infrared link's figures (issue: real tiles that play).
 
 - ir_bit_rate: the board's bit rate (hal/board.py), bit/s.
-- ir_frame_ms: a 16-byte datagram on the air (its 23-byte frame, BOF and EOF included), ms.
+- ir_frame_ms: a 16-byte datagram on the air (its 24-byte frame, BOF and EOF included), ms.
 - ir_pio_delivered (full runs only): of 1,000 datagrams sent through the face's PIO program on
   rp2040-pio-emulator (tests/host_tools/pio_link.py), at random phases, with the receiver's
   clock 2 % fast or slow and its CPU draining the DMA ring only every 32 ms (a 20 ms pass plus a
@@ -24,6 +24,7 @@ def frame_ms():
 
 def pio_delivered(count=1000):
     sys.path.insert(0, os.path.join(ROOT, "tests", "host_tools"))
+    from hal import ir_phy
     from pio_link import CLOCKS_PER_BIT, Air, Face
 
     ms = 16 * 115.2
@@ -37,7 +38,10 @@ def pio_delivered(count=1000):
         a.hears(a, latency=1.0)
         b.hears(b, latency=1.0)
         air = Air([a, b], int(32 * ms))
-        sent = [bytes(rng.randrange(256) for _ in range(23)) for _ in range(count // 2)]
+        sent = [
+            bytes(rng.randrange(256) for _ in range(ir_phy.DATAGRAM_BYTES))
+            for _ in range(count // 2)
+        ]
         for frame in sent:
             air.send(a, frame)
             air.run_until(a.now + rng.random() * 3 * CLOCKS_PER_BIT)

@@ -9,6 +9,7 @@ a garbled byte costs one frame, not the next.
 import random
 
 import pytest
+from hal import ir_phy
 from hal.ir_frames import BOF, EOF, wire_bytes
 from pio_link import CLOCKS_PER_BIT, DEAF_CLOCKS, PROGRAM, QUIET_CLOCKS, Air, Face, Lamp
 
@@ -18,8 +19,8 @@ GC_CLOCKS = int(12 * MS)  # ... and a garbage collection may hold it up this muc
 
 
 def datagram(rng):
-    """A datagram-layer frame as the runtime sends it: 7 header/check bytes and 16 of payload."""
-    return bytes(rng.randrange(256) for _ in range(23))
+    """A datagram-layer frame as the runtime sends it: 8 header/CRC bytes and 16 of payload."""
+    return bytes(rng.randrange(256) for _ in range(ir_phy.DATAGRAM_BYTES))
 
 
 def link(skew=0.0, phase=0.0, drain=PASS_CLOCKS, echo=True):
