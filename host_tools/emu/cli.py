@@ -21,7 +21,9 @@ MAX_TILES = 18
 
 
 def add_arguments(p):
-    p.add_argument("--tiles", type=int, default=1, metavar="N", help=f"how many tiles, 1-{MAX_TILES}")
+    p.add_argument(
+        "--tiles", type=int, default=1, metavar="N", help=f"how many tiles, 1-{MAX_TILES}"
+    )
     p.add_argument("--shape", choices=sorted(SHAPES), default="blob", help="how they touch (blob)")
     p.add_argument(
         "--firmware",
@@ -80,9 +82,7 @@ def run(args):
             if not cluster.alive():
                 raise EmuError("the emulator stopped while the tiles were starting")
             stop.wait(0.1)
-        print(
-            f"blinks emu: {args.tiles} tile(s) ({args.shape}); Ctrl-C to stop", file=sys.stderr
-        )
+        print(f"blinks emu: {args.tiles} tile(s) ({args.shape}); Ctrl-C to stop", file=sys.stderr)
         while not stop.wait(0.5):
             if not cluster.alive():
                 raise EmuError("the emulator stopped")

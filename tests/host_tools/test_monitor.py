@@ -182,6 +182,7 @@ def test_an_uncertain_tile_is_drawn_as_the_tile_draws_it():
     # a tile that voted in a deal and reset before learning its outcome says so in its log; the
     # mirror must draw the turning magenta pair the tile shows, not a dark tile
     from games.lostgems import display
+
     from host_tools.tile_states import TileView
 
     view = TileView("ab12")

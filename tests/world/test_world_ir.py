@@ -7,8 +7,8 @@ import math
 
 import pytest
 from hal import board, ir_phy
-from runtime import link
 from hal.ir_frames import BOF, EOF, ESC, wire_length
+from runtime import link
 
 from simulator.world import World
 
