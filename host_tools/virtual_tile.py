@@ -1,12 +1,14 @@
 """A virtual tile: the real `micropython` unix port behind a pseudo-terminal, acting like a board.
 
 Host tools open `tile.port` with pyserial exactly as they open a real tile's USB serial port, so
-every bridge test runs the real code path. The unix port has no raw REPL of its own, so this
-module plays the board's REPL (friendly and raw, raw-paste, Ctrl-A/B/C/D as pyexec.c does) and
-runs the code in one persistent `micropython` process (host_tools/vt_agent.py) that mounts the
-tile's directory at `/`, so the directory is the whole flash. Soft reset = a fresh process on
-the same directory; Ctrl-C = a fresh process too (see _interrupt). As on a board, every soft
-reset runs boot.py, and power-on and a friendly-REPL Ctrl-D then run main.py.
+every bridge test runs the real code path, fast and with no firmware image. The unix port has no
+raw REPL of its own, so this module plays the board's REPL protocol (vt_repl.py: raw REPL,
+raw-paste, Ctrl-A/B/C/D/E as pyexec.c does, and a deliberately plain friendly REPL: no history,
+cursor keys or Tab completion; the real REPL is on emulated tiles, `blinks emu`, and real
+boards) and runs the code in one persistent `micropython` process (host_tools/vt_agent.py) that
+mounts the tile's directory at `/`, so the directory is the whole flash. Soft reset = a fresh
+process on the same directory; Ctrl-C = a fresh process too (see _interrupt). As on a board,
+every soft reset runs boot.py, and power-on and a friendly-REPL Ctrl-D then run main.py.
 
 The interpreter gets its jobs on a pipe of their own; its stdin is the serial input. While code
 runs, what arrives on the port goes to that stdin (sys.stdin, input(), select.poll read it, so
@@ -45,7 +47,6 @@ from host_tools.host_micropython import (
     micropython_command,
     not_found_message,
 )
-from host_tools.vt_readline import LineEditor
 from host_tools.vt_repl import BoardRepl
 
 AGENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vt_agent.py")
@@ -191,9 +192,8 @@ class VirtualTile(BoardRepl):
     def _boot(self, run_main, announce=True):
         if announce:
             self._emit(b"MPY: soft reboot\r\n")
-        self._edit = LineEditor()  # a board forgets its REPL history on a soft reset
-        self._continuing = False
-        self._pasting = None
+        self._fresh_prompt()  # no input typed yet (the prompt comes when the boot is done)
+        self._last_key = 0
         self._spawn()
         # The agent runs boot.py (and main.py for "M") if the flash has them; the banner and
         # prompt follow when it is done (_job_done).
@@ -283,8 +283,7 @@ class VirtualTile(BoardRepl):
         self._busy = True
         self._kbd_char = 3  # as pyexec.c: Ctrl-C interrupts each command, whatever came before
         self._job_mode = mode
-        self._job_started = time.monotonic()
-        if self.exec_latency and mode != "C":  # a board completes a word at once
+        if self.exec_latency:
             time.sleep(self.exec_latency)
         try:
             self._jobs.write(b"%s %d\n" % (mode.encode(), len(code)) + code)
@@ -370,8 +369,6 @@ class VirtualTile(BoardRepl):
                 self._kbd_char = int(payload)
             elif kind == b"T":
                 self.rtc_offset = int(payload)
-            elif kind == b"C":
-                self._completion = payload
             elif kind == b"H":
                 self._busy = False
                 threading.Thread(target=self.hard_reset, daemon=True).start()
@@ -396,8 +393,6 @@ class VirtualTile(BoardRepl):
         self._busy = False
         if self._job_mode in ("B", "M"):  # a boot ends with the banner, as on a board
             self._emit(self._boot_prompt())
-        elif self._job_mode == "C":  # Tab: the line goes on
-            self._emit(self._completion_echo())
         elif self._mode == "raw":
             self._emit(b">")
         else:

@@ -4,10 +4,11 @@
 Jobs come on their own pipe (the fd in argv[2]): a line `MODE LENGTH\\n` then LENGTH bytes. MODE
 is `R` (raw REPL exec: output, then \\x04, error text, \\x04), `F` (friendly REPL line, compiled
 as 'single'), `P` (paste mode's text, run as a file), `B` (boot.py, as a board's soft reset in
-raw REPL mode), `M` (boot.py then main.py, as a board's power-on or friendly soft reset) or `C`
-(Tab completion of a friendly REPL line, answered with a `C` marker). stdin is the serial input,
-as on a board: while a job runs the host writes into it what arrives on the port, so
-`sys.stdin`, `sys.stdin.buffer`, `input()` and `select.poll` read the serial port natively.
+raw REPL mode) or `M` (boot.py then main.py, as a board's power-on or friendly soft reset).
+There is no Tab completion job: the virtual tile's friendly REPL is deliberately plain, and the
+real REPL is on emulated tiles (`blinks emu`) and real boards. stdin is the serial input, as on
+a board: while a job runs the host writes into it what arrives on the port, so `sys.stdin`,
+`sys.stdin.buffer`, `input()` and `select.poll` read the serial port natively.
 
 What the agent tells the host travels in stdout between the code's output, as markers
 `\\x00\\x17VT` + kind + 8 hex digits of length + payload (see vt_board.marker()):
@@ -18,8 +19,6 @@ What the agent tells the host travels in stdout between the code's output, as ma
 - `B`: bytes the code wrote to sys.stdout.buffer, passed on raw. Everything else (print,
   sys.stdout.write, errors) is text, and the host turns its \\n into \\r\\n as a board does.
 - `H`: machine.reset() was called: the host power-cycles the tile (a hard reset).
-- `C`: the answer to a `C` job (Tab at the friendly REPL, the job's text is the line up to the
-  cursor): `i` and the text to insert, `l` and the list of matches to print, or nothing.
 - `T`: machine.RTC().datetime(t) set the clock; the payload is its offset from the host's clock
   in seconds, which the host hands to the next agent after a soft reset.
 For these, `import sys`, `micropython`, `machine`, `time` and `os` give the tile's code thin
@@ -41,8 +40,7 @@ import time
 
 import vfs
 
-sys.path.insert(0, __file__.rsplit("/", 1)[0])  # for vt_board and vt_complete, until mount_flash
-import vt_complete
+sys.path.insert(0, __file__.rsplit("/", 1)[0])  # for vt_board, until mount_flash
 from vt_board import install, marker, out
 
 FLASH_RATE = int(sys.argv[1]) if len(sys.argv) > 1 else 0  # bytes/s, 0 = unthrottled
@@ -218,11 +216,6 @@ def run_file(name, scope):
 
 
 def run_job(mode, code, scope):
-    if mode == "C":
-        # Tab at the friendly REPL: the answer, for the host's line editor.
-        hidden = ("open",) if scope.get("open") is throttled_open else ()  # not the board's
-        got = vt_complete.complete(code, scope, hidden)
-        return marker(b"C", (got[0][0] + got[1]).encode() if got else b"")
     err = b""
     try:
         if mode in ("B", "M"):

@@ -5,11 +5,13 @@ import datetime
 import time
 from contextlib import contextmanager
 
+import pytest
 import serial
 from mpremote.transport_serial import SerialTransport
 from vtile_helpers import FAST, run_mpremote
 
 from host_tools.virtual_tile import VirtualTile
+from host_tools.vt_repl import continues
 
 
 def wait_for(predicate, timeout=10.0):
@@ -91,6 +93,71 @@ def test_friendly_repl_and_main_py_at_boot(make_tile, tmp_path):
         assert b"main ran" in out
         port.write(b"21 * 2\r")
         assert b"42" in read_until(port, b">>> ")
+
+
+def test_plain_friendly_repl_runs_lines_and_blocks_and_backspace_edits(make_tile):
+    """The friendly REPL is plain (no history, cursor keys or completion: the real one is on
+    emulated tiles), but a person can type at it: echo, Backspace, Enter runs the line, and a
+    block goes on at `... ` until an empty line. A cursor key's escape sequence is dropped."""
+    tile = make_tile(**FAST)
+    with serial.Serial(tile.port, timeout=0.05) as port:
+        read_until(port, b">>> ")
+        port.write(b"6 * 8\x08\x7f7\r")  # Backspace (^H) and Delete (^?) each take one back
+        assert read_until(port, b"42\r\n>>> ").endswith(b"6 * 8\x08\x1b[K\x08\x1b[K7\r\n42\r\n>>> ")
+        port.write(b"for k in 'ab':\r")
+        assert read_until(port, b"... ").endswith(b"for k in 'ab':\r\n... ")
+        port.write(b"    print(k * 2)\r")
+        assert read_until(port, b"... ").endswith(b"    print(k * 2)\r\n... ")
+        port.write(b"\r")  # the empty line ends the block
+        assert read_until(port, b"bb\r\n>>> ").endswith(b"\r\naa\r\nbb\r\n>>> ")
+        port.write(b"\x1b[A\x1b[3~1 + 1\r")  # Up and Delete: nothing
+        assert read_until(port, b"2\r\n>>> ") == b"1 + 1\r\n2\r\n>>> "
+
+
+def test_board_keys_at_the_friendly_prompt(make_tile):
+    """Ctrl-E paste mode runs the text as a file, Ctrl-C in paste mode drops it, and Ctrl-D in a
+    compound statement runs it as it stands, as on a board."""
+    tile = make_tile(**FAST)
+    with serial.Serial(tile.port, timeout=0.05) as port:
+        read_until(port, b">>> ")
+        port.write(b"\x05")
+        assert read_until(port, b"=== ").endswith(
+            b"\r\npaste mode; Ctrl-C to cancel, Ctrl-D to finish\r\n=== "
+        )
+        port.write(b"def g():\r    return 6\r\rprint(g() * 7)\r")
+        assert read_until(port, b"print(g() * 7)\r\n=== ").endswith(
+            b"def g():\r\n===     return 6\r\n=== \r\n=== print(g() * 7)\r\n=== "
+        )
+        port.write(b"\x04")
+        assert read_until(port, b">>> ") == b"\r\n42\r\n>>> "
+        port.write(b"\x05print('never')\x03")
+        out = read_until(port, b"\r\n>>> ")
+        assert out.endswith(b"print('never')\r\n>>> ") and b"never\r\n" not in out
+        port.write(b"for k in 'ab':\r print(k)\r\x04")
+        out = read_until(port, b"b\r\n>>> ")
+        assert out.endswith(b"... " + b" print(k)\r\n... a\r\nb\r\n>>> "), out
+        port.write(b"while True:\r\x03")  # Ctrl-C drops the whole compound statement
+        assert read_until(port, b"\r\n>>> ").endswith(b"while True:\r\n... \r\n>>> ")
+
+
+@pytest.mark.parametrize(
+    ("text", "more"),
+    [
+        (b"print('(')", False),  # a bracket in a string opens nothing
+        (b"x = (1,", True),
+        (b'x = """a', True),
+        (b"x = '\\''", False),  # an escaped quote
+        (b"iffy = 1", False),  # a compound keyword only as a whole word
+        (b"if x:\n    y", True),
+        (b"if x:\n    y\n", False),  # an empty last line ends it
+        (b"@decorator", True),
+        (b"async def f():", True),
+        (b"1 + \\", True),
+        (b"", False),
+    ],
+)
+def test_which_input_continues_at_a_dots_prompt(text, more):
+    assert continues(text) is more
 
 
 def test_terminating_the_virtual_tile_command_ends_its_interpreters(tmp_path):
