@@ -66,13 +66,18 @@ class Rp2Hal(Hal):
         return self._ms
 
     def button_edges(self):
+        # No comprehension here: locals a comprehension reads become cells, and MicroPython
+        # allocates a function's cells on every call, even one that returns at its first line.
         if not self._edges:
             return _NO_EDGES
         state = machine.disable_irq()
         edges, self._edges = self._edges, []
         machine.enable_irq(state)
         now_ms, now_ticks = self.millis(), self._last_ticks
-        return [(now_ms - time.ticks_diff(now_ticks, t), down) for t, down in edges]
+        for i in range(len(edges)):
+            t, down = edges[i]
+            edges[i] = (now_ms - time.ticks_diff(now_ticks, t), down)
+        return edges
 
     def send_frame(self, face: int, data) -> bool:
         return self._links[face].send(data)

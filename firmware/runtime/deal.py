@@ -395,10 +395,10 @@ class Deal:
     def poll(self, now):
         """Track present faces; then, in a deal under way, give up when a tile left or on a
         timeout and repeat what stalls; voted, ask for the outcome; uncertain, say so."""
-        t = self.tile
+        heard = self.tile.heard_faces()
         present = 0
         for f in range(6):
-            if not t.is_value_received_on_face_expired(f):
+            if heard >> f & 1:
                 self.last_seen[f] = now
             if now - self.last_seen[f] < _PRESENT_MS:
                 present |= 1 << f

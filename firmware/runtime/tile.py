@@ -195,6 +195,17 @@ class Tile:
             leds[f] = c
         self._leds_dirty = True
 
+    def set_colors(self, colors) -> None:
+        """Six colours at once, face 0 first: a game that paints a whole picture each pass
+        hands it over in one call (six calls cost ~0.3 ms a pass on an RP2040), and the LEDs
+        are rewritten only when a colour changed."""
+        leds = self._leds
+        for f in range(FACE_COUNT):
+            c = colors[f]
+            if leds[f] != c:
+                leds[f] = c
+                self._leds_dirty = True
+
     def set_color_on_face(self, c: int, f: int) -> None:
         if f < 0 or f > 5:
             raise _bad_face(f)
@@ -290,6 +301,17 @@ class Tile:
             raise _bad_face(f)
         return self._now - self._last_rx[f] > 200
 
+    def heard_faces(self) -> int:
+        """The faces not expired, as bits (bit f for face f): a game's look around the tile in
+        one call, where six `is_value_received_on_face_expired` cost ~0.2 ms a pass on a tile."""
+        limit = self._now - 200
+        last_rx = self._last_rx
+        heard = 0
+        for f in range(FACE_COUNT):
+            if last_rx[f] >= limit:
+                heard |= 1 << f
+        return heard
+
     def did_value_on_face_change(self, f: int) -> bool:
         """True when the received value differs from the one seen at the previous call."""
         faces = self._faces
@@ -325,6 +347,16 @@ class Tile:
         if f < 0 or f > 5:
             raise _bad_face(f)
         return self._inbox[f] is not None
+
+    def datagram_faces(self) -> int:
+        """The faces with an unread datagram, as bits (bit f for face f); 0 on most passes, so
+        a game can skip its datagram handling in one call."""
+        inbox = self._inbox
+        ready = 0
+        for f in range(FACE_COUNT):
+            if inbox[f] is not None:
+                ready |= 1 << f
+        return ready
 
     def get_datagram_on_face(self, f: int):
         """The unread datagram (bytes), or None. It stays until `mark_datagram_read_on_face`."""

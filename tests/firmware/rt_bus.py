@@ -32,6 +32,13 @@ class BusTile:
     def is_value_received_on_face_expired(self, f):
         return self.bus.link(self.index, f) is None
 
+    def heard_faces(self):
+        heard = 0
+        for f in range(6):
+            if not self.is_value_received_on_face_expired(f):
+                heard |= 1 << f
+        return heard
+
     def is_datagram_pending_on_face(self, f):
         return False
 

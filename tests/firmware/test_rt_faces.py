@@ -49,6 +49,23 @@ def test_is_alone_until_a_neighbour_speaks():
     assert tile.is_alone()
 
 
+def test_heard_faces_are_the_faces_not_expired_as_bits():
+    hal, tile = make()
+    run_to(hal, tile, 10)
+    assert tile.heard_faces() == 0
+    hal.rx[1].append((15, value_frame(5)))
+    hal.rx[4].append((15, value_frame(9)))
+    run_to(hal, tile, 20)
+    assert tile.heard_faces() == 0b010010
+    hal.rx[4].append((150, value_frame(9)))
+    run_to(hal, tile, 215, every=1)  # face 1 heard 200 ms ago (at 15): its last moment
+    assert tile.heard_faces() == 0b010010
+    run_to(hal, tile, 216, every=1)
+    assert tile.heard_faces() == 0b010000
+    for f in range(6):
+        assert (tile.heard_faces() >> f & 1) == (not tile.is_value_received_on_face_expired(f))
+
+
 def test_did_value_on_face_change_reports_each_change_once():
     hal, tile = make()
     run_to(hal, tile, 10)
@@ -169,8 +186,9 @@ def test_received_datagram_is_delivered_once_and_every_copy_acked():
     assert tile.get_datagram_on_face(1) == b"R1"
     acks = [d for d in sent_on(hal, 1) if len(d) > link.VALUE_LEN]
     assert acks[-1][0] == link.KIND_ACK and acks[-1][3] == 77 and acks[-1][4] & 15 == 4
+    assert tile.datagram_faces() == 0b000010
     tile.mark_datagram_read_on_face(1)
-    assert tile.get_datagram_on_face(1) is None
+    assert tile.get_datagram_on_face(1) is None and tile.datagram_faces() == 0
     hal.rx[1].append((15, fr))  # the ack was lost: the same datagram again
     run_to(hal, tile, 20)
     assert not tile.is_datagram_ready_on_face(1)

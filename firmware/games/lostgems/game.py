@@ -179,9 +179,7 @@ class LostGems:
             self.deal_aborted(now)
         self.courier.poll()
         t.set_value_sent_on_all_faces(self.board if self.state == PLAYED else 0)
-        frame = self.picture(now)
-        for f in range(6):
-            t.set_color_on_face(frame[f], f)
+        t.set_colors(self.picture(now))
 
     def inspect(self):
         d = self.deal
@@ -326,8 +324,9 @@ class LostGems:
         t = self.tile
         seen = gem_board.EMPTY
         if now >= self.fresh_from:
+            heard = t.heard_faces()
             for f in range(6):
-                if not t.is_value_received_on_face_expired(f):
+                if heard >> f & 1:
                     v = t.get_last_value_received_on_face(f)
                     if v:
                         seen = gem_board.merge(seen, v)
@@ -376,8 +375,11 @@ class LostGems:
     # -- datagrams --------------------------------------------------------------------------
     def _receive(self, now):
         t = self.tile
+        ready = t.datagram_faces()
+        if not ready:
+            return
         for f in range(6):
-            if not t.is_datagram_ready_on_face(f):
+            if not ready >> f & 1:
                 continue
             data = t.get_datagram_on_face(f)
             t.mark_datagram_read_on_face(f)
