@@ -11,8 +11,9 @@ this bench fails and says what is missing.
 - rp2_deal_ms: a 6-tile blob deal, from the 6-second hold firing to the last tile showing
   face down in its decoded LEDs, in emulated ms (no goal).
 - rp2_emu_speed: emulated seconds per wall second with those six tiles face down (no goal).
-- rp2_sleep_busy / rp2_awake_busy: the fraction of time a lone tile's CPU runs, asleep (warm
-  sleep: passes 100 ms apart, no game loop) and awake (undealt, passes 20 ms apart).
+- rp2_awake_busy / rp2_sleep_busy: the fraction of time that tile's CPU runs, awake (passes
+  20 ms apart) and in warm sleep (passes 100 ms apart, no game loop; its neighbour falls asleep
+  with it, as a cluster does). Between passes the CPU waits for an interrupt.
 """
 
 import os
