@@ -79,6 +79,7 @@ class Tile:
         self._inbox = faces.inbox
         self._tx_seq = faces.tx_seq
         self._button = Button()
+        self._button_quiet = True
         self._leds = [0] * FACE_COUNT
         self._leds_dirty = True
         self._started = False
@@ -100,7 +101,8 @@ class Tile:
         faces = self._faces
         button = self._button
         edges = hal.button_edges()
-        if edges or button.down or button.pending:
+        self._button_quiet = not (edges or button.down or button.pending)
+        if not self._button_quiet:
             button.ingest(edges, now, faces.all_expired(now))
         faces.ingest(hal, now)
         if button.presses:
@@ -217,6 +219,12 @@ class Tile:
     def button_down(self) -> bool:
         """The debounced level (20 ms debounce)."""
         return self._button.down
+
+    def button_quiet(self) -> bool:
+        """True when the button did nothing this pass: up, no edge, no click or hold under way.
+        A game that reads its button flags every pass can then skip its button handling (six
+        flag reads cost ~0.25 ms a pass on a tile); flags it left unread stay latched."""
+        return self._button_quiet
 
     def button_pressed(self) -> bool:
         b = self._button

@@ -138,3 +138,33 @@ def test_long_long_press_is_decided_at_6000ms_not_later():
         play(hal, tile, [e for e in edges if hal.t < e[0] <= hal.t + 10], hal.t + 10)
     assert not tile.is_alone()
     assert ev.names() == ["long"]
+
+
+class QuietSkipper(Events):
+    """A game that reads its flags only when the button was not quiet: it must miss nothing."""
+
+    def __init__(self):
+        super().__init__()
+        self.skipped = 0
+
+    def __call__(self, tile):
+        if tile.button_quiet():
+            self.skipped += 1
+            return
+        super().__call__(tile)
+
+
+def test_a_game_that_skips_quiet_passes_sees_every_gesture():
+    edges = clicks([100, 420]) + clicks([1500]) + [(2500, True), (4600, False)]
+    for every in (1, 10, 33):
+        full, skipper = Events(), QuietSkipper()
+        for game in (full, skipper):  # the same presses on two tiles
+            hal, tile = make()
+            tile.game.on_loop = game
+            play(hal, tile, edges, 6000, every)
+        assert skipper.log == full.log, every
+        assert [n for _, n in full.log] == [
+            "pressed", "released", "pressed", "released", "double",
+            "pressed", "released", "single", "pressed", "long", "released",
+        ]  # fmt: skip
+        assert skipper.skipped > 6000 // every // 3  # the passes away from the button

@@ -272,6 +272,8 @@ class LostGems:
     def _buttons(self, now):
         t = self.tile
         held = self.held_from
+        if held is None and t.button_quiet():
+            return  # not held, and nothing new: every flag was read on an earlier pass
         if not t.button_down():
             if held is not None and held >= 0:
                 self.deal.cancel(now)  # released before it dealt: drop the count
