@@ -3,7 +3,7 @@
 `sim_speedup`: simulated seconds per wall second for 18 tiles in a blob, headless, each running
 `Busy` (below): every pass it changes its colours and the values it sends on all six faces and
 reads all six faces, so ping-pong runs on every link; a few tiles also keep datagrams moving.
-Default world (loop 20 ms, 4 kbit/s IR, no loss). Timed with this process's CPU time, best of
+Default world (loop 20 ms, the board's 115.2 kbit/s IR, no loss). Timed with this process's CPU time, best of
 several runs, so other load on a shared machine disturbs it less (on an idle machine CPU time
 and wall time agree). Goal: >= 100 (the reference simulator runs in real time, 1x).
 

@@ -35,6 +35,12 @@ class IrModel:
         self.bit_flip = bit_flip
         self.bit_rate = bit_rate
         self._air = [self.airtime(n) for n in range(80)]
+        # a frame's time by its length alone, where its escapes cannot change the whole ms
+        # (every frame of a face value or shorter at the board's rate): None where they can
+        self._air_of_len = [
+            self._air[2 + n] if self._air[2 + n] == self._air[2 + 2 * n] else None
+            for n in range(39)
+        ]
         self.sent = 0
         self.delivered = 0
         self.lost = 0  # random loss
@@ -48,6 +54,10 @@ class IrModel:
 
     def frame_airtime(self, data) -> int:
         """Whole ms a frame takes on the air, as hal/ir_frames.wire_length counts its bytes."""
+        if len(data) < 39:
+            ms = self._air_of_len[len(data)]
+            if ms is not None:
+                return ms
         n = 2 + len(data) + data.count(BOF) + data.count(EOF) + data.count(ESC)
         return self._air[n] if n < 80 else self.airtime(n)
 
