@@ -91,7 +91,8 @@ class SimApp:
         self.width, self.height = size
         from simulator.games import host_game, table_areas
 
-        self.table = table_for(size, len(world.tiles), table_areas(host_game(game_name)))
+        self.host = host_game(game_name)  # what the game's table holds, its tip, its tokens
+        self.table = table_for(size, len(world.tiles), table_areas(self.host))
         self.ops = TableOps(world, recorder, on_table=self.table.on_table)
         self.clock = SimClock()
         self.tokens = Tokens()
@@ -167,9 +168,11 @@ class SimApp:
         return list(BACK) if self.hidden(tid) else list(self.world.leds(tid))
 
     def tip(self):
-        """A hint for the first minute: how to deal, while the tiles wait for one."""
-        if self.world.tiles and self.inspect(self.world.tiles[0]).get("state") == "undealt":
-            return "To deal: hold any tile of the cluster for 6 s (6, 12 or 18 tiles)."
+        """A hint for the first minute: how to deal (the game's DEAL_TIP), while the tiles wait
+        for one."""
+        tip = getattr(self.host, "DEAL_TIP", None)
+        if tip and self.world.tiles and self.inspect(self.world.tiles[0]).get("state") == "undealt":
+            return tip
         return None
 
     def click_controls(self, pos) -> bool:

@@ -149,7 +149,10 @@ class Panel:
             for line in wrap(tip, 40):
                 y = t.blit(surface, line, (x, y), 19, WARN).bottom
             y += px(8)
-        y = self._draw_tokens(surface, app.tokens, x, y) + px(10)
+        if getattr(app.host, "TOKENS", False):  # a game whose players keep tokens on the table
+            y = self._draw_tokens(surface, app.tokens, x, y) + px(10)
+        else:
+            self.coins = []
         y = self._draw_inspector(surface, app, x, y)
         self._draw_help(surface, app)
 
@@ -213,14 +216,14 @@ class Panel:
         pos = app.world.position(tid)
         where = "lifted" if pos is None else "({}, {}) rot {}".format(*pos)
         area = app.area_name(tid)
-        y = t.blit(
-            surface, f"Tile {tid}  {where}  {AREA_WORDS.get(area, '')}", (x, y), 22
-        ).bottom + self.px(2)
+        words = AREA_WORDS.get(area) or (app.table.area(area).label if area else "")
+        y = t.blit(surface, f"Tile {tid}  {where}  {words}", (x, y), 22).bottom + self.px(2)
         if info.get("micropython"):
             y = t.blit(surface, "runs on real MicroPython", (x, y), 18, WARN).bottom
-        shard = app.shard_shown(tid, info)
+        piece = getattr(app.host, "PIECE", "shard")  # what a tile is in the game: its inspect key
+        shown = app.shard_shown(tid, info) if piece == "shard" else info.get(piece) or "-"
         y = t.blit(
-            surface, f"state: {info.get('state', '-')}   shard: {shard}", (x, y), 20
+            surface, f"state: {info.get('state', '-')}   {piece}: {shown}", (x, y), 20
         ).bottom + self.px(2)
         y = self._draw_faces(surface, info, x, y) + self.px(4)
         if app.view_as is not None:

@@ -5,6 +5,9 @@ NAME = "lostgems"
 FIRMWARE = ("games.lostgems", "LostGems")
 TILES = 18
 SCRIPT_SUFFIX = ".lg"
+TOKENS = True  # the side panel shows the hint and error coins players flip
+PIECE = "shard"  # what a tile is (its inspect() key, shown by the inspector)
+DEAL_TIP = "To deal: hold any tile of the cluster for 6 s (6, 12 or 18 tiles)."
 
 
 def table_areas(width, height, size, margin, label_px=30):

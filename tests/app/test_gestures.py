@@ -192,7 +192,7 @@ def test_keys_pause_step_speed_and_overlay(make_app):
 
 
 def test_token_coins_are_clicked_on_the_panel(make_app):
-    app = make_app(tiles=1, game="demo")
+    app = make_app(tiles=1, game="lostgems")  # its players keep hint and error tokens
     hands = Hands(app)
     app.render(pygame.Surface((app.width, app.height)))
     rect, _kind, _i = next(c for c in app.panel.coins if c[1] == "hint" and c[2] == 2)

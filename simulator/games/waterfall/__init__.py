@@ -11,6 +11,11 @@ NAME = "waterfall"
 FIRMWARE = ("games.waterfall", "Waterfall")
 TILES = 27  # the deck: one deal of 27 tiles
 SCRIPT_SUFFIX = ".wf"
+PIECE = "card"  # what a tile is (its inspect() key, shown by the inspector)
+DEAL_TIP = (
+    "To deal: hold any tile of the cluster for 6 s. Then carry an ADD tile alone to the "
+    "waterfall and triple-click it: the top."
+)
 
 
 def table_areas(width, height, size, margin, label_px=30):
@@ -20,7 +25,7 @@ def table_areas(width, height, size, margin, label_px=30):
     band = label_px + int(size * 3.6)
     mid_top = band + 2 * margin
     mid_h = height - 2 * band - 4 * margin
-    side = int(size * 8)
+    side = width // 5
     water_w = width - 2 * side - 4 * margin
     quarter = (width - 5 * margin) // 4
     top, bottom = margin, height - band - margin
