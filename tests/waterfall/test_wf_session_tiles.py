@@ -50,3 +50,8 @@ def test_expect_tile_reads_a_tile_on_the_table(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "t.wf:3: expect tile 0 shows waterfall: expected waterfall, got card" in err
     assert "t.wf:2" not in err
+
+
+def test_the_example_holds_on_a_lossy_link(capsys):
+    script = str(EXAMPLES / "rules-basics.wf")
+    assert main(["session", "run", script, "--ir-loss", "0.3", "-q"]) == 0, capsys.readouterr().err

@@ -28,12 +28,15 @@ Face value of a waterfall tile: 32 | 8 if it holds a pawn | the face's relative 
 Every other tile sends 0.
 
 The pawn travels in datagrams (the courier gets them through a lossy link):
-- PULL (player; clicked tile -> the tiles up-left and up-right of it that hold a pawn): send
+- PULL (player; clicked tile -> the tiles up-left and up-right of it): send
   me that player's pawn. The tile holding it refuses (REFUSE: the clicked tile flashes red) if
   the clicked tile holds another pawn while its own other way down is free (empty, or a tile
   holding no pawn); else it gives the pawn (PAWN, player) and forgets it. A tile not holding
   that pawn ignores the PULL.
-- PAWN (player): the pawn enters this tile, which runs its action: it flashes the action's
+- Every pawn carries a move number, one more at every move, and each tile remembers the last
+  number it saw of each pawn (`seqs`): the courier may deliver a message twice (it sends it
+  again when a face blinks out in flight), and a PAWN or RETURN that is not newer is stale.
+- PAWN (player, number): the pawn enters this tile, which runs its action: it flashes the action's
   colour; an ADD also opens the waterfall (OPEN, flooded to every waterfall tile): for
   OPEN_MS each tile blinks white on its down faces that have no tile, where a hand tile may
   attach.
@@ -42,6 +45,7 @@ The pawn travels in datagrams (the courier gets them through a lossy link):
 
 Log lines: WF state tile=<hex> t=<ms> <old> -> <new> card=<card> up=<face>
            WF pawn tile=<hex> t=<ms> <A-D> enters|leaves|falls out|returns [action=<ACTION>]
+           WF refused tile=<hex> t=<ms> <why>
            WF deal tile=<hex> t=<ms> start|dealt size=<n>|failed reason=<text>
 """
 
@@ -81,6 +85,10 @@ ACTION_MS = const(1200)  # a tile a pawn entered flashes its action this long
 REFUSED_MS = const(600)
 _FRESH_MS = const(250)  # after a deal, face values count again (> a face's 200 ms expiry)
 _LONE_MS = const(600)
+_HEARD_MS = const(1500)
+# Floods of two ADDs can cross on a slow link: a tile that kept only the last id would pass
+# each back and forth for ever, so it keeps the last few.
+_OPENS_KEPT = const(6)
 _NEVER = const(-1000000000)
 
 
@@ -93,6 +101,8 @@ class Waterfall:
         self.top = False
         self.above = 15  # the top tile: a bit per player whose pawn waits above
         self.pawns: list = []  # players on this tile, oldest first
+        self.seqs = [0] * 4  # each pawn's move number last seen here (see PAWN)
+        self.handed_at = [_NEVER] * 6  # when this tile last handed a pawn down each face
         self.prior = UNDEALT  # the state before a deal under way
         self.prior_card = cards.NO_CARD
         self.since = 0
@@ -101,7 +111,8 @@ class Waterfall:
         self.entered_at = _NEVER
         self.refused_at = _NEVER
         self.open_until = _NEVER
-        self.open_id = 0
+        self.opened = [0] * _OPENS_KEPT  # the last ADDs' flood ids (passed on once each)
+        self.opened_at = 0  # where the next id goes in `opened`
         self.held_from = None
         self.name = ""
         self.courier = Courier(tile)
@@ -117,7 +128,8 @@ class Waterfall:
         saved = store.decode(t.load_state())
         if saved is None:
             return
-        state, card, up, top, above, pawns, prior, record = saved
+        state, card, up, top, above, pawns, prior, record, seqs = saved
+        self.seqs = seqs
         if state != UNDEALT and not cards.is_card(card):
             return
         self.card, self.top, self.above, self.pawns = card, top, above, pawns
@@ -192,11 +204,27 @@ class Waterfall:
                 return  # not voted: a reset brings back what was saved before the deal
             state = UNCERTAIN if record[0] == 2 else self.prior
             blob = store.encode(
-                state, self.prior_card, up, self.top, self.above, self.pawns, self.prior, record
+                state,
+                self.prior_card,
+                up,
+                self.top,
+                self.above,
+                self.pawns,
+                self.prior,
+                record,
+                self.seqs,
             )
         else:
             blob = store.encode(
-                self.state, self.card, up, self.top, self.above, self.pawns, UNDEALT, record
+                self.state,
+                self.card,
+                up,
+                self.top,
+                self.above,
+                self.pawns,
+                UNDEALT,
+                record,
+                self.seqs,
             )
         self.tile.save_state(blob)
 
@@ -287,69 +315,86 @@ class Waterfall:
                     self.pawns = []
                     self._enter(WATERFALL, now)
                 else:
-                    self.refused_at = now
+                    self._refuse(now, "not an ADD: it cannot start the waterfall")
         elif s == WATERFALL and 1 <= clicks <= 4:
             player = clicks - 1
             if player in self.pawns:
                 self._fall_out(player, now)
             elif self.top and self.above >> player & 1:
                 self.above &= ~(1 << player)
-                self._arrive(player, now)
+                self._arrive(player, (self.seqs[player] + 1) & 255, now)
             else:
                 self._pull(player, now)
 
+    def _refuse(self, now, why):
+        self.refused_at = now
+        self._log("refused", now, why)
+
     def _neighbour(self, d):
-        """The value of the waterfall tile on relative face d, or 0 (none there)."""
+        """The value of the waterfall tile on relative face d, or 0 (none there). A neighbour
+        counts as there until HEARD_MS unheard: a lossy link blinks out for a moment, and a
+        click must not find the pawn above it gone."""
         t = self.tile
         f = (self.up + d) % 6
-        if t.is_value_received_on_face_expired(f):
+        if t.millis() - self.deal.last_seen[f] >= _HEARD_MS:
             return 0
         v = t.get_last_value_received_on_face(f)
         return v if v & _IN_WATERFALL else 0
 
     def _pull(self, player, now):
+        # Ask both tiles above (up-left, up-right): the one holding that pawn answers. Not only
+        # those whose value says "pawn": on a lossy link that news can lag the pawn by a second.
         asked = False
-        for d in (5, 1):  # up-left and up-right: the one holding that pawn answers
-            if self._neighbour(d) & _HAS_PAWN:
+        for d in (5, 1):
+            if self._neighbour(d):
                 self.courier.send((self.up + d) % 6, bytes((_PULL, player)))
                 asked = True
         if not asked:
-            self.refused_at = now  # no pawn right above
+            self._refuse(now, "no tile right above")
 
     def _fall_out(self, player, now):
         if self._neighbour(2) and self._neighbour(4):
-            self.refused_at = now  # no empty place below: it cannot fall out here
+            self._refuse(now, "no empty place below")
             return
         self.pawns.remove(player)
         self._log("pawn", now, f"{PLAYERS[player]} falls out")
-        self._go_above(player, now)
+        self._go_above(player, (self.seqs[player] + 1) & 255, now)
         self._save()
 
-    def _go_above(self, player, now):
+    def _newer(self, player, seq):
+        """Whether move number `seq` of a pawn is newer than the last this tile saw (mod 256)."""
+        return 0 < (seq - self.seqs[player]) & 255 < 128
+
+    def _go_above(self, player, seq, now):
+        """Send a pawn that fell out up to the top (which keeps it above the waterfall)."""
         if self.top:
-            self.above |= 1 << player
-            self._log("pawn", now, f"{PLAYERS[player]} returns")
+            if self._newer(player, seq):
+                self.seqs[player] = seq
+                self.above |= 1 << player
+                self._log("pawn", now, f"{PLAYERS[player]} returns")
             return
         for d in (5, 1):
             if self._neighbour(d):
-                self.courier.send((self.up + d) % 6, bytes((_RETURN, player)))
+                self.courier.send((self.up + d) % 6, bytes((_RETURN, player, seq)))
                 return
 
-    def _arrive(self, player, now):
+    def _arrive(self, player, seq, now):
+        self.seqs[player] = seq
         self.pawns.append(player)
         self.entered_at = now
         action = cards.action_of(self.card)
         self._log("pawn", now, f"{PLAYERS[player]} enters action={cards.ACTIONS[action]}")
         if action == cards.ADD:
-            new_id = self.open_id
-            while new_id == self.open_id:
+            new_id = 0
+            while new_id == 0 or new_id in self.opened:
                 new_id = self.tile.random(254) + 1
             self._open(new_id, now, -1)
         self._save()
 
     def _open(self, open_id, now, came_from):
         """An ADD: show the attach spots, and tell every waterfall neighbour to."""
-        self.open_id = open_id
+        self.opened[self.opened_at] = open_id
+        self.opened_at = (self.opened_at + 1) % _OPENS_KEPT
         self.open_until = now + OPEN_MS
         for d in range(6):
             f = (self.up + d) % 6
@@ -402,22 +447,26 @@ class Waterfall:
             if player not in self.pawns:
                 return  # the other tile above holds it
             other = self._neighbour(6 - d)  # the other way down
-            if self._neighbour(d) & _HAS_PAWN and not other & _HAS_PAWN:
+            # a pawn this tile just handed that way holds it, before its value can say so
+            handed = now - self.handed_at[(self.up + 6 - d) % 6] < _HEARD_MS
+            if self._neighbour(d) & _HAS_PAWN and not (other & _HAS_PAWN or other and handed):
                 self.courier.send(f, bytes((_REFUSE,)))
                 return
             self.pawns.remove(player)
             self._log("pawn", now, f"{PLAYERS[player]} leaves")
-            self.courier.send(f, bytes((_PAWN, player)))
+            self.courier.send(f, bytes((_PAWN, player, (self.seqs[player] + 1) & 255)))
+            self.handed_at[f] = now
             self._save()
-        elif len(data) == 2 and kind == _PAWN and data[1] < 4 and data[1] not in self.pawns:
-            self._arrive(data[1], now)
+        elif len(data) == 3 and kind == _PAWN and data[1] < 4:
+            if data[1] not in self.pawns and self._newer(data[1], data[2]):
+                self._arrive(data[1], data[2], now)
         elif kind == _REFUSE:
-            self.refused_at = now
-        elif len(data) == 2 and kind == _RETURN and data[1] < 4:
-            self._go_above(data[1], now)
+            self._refuse(now, "blocked: that tile holds another pawn")
+        elif len(data) == 3 and kind == _RETURN and data[1] < 4:
+            self._go_above(data[1], data[2], now)
             if self.top:
                 self._save()
-        elif len(data) == 2 and kind == _OPEN and data[1] != self.open_id:
+        elif len(data) == 2 and kind == _OPEN and data[1] and data[1] not in self.opened:
             self._open(data[1], now, f)
 
     # -- the picture ------------------------------------------------------------------------

@@ -11,13 +11,13 @@ WATERFALL = "waterfall"
 SAVED = (UNDEALT, CARD, REVEALED, WATERFALL, UNCERTAIN)  # a state's code in the blob
 MAGIC = 0x57
 NO_UP = 255
-SIZE = 12 + RECORD_SIZE
+SIZE = 16 + RECORD_SIZE
 
 
-def encode(state, card, up, top, above, pawns, prior, record):
+def encode(state, card, up, top, above, pawns, prior, record, seqs=(0, 0, 0, 0)):
     """state, card, up face (None: unknown), top (start tile), above (bit per player waiting
     above the waterfall), pawns (players on this tile, oldest first), the state before an
-    uncertain deal, the deal's record."""
+    uncertain deal, the deal's record, and each pawn's move number last seen here."""
     blob = bytearray(SIZE)
     blob[0] = MAGIC
     blob[1] = SAVED.index(state)
@@ -29,12 +29,15 @@ def encode(state, card, up, top, above, pawns, prior, record):
     for i in range(len(pawns)):
         blob[7 + i] = pawns[i]
     blob[11] = SAVED.index(prior)
-    blob[12:] = record
+    for i in range(4):
+        blob[12 + i] = seqs[i] & 255
+    blob[16:] = record
     return bytes(blob)
 
 
 def decode(blob):
-    """(state, card, up, top, above, pawns, prior, record), or None for a blob that is not ours."""
+    """(state, card, up, top, above, pawns, prior, record, seqs), or None for a blob that is not
+    ours."""
     if not blob or len(blob) != SIZE or blob[0] != MAGIC:
         return None
     if (
@@ -55,5 +58,6 @@ def decode(blob):
         blob[5],
         pawns,
         SAVED[blob[11]],
-        bytes(blob[12:]),
+        bytes(blob[16:]),
+        [blob[12 + i] for i in range(4)],
     )

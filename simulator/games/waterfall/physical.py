@@ -27,7 +27,7 @@ from simulator.world import World
 HOLD_DEAL_MS = 6000
 DEAL_TIMEOUT_MS = 60000
 LONE_WAIT_MS = 1000
-SETTLE_MS = 3000
+SETTLE_MS = 10000  # longest wait for the tiles to show a move (a few hops on a noisy link)
 TOP = (0, -40)  # the start tile's cell: the waterfall grows down from here
 HAND_ROWS = {0: 40, 1: -80, 2: -80, 3: 40}  # each player's hand: a row of lone cells
 HAND_COLS = {0: -30, 1: -30, 2: 30, 3: 30}
@@ -117,7 +117,6 @@ class TilesRunner(RulesRunner):
         for p, hand in enumerate(state.hands):
             for t in hand:
                 self._to_area(t, ("hand", p))
-        w.advance(LONE_WAIT_MS)
         self._check_tiles(0)
         return state
 
@@ -145,7 +144,6 @@ class TilesRunner(RulesRunner):
             self._to_area(s.score_piles[p][-1], ("score", p))
         for player, t in ev.draws:
             self._to_area(t, ("hand", player))
-        w.advance(800)
         self._check_tiles(st.line)
 
     def expect_tile(self, st):
@@ -238,7 +236,18 @@ class TilesRunner(RulesRunner):
         self._put(self.tile_of[ref], cell)
 
     def _check_tiles(self, line):
-        """Raise _Stop unless the waterfall's tiles show the referee's waterfall and pawns."""
+        """Wait (up to SETTLE_MS; a pawn crosses a lossy link in a few datagrams) until the
+        waterfall's tiles show the referee's waterfall and pawns; else raise _Stop."""
+        problems = []
+
+        def agree():
+            problems[:] = self._problems()
+            return not problems
+
+        if not self.world.run_until(agree, SETTLE_MS):
+            raise _Stop(line, "; ".join(problems))
+
+    def _problems(self):
         s = self.state
         w = self.world
         problems = []
@@ -262,5 +271,4 @@ class TilesRunner(RulesRunner):
         above = [PLAYERS[p] for p in range(s.players) if s.pawns[p] is None]
         if [p for p in top["above"] if p in PLAYERS[: s.players]] != above:
             problems.append(f"the top keeps {top['above']} above the waterfall, not {above}")
-        if problems:
-            raise _Stop(line, "; ".join(problems))
+        return problems
