@@ -11,13 +11,6 @@ WARN = (250, 190, 90)
 HINT_ON = (214, 140, 60)  # copper penny
 ERROR_ON = (190, 196, 204)  # nickel
 COIN_OFF = (60, 60, 66)
-AREA_WORDS = {
-    "hand_a": "hand A",
-    "hand_b": "hand B",
-    "jungle": "jungle",
-    "board": "gem board",
-    "discard": "discard",
-}
 HINTS = 3
 ERRORS = 2
 HELP = (
@@ -216,7 +209,10 @@ class Panel:
         pos = app.world.position(tid)
         where = "lifted" if pos is None else "({}, {}) rot {}".format(*pos)
         area = app.area_name(tid)
-        words = AREA_WORDS.get(area) or (app.table.area(area).label if area else "")
+        # the game's word for the area (its AREA_WORDS), else the area's label
+        words = getattr(app.host, "AREA_WORDS", {}).get(area) or (
+            app.table.area(area).label if area else ""
+        )
         y = t.blit(surface, f"Tile {tid}  {where}  {words}", (x, y), 22).bottom + self.px(2)
         if info.get("micropython"):
             y = t.blit(surface, "runs on real MicroPython", (x, y), 18, WARN).bottom

@@ -15,7 +15,8 @@ A descriptor (module-level names of the game's host module):
 - SCRIPT_SUFFIX and session_runners(): `blinks session run` for the game's scripts (optional)
 - run_playtest(args) -> exit code: `blinks playtest --game NAME` (optional)
 - for the simulator's side panel (optional): DEAL_TIP (how to deal, shown while undealt),
-  TOKENS (True: the hint and error coins), PIECE (the inspect() key naming what a tile is)
+  TOKENS (True: the hint and error coins), PIECE (the inspect() key naming what a tile is),
+  AREA_WORDS (the inspector's name for each area; else the area's label)
 """
 
 import importlib

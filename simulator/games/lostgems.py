@@ -8,6 +8,13 @@ SCRIPT_SUFFIX = ".lg"
 TOKENS = True  # the side panel shows the hint and error coins players flip
 PIECE = "shard"  # what a tile is (its inspect() key, shown by the inspector)
 DEAL_TIP = "To deal: hold any tile of the cluster for 6 s (6, 12 or 18 tiles)."
+AREA_WORDS = {  # how the inspector names the area a tile lies in
+    "hand_a": "hand A",
+    "hand_b": "hand B",
+    "jungle": "jungle",
+    "board": "gem board",
+    "discard": "discard",
+}
 
 
 def table_areas(width, height, size, margin, label_px=30):
