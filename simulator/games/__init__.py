@@ -12,7 +12,8 @@ A descriptor (module-level names of the game's host module):
 - table_areas(width, height, size, margin, label_px) -> [(name, label, (x, y, w, h))]: what
   the table holds, the first area being where the starting cluster lies (optional: a plain
   table, PlainGame.table_areas)
-- SCRIPT_SUFFIX and session_runners(): `blinks session run` for the game's scripts (optional)
+- SCRIPT_SUFFIX, parse_script(text) and session_runners(): `blinks session run` for the game's
+  scripts (optional); CEILING = True if its runners take --ceiling
 - run_playtest(args) -> exit code: `blinks playtest --game NAME` (optional)
 - for the simulator's side panel (optional): DEAL_TIP (how to deal, shown while undealt),
   TOKENS (True: the hint and error coins), PIECE (the inspect() key naming what a tile is),

@@ -5,6 +5,7 @@ NAME = "lostgems"
 FIRMWARE = ("games.lostgems", "LostGems")
 TILES = 18
 SCRIPT_SUFFIX = ".lg"
+CEILING = True  # blinks session run --ceiling: what the deal allows at best
 TOKENS = True  # the side panel shows the hint and error coins players flip
 PIECE = "shard"  # what a tile is (its inspect() key, shown by the inspector)
 DEAL_TIP = "To deal: hold any tile of the cluster for 6 s (6, 12 or 18 tiles)."
@@ -40,13 +41,10 @@ def table_areas(width, height, size, margin, label_px=30):
 
 def session_runners():
     """(rules runner class, tiles runner class or None)."""
+    from simulator.sessions.cli import physical_runner_class
     from simulator.sessions.runner import RulesRunner
 
-    try:
-        from simulator.sessions.physical import PhysicalRunner
-    except ImportError:
-        PhysicalRunner = None
-    return RulesRunner, PhysicalRunner
+    return RulesRunner, physical_runner_class()
 
 
 def parse_script(text):

@@ -29,10 +29,9 @@ from simulator.sessions.runner import (
     EXIT_BAD_SCRIPT,
     EXIT_OK,
     EXIT_TILE_DIED,
-    RulesRunner,
     SessionResult,
 )
-from simulator.sessions.script import ScriptError, number_error, parse_script, whole_number
+from simulator.sessions.script import ScriptError, number_error, whole_number
 
 SKIPPED = "skipped"  # a batch's script that --rules-only cannot run (it checks tiles)
 
@@ -247,14 +246,10 @@ def run_session(
         return fail(0, f"cannot read the script: {exc}")
     except ScriptError as exc:
         return fail(exc.line, exc.message)
-    game = game_of_script(path)
-    if game.NAME != "lostgems":
-        rules_class, tiles_class = game.session_runners()
-        if ceiling:
-            return fail(0, "--ceiling is for Lost Gems scripts")
-        parse = game.parse_script
-    else:
-        rules_class, tiles_class, parse = RulesRunner, physical_runner_class(), parse_script
+    game = game_of_script(path)  # the script's game brings its language and runners
+    rules_class, tiles_class = game.session_runners()
+    if ceiling and not getattr(game, "CEILING", False):
+        return fail(0, f"--ceiling is for Lost Gems scripts, not {game.NAME}")
     if rules_only:
         runner_class, options = rules_class, {"ceiling": ceiling}
     else:
@@ -264,7 +259,7 @@ def run_session(
             return fail(
                 0,
                 "the simulator runner is not available (it needs simulator.world and "
-                "the Lost Gems firmware); use --rules-only",
+                f"the {game.NAME} firmware); use --rules-only",
             )
     if mpy and not host_micropython.micropython_command():
         return fail(0, host_micropython.not_found_message())
@@ -275,7 +270,7 @@ def run_session(
         print(f"{path}:{line}: {message}", file=err)
 
     try:
-        runner = runner_class(parse(text), seed=seed, say=say, failed=failed, **options)
+        runner = runner_class(game.parse_script(text), seed=seed, say=say, failed=failed, **options)
         result = runner.run()
     except ScriptError as exc:
         if runner is None or runner.state is None:
