@@ -51,3 +51,10 @@ def parse_script(text):
     from simulator.sessions.script import parse_script as parse
 
     return parse(text)
+
+
+def run_playtest(args):
+    """`blinks playtest` (the default game)."""
+    from simulator.sessions.playtest_cli import lost_gems_playtest
+
+    return lost_gems_playtest(args)

@@ -109,9 +109,23 @@ def add_arguments(parser):
 
 
 def run(args):
-    game = getattr(args, "game", None)
-    if game not in (None, "lostgems"):
-        return other_game(args, game)
+    """`blinks playtest`: the game's own playtest (its host module's run_playtest(args))."""
+    from simulator.games import host_game
+
+    name = getattr(args, "game", None)
+    playtest_of = getattr(host_game(name), "run_playtest", None)
+    if playtest_of is None:
+        print(f"playtest: no playtests for --game {name}", file=sys.stderr)
+        return 2
+    try:
+        return playtest_of(args)
+    except KeyboardInterrupt:
+        print("playtest: interrupted", file=sys.stderr)
+        return 130
+
+
+def lost_gems_playtest(args):
+    """Lost Gems' playtest (simulator.games.lostgems.run_playtest)."""
     if getattr(args, "players", None) is not None:
         print(
             "playtest: --players is for games with a choice of players, not Lost Gems "
@@ -123,9 +137,6 @@ def run(args):
         args.bot = BEST_BOT
     try:
         return playtest(args)
-    except KeyboardInterrupt:
-        print("playtest: interrupted", file=sys.stderr)
-        return 130
     except IllegalMove as exc:  # a bot of your own broke a rule: say which, in which deal
         names = dict.fromkeys(n for n in (args.bot, args.partner, args.against) if n)
         print(
@@ -133,21 +144,6 @@ def run(args):
             file=sys.stderr,
         )
         return 1
-
-
-def other_game(args, name):
-    """`--game NAME`: the game's own playtest (its host module's run_playtest(args))."""
-    from simulator.games import host_game
-
-    playtest_of = getattr(host_game(name), "run_playtest", None)
-    if playtest_of is None:
-        print(f"playtest: no playtests for --game {name}", file=sys.stderr)
-        return 2
-    try:
-        return playtest_of(args)
-    except KeyboardInterrupt:
-        print("playtest: interrupted", file=sys.stderr)
-        return 130
 
 
 def problem(args):
