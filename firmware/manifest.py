@@ -16,4 +16,4 @@ if "package" in globals():
     metadata(description="Blinks tile firmware: runtime, HAL and games")
     package("runtime")  # the tile API a game uses
     package("hal")  # rp2 board HAL, and the headless one virtual tiles and co-simulation run
-    package("games")  # Lost Gems and the demo; tile_config.json names the one that runs
+    package("games")  # Lost Gems, Waterfall and the demo; tile_config.json names the one that runs

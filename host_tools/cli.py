@@ -12,8 +12,8 @@ import sys
 
 # name -> (module, one-line help)
 SUBCOMMANDS = {
-    "sim": ("simulator.app.cli", "open the desktop simulator (Lost Gems on 18 tiles)"),
-    "session": ("simulator.sessions.cli", "run hint/discard/play session scripts"),
+    "sim": ("simulator.app.cli", "open the desktop simulator (Lost Gems on 18 tiles, or --game)"),
+    "session": ("simulator.sessions.cli", "run session scripts (Lost Gems .lg, Waterfall .wf)"),
     "playtest": ("simulator.sessions.playtest_cli", "batch-run bots and report score statistics"),
     "flash": ("host_tools.flash_cli", "compile and deploy the firmware to tiles over USB serial"),
     "monitor": ("host_tools.monitor_cli", "show and record the output of tiles"),

@@ -46,18 +46,19 @@ def panel_width(size: tuple) -> int:
     return round(PANEL_WIDTH * ui_scale(size))
 
 
-def table_for(size: tuple, tiles: int = 18) -> Table:
+def table_for(size: tuple, tiles: int = 18, areas=None) -> Table:
     """The table left of the side panel for a window size; hexes scale with the window (a
     bigger window shows bigger tiles, not the same tiles lost in bigger areas), and shrink
-    as far as it takes for the starting cluster of `tiles` to lie inside the jungle."""
+    as far as it takes for the starting cluster of `tiles` to lie inside the start area.
+    `areas` is what the game's table holds (simulator.games; None: the default game's)."""
     width = size[0] - panel_width(size)
     scale = min(width / (WIDTH - PANEL_WIDTH), size[1] / HEIGHT)
     label_px = round(LABEL_PX * ui_scale(size))
     hex_size = HEX_SIZE * scale
-    table = Table(width, size[1], hex_size, label_px)
+    table = Table(width, size[1], hex_size, label_px, areas)
     while hex_size > SMALLEST_HEX and not cluster_fits(table, tiles):
         hex_size *= 0.95
-        table = Table(width, size[1], hex_size, label_px)
+        table = Table(width, size[1], hex_size, label_px, areas)
     return table
 
 
@@ -88,7 +89,10 @@ class SimApp:
         self.recorder = recorder
         self.replay = replay
         self.width, self.height = size
-        self.table = table_for(size, len(world.tiles))
+        from simulator.games import host_game, table_areas
+
+        self.host = host_game(game_name)  # what the game's table holds, its tip, its tokens
+        self.table = table_for(size, len(world.tiles), table_areas(self.host))
         self.ops = TableOps(world, recorder, on_table=self.table.on_table)
         self.clock = SimClock()
         self.tokens = Tokens()
@@ -164,9 +168,11 @@ class SimApp:
         return list(BACK) if self.hidden(tid) else list(self.world.leds(tid))
 
     def tip(self):
-        """A hint for the first minute: how to deal, while the tiles wait for one."""
-        if self.world.tiles and self.inspect(self.world.tiles[0]).get("state") == "undealt":
-            return "To deal: hold any tile of the cluster for 6 s (6, 12 or 18 tiles)."
+        """A hint for the first minute: how to deal (the game's DEAL_TIP), while the tiles wait
+        for one."""
+        tip = getattr(self.host, "DEAL_TIP", None)
+        if tip and self.world.tiles and self.inspect(self.world.tiles[0]).get("state") == "undealt":
+            return tip
         return None
 
     def click_controls(self, pos) -> bool:

@@ -17,14 +17,21 @@ MAX_WINDOW = (7680, 4320)  # an 8K screen; past it pygame runs out of memory for
 def add_arguments(parser):
     from simulator.sessions.cli import seed_number
 
-    parser.add_argument("--tiles", type=int, default=18, help="number of tiles (default 18)")
+    parser.add_argument(
+        "--tiles",
+        type=int,
+        default=None,
+        help="number of tiles (default: the game's, 18 for Lost Gems, 27 for Waterfall)",
+    )
     parser.add_argument(
         "--seed",
         type=seed_number,
         default=0,
         help="world seed, a whole number >= 0: same seed and inputs give the same run",
     )
-    parser.add_argument("--game", default=None, help="game to run (default lostgems; e.g. demo)")
+    parser.add_argument(
+        "--game", default=None, help="game to run (default lostgems; e.g. waterfall, demo)"
+    )
     parser.add_argument(
         "--ir-loss",
         type=float,
@@ -82,7 +89,16 @@ def add_arguments(parser):
     )
 
 
+def default_tiles(game):
+    """How many tiles a game lays out when --tiles is not given (its host module says)."""
+    from simulator.games import host_game
+
+    return getattr(host_game(game), "TILES", 18)
+
+
 def _check(args):
+    if args.tiles is None:
+        args.tiles = default_tiles(args.game)
     if not 1 <= args.tiles <= 60:
         return f"--tiles must be between 1 and 60, not {args.tiles}"
     if not 0.0 <= args.ir_loss <= 1.0:
@@ -165,7 +181,12 @@ def make_app(args, size=None, runners=None):
         replay = rec.Replay(events)
     game_class, game_name, note = load_game(game)
     if layout is None:
-        layout = starting_layout(table_for(size, tiles), tiles)
+        from simulator.games import host_game, table_areas
+
+        host = host_game(game_name)
+        if tiles is None:
+            tiles = default_tiles(game_name)
+        layout = starting_layout(table_for(size, tiles, table_areas(host)), tiles)
     if runners is None and getattr(args, "mpy", 0):
         from simulator.cosim import mpy_runners
 

@@ -1,17 +1,16 @@
 """Find the firmware game class the simulator runs, by its short name.
 
-`lostgems` is the default. If it cannot be imported (for instance while it is being written)
-the simulator falls back to the demo game and says so on screen rather than refusing to start.
+The games and the default come from simulator.games (each game's host module names its
+firmware). If the default cannot be imported (for instance while it is being written) the
+simulator falls back to the demo game and says so on screen rather than refusing to start.
 """
 
 import importlib
 
+from simulator.games import DEFAULT, HOST_MODULES, host_game
+
 # short name -> (module, class name)
-KNOWN = {
-    "lostgems": ("games.lostgems", "LostGems"),
-    "demo": ("games.demo", "Demo"),
-}
-DEFAULT = "lostgems"
+KNOWN = {name: tuple(host_game(name).FIRMWARE) for name in (*HOST_MODULES, "demo")}
 FALLBACK = "demo"
 
 

@@ -104,36 +104,29 @@ class Area:
 
 
 class Table:
-    """The play area left of the side panel: a hex grid and the five labelled areas.
-
-    Hand B sits at the top (the far player), hand A at the bottom, the jungle in the middle
-    with the gem board to its right and the discard pile at the far right.
+    """The play area left of the side panel: a hex grid and the labelled areas the game's table
+    holds (`areas(width, height, size, margin, label_px)` -> [(name, label, rect)], from the
+    game's host module: simulator.games). Without one, the default game's table. The first area
+    is where the starting cluster lies (`start_area`).
     """
 
-    def __init__(self, width: int, height: int, size: float = 30.0, label_px: int = LABEL_PX):
+    def __init__(
+        self, width: int, height: int, size: float = 30.0, label_px: int = LABEL_PX, areas=None
+    ):
         self.width = width
         self.height = height
         self.label_px = label_px  # the height of an area's label strip
         self.layout = HexLayout(size, (width / 2.0, height / 2.0))
-        # A hand band holds its label and, below it, room for a whole hexagon in every column
-        # (3.48 sizes: two hex heights), so both hands' slots can sit in the centre column.
-        band = label_px + int(size * 3.6)
+        if areas is None:
+            from simulator.games import host_game
+
+            areas = host_game().table_areas
         margin = 12
-        mid_top = band + 2 * margin
-        mid_h = height - 2 * band - 4 * margin
-        third = (width - 4 * margin) // 3
-        hand_w = min(width - 2 * margin, int(size * 14))
-        hx = (width - hand_w) // 2
-        areas = [
-            Area("hand_b", "Hand B (far player)", (hx, margin, hand_w, band)),
-            Area("jungle", "Jungle", (margin, mid_top, third + 40, mid_h)),
-            Area("board", "Gem board", (2 * margin + third + 40, mid_top, third - 20, mid_h)),
-            Area("discard", "Discard", (3 * margin + 2 * third + 20, mid_top, third - 20, mid_h)),
-            Area("hand_a", "Hand A (near player)", (hx, height - band - margin, hand_w, band)),
+        self.areas = [
+            Area(name, label, rect, label_px)
+            for name, label, rect in areas(width, height, size, margin, label_px)
         ]
-        for area in areas:
-            area.label_px = label_px
-        self.areas = areas
+        self.start_area = self.areas[0].name
 
     def area(self, name: str) -> Area:
         for a in self.areas:

@@ -11,13 +11,6 @@ WARN = (250, 190, 90)
 HINT_ON = (214, 140, 60)  # copper penny
 ERROR_ON = (190, 196, 204)  # nickel
 COIN_OFF = (60, 60, 66)
-AREA_WORDS = {
-    "hand_a": "hand A",
-    "hand_b": "hand B",
-    "jungle": "jungle",
-    "board": "gem board",
-    "discard": "discard",
-}
 HINTS = 3
 ERRORS = 2
 HELP = (
@@ -149,7 +142,10 @@ class Panel:
             for line in wrap(tip, 40):
                 y = t.blit(surface, line, (x, y), 19, WARN).bottom
             y += px(8)
-        y = self._draw_tokens(surface, app.tokens, x, y) + px(10)
+        if getattr(app.host, "TOKENS", False):  # a game whose players keep tokens on the table
+            y = self._draw_tokens(surface, app.tokens, x, y) + px(10)
+        else:
+            self.coins = []
         y = self._draw_inspector(surface, app, x, y)
         self._draw_help(surface, app)
 
@@ -213,14 +209,17 @@ class Panel:
         pos = app.world.position(tid)
         where = "lifted" if pos is None else "({}, {}) rot {}".format(*pos)
         area = app.area_name(tid)
-        y = t.blit(
-            surface, f"Tile {tid}  {where}  {AREA_WORDS.get(area, '')}", (x, y), 22
-        ).bottom + self.px(2)
+        # the game's word for the area (its AREA_WORDS), else the area's label
+        words = getattr(app.host, "AREA_WORDS", {}).get(area) or (
+            app.table.area(area).label if area else ""
+        )
+        y = t.blit(surface, f"Tile {tid}  {where}  {words}", (x, y), 22).bottom + self.px(2)
         if info.get("micropython"):
             y = t.blit(surface, "runs on real MicroPython", (x, y), 18, WARN).bottom
-        shard = app.shard_shown(tid, info)
+        piece = getattr(app.host, "PIECE", "shard")  # what a tile is in the game: its inspect key
+        shown = app.shard_shown(tid, info) if piece == "shard" else info.get(piece) or "-"
         y = t.blit(
-            surface, f"state: {info.get('state', '-')}   shard: {shard}", (x, y), 20
+            surface, f"state: {info.get('state', '-')}   {piece}: {shown}", (x, y), 20
         ).bottom + self.px(2)
         y = self._draw_faces(surface, info, x, y) + self.px(4)
         if app.view_as is not None:

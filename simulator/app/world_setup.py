@@ -6,20 +6,21 @@ playtester holds one for 6 s to deal, then carries shards to the hands.
 
 
 def starting_layout(table, tiles: int) -> list:
-    """[(q, r, rotation)] for `tiles` tiles in one blob centred in the jungle area."""
+    """[(q, r, rotation)] for `tiles` tiles in one blob centred in the table's start area (the
+    first the game's table holds: Lost Gems' jungle)."""
     from simulator.world import shapes
 
     cells = shapes.blob(tiles)
-    cq, cr = table.centre_cell("jungle")
+    cq, cr = table.centre_cell(table.start_area)
     mq = round(sum(q for q, _ in cells) / len(cells))
     mr = round(sum(r for _, r in cells) / len(cells))
     return [(q - mq + cq, r - mr + cr, 0) for q, r in cells]
 
 
 def cluster_fits(table, tiles: int) -> bool:
-    """Whether the starting cluster of `tiles` tiles lies wholly inside the jungle, under
+    """Whether the starting cluster of `tiles` tiles lies wholly inside the start area, under
     its label, with every tile on the table."""
-    x0, y0, w, h = table.area("jungle").rect
+    x0, y0, w, h = table.area(table.start_area).rect
     s = table.layout.size
     apothem = s * 0.866
     for q, r, _ in starting_layout(table, tiles):

@@ -8,7 +8,10 @@ raised), so the session has no verdict: the line it had reached is named and --j
 prints the game as it stood. The transcript goes to stdout, or to stderr with --json so stdout
 holds only the JSON.
 
-Several scripts (or a directory: its *.lg files) run one after the other, as a batch: each as
+A script's game is told by its suffix: `.wf` is Waterfall (docs/waterfall.md), anything else
+Lost Gems; each game brings its own script language and runners (simulator.games).
+
+Several scripts (or a directory: its *.lg and *.wf files) run one after the other, as a batch: each as
 if run alone (with --json, the object it would print, one a line), then a line that counts
 them; the exit code is the worst of theirs. With --rules-only, a script found in a directory
 that needs the simulator (`expect tile`) is skipped, and said to be; named alone it is refused.
@@ -21,14 +24,14 @@ import sys
 
 from host_tools import host_micropython
 from simulator.cosim import CosimError
+from simulator.games import game_of_script, script_games
 from simulator.sessions.runner import (
     EXIT_BAD_SCRIPT,
     EXIT_OK,
     EXIT_TILE_DIED,
-    RulesRunner,
     SessionResult,
 )
-from simulator.sessions.script import ScriptError, number_error, parse_script, whole_number
+from simulator.sessions.script import ScriptError, number_error, whole_number
 
 SKIPPED = "skipped"  # a batch's script that --rules-only cannot run (it checks tiles)
 
@@ -165,18 +168,20 @@ def needs_tiles(path):
     """Whether a script checks tiles (`expect tile`), which --rules-only cannot; a script that
     cannot be read or parsed does not, so running it reports what is wrong with it."""
     try:
-        statements = parse_script(read_script(path))
+        statements = game_of_script(path).parse_script(read_script(path))
     except (OSError, ScriptError):
         return False
     return any(st.kind == "expect_tile" for st in statements)
 
 
 def script_paths(named):
-    """The scripts to run: each named file, and a named directory's *.lg files by name."""
+    """The scripts to run: each named file, and a named directory's scripts (*.lg, and the
+    other games' suffixes, *.wf) by name."""
+    suffixes = tuple(script_games())
     paths = []
     for path in named:
         if os.path.isdir(path):
-            paths += sorted(os.path.join(path, n) for n in os.listdir(path) if n.endswith(".lg"))
+            paths += sorted(os.path.join(path, n) for n in os.listdir(path) if n.endswith(suffixes))
         else:
             paths.append(path)
     return paths
@@ -241,16 +246,20 @@ def run_session(
         return fail(0, f"cannot read the script: {exc}")
     except ScriptError as exc:
         return fail(exc.line, exc.message)
+    game = game_of_script(path)  # the script's game brings its language and runners
+    rules_class, tiles_class = game.session_runners()
+    if ceiling and not getattr(game, "CEILING", False):
+        return fail(0, f"--ceiling is for Lost Gems scripts, not {game.NAME}")
     if rules_only:
-        runner_class, options = RulesRunner, {"ceiling": ceiling}
+        runner_class, options = rules_class, {"ceiling": ceiling}
     else:
-        runner_class = physical_runner_class()
+        runner_class = tiles_class
         options = {"ir_loss": ir_loss, "bit_flip": ir_bit_flip, "mpy": mpy, "ceiling": ceiling}
         if runner_class is None:
             return fail(
                 0,
                 "the simulator runner is not available (it needs simulator.world and "
-                "the Lost Gems firmware); use --rules-only",
+                f"the {game.NAME} firmware); use --rules-only",
             )
     if mpy and not host_micropython.micropython_command():
         return fail(0, host_micropython.not_found_message())
@@ -261,7 +270,7 @@ def run_session(
         print(f"{path}:{line}: {message}", file=err)
 
     try:
-        runner = runner_class(parse_script(text), seed=seed, say=say, failed=failed, **options)
+        runner = runner_class(game.parse_script(text), seed=seed, say=say, failed=failed, **options)
         result = runner.run()
     except ScriptError as exc:
         if runner is None or runner.state is None:
@@ -269,12 +278,14 @@ def run_session(
         # Stopped mid-game: the expects that failed before are still reported, then the
         # error, and with --json the game as it stood, so nothing the run found is lost.
         stop = exc
-        result = SessionResult(EXIT_BAD_SCRIPT, runner.state, runner.failures, runner)
+        result_class = getattr(runner, "result_class", SessionResult)
+        result = result_class(EXIT_BAD_SCRIPT, runner.state, runner.failures, runner)
     except CosimError as exc:
         # A tile's MicroPython process failed: not the script's fault (2) nor a failed expect
         # (1). The line reached is named, and the game is kept as it stood.
         stop = ScriptError(runner.line, tile_failure(runner, exc))
-        result = SessionResult(EXIT_TILE_DIED, runner.state, runner.failures, runner)
+        result_class = getattr(runner, "result_class", SessionResult)
+        result = result_class(EXIT_TILE_DIED, runner.state, runner.failures, runner)
     if stop is not None:
         fail(stop.line, stop.message)
     if as_json:
@@ -310,7 +321,9 @@ def tile_failure(runner, exc):
 
 
 def outcome(result):
-    """The last line of a session run without --json."""
+    """The last line of a session run without --json (a game's result may say it itself)."""
+    if hasattr(result, "outcome"):
+        return result.outcome()
     if result.state is None:
         return "the deal failed, no game was played"
     over = "over" if result.state.over else "not over"

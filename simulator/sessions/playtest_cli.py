@@ -40,10 +40,22 @@ JSON_DECIMALS = 4  # figures in --json: 66.6667, not 66.66666666666667
 
 def add_arguments(parser):
     parser.add_argument(
+        "--game",
+        default=None,
+        help="the game to playtest (default lostgems; waterfall: its own figures, see "
+        "docs/waterfall.md)",
+    )
+    parser.add_argument(
         "--bot",
-        default=BEST_BOT,
+        default=None,
         help=f"bot to play both seats: {', '.join(sorted(BOTS))} (default {BEST_BOT}), or "
-        "module:Class for a Bot subclass of your own",
+        "module:Class for a Bot subclass of your own; for another --game, one of its bots",
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="players a game, for games with a choice (waterfall: 2-4, default 2)",
     )
     parser.add_argument(
         "--partner",
@@ -97,11 +109,34 @@ def add_arguments(parser):
 
 
 def run(args):
+    """`blinks playtest`: the game's own playtest (its host module's run_playtest(args))."""
+    from simulator.games import host_game
+
+    name = getattr(args, "game", None)
+    playtest_of = getattr(host_game(name), "run_playtest", None)
+    if playtest_of is None:
+        print(f"playtest: no playtests for --game {name}", file=sys.stderr)
+        return 2
     try:
-        return playtest(args)
+        return playtest_of(args)
     except KeyboardInterrupt:
         print("playtest: interrupted", file=sys.stderr)
         return 130
+
+
+def lost_gems_playtest(args):
+    """Lost Gems' playtest (simulator.games.lostgems.run_playtest)."""
+    if getattr(args, "players", None) is not None:
+        print(
+            "playtest: --players is for games with a choice of players, not Lost Gems "
+            "(two players)",
+            file=sys.stderr,
+        )
+        return 2
+    if args.bot is None:
+        args.bot = BEST_BOT
+    try:
+        return playtest(args)
     except IllegalMove as exc:  # a bot of your own broke a rule: say which, in which deal
         names = dict.fromkeys(n for n in (args.bot, args.partner, args.against) if n)
         print(

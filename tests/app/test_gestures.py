@@ -54,7 +54,7 @@ def test_viewing_as_a_a_carried_shard_from_a_hand_stays_hidden(make_app):
 
 
 def test_right_drag_joins_a_tile_with_the_facing_faces_paired(make_app):
-    app = make_app(tiles=3, game="demo")
+    app = make_app(tiles=3, game="lostgems")  # its table: gem board, discard, hands
     hands = Hands(app)
     world = app.world
     a, b, c = world.tiles
@@ -85,7 +85,7 @@ def test_right_drag_joins_a_tile_with_the_facing_faces_paired(make_app):
 
 
 def test_shift_right_drag_carries_the_whole_cluster_and_keeps_its_shape(make_app):
-    app = make_app(tiles=7, game="demo")
+    app = make_app(tiles=7, game="lostgems")  # its table: gem board, discard, hands
     hands = Hands(app)
     world = app.world
     before = {t: world.position(t) for t in world.tiles}
@@ -101,7 +101,7 @@ def test_shift_right_drag_carries_the_whole_cluster_and_keeps_its_shape(make_app
 
 
 def test_drop_on_an_occupied_cell_snaps_to_the_nearest_free_one(make_app):
-    app = make_app(tiles=7, game="demo")
+    app = make_app(tiles=7, game="lostgems")  # its table: gem board, discard, hands
     hands = Hands(app)
     world = app.world
     centre_tile = world.tile_at(*world.position(0)[:2])
@@ -114,7 +114,7 @@ def test_drop_on_an_occupied_cell_snaps_to_the_nearest_free_one(make_app):
 
 
 def test_a_tile_dropped_on_an_area_label_moves_off_it(make_app):
-    app = make_app(tiles=7, game="demo")
+    app = make_app(tiles=7, game="lostgems")  # its table: gem board, discard, hands
     hands = Hands(app)
     world = app.world
     table = app.table
@@ -192,7 +192,7 @@ def test_keys_pause_step_speed_and_overlay(make_app):
 
 
 def test_token_coins_are_clicked_on_the_panel(make_app):
-    app = make_app(tiles=1, game="demo")
+    app = make_app(tiles=1, game="lostgems")  # its players keep hint and error tokens
     hands = Hands(app)
     app.render(pygame.Surface((app.width, app.height)))
     rect, _kind, _i = next(c for c in app.panel.coins if c[1] == "hint" and c[2] == 2)

@@ -1,0 +1,174 @@
+"""Bots that play Waterfall from observations only, by name: `greedy` (the default) and
+`random`. A bot sees its own hand, the face-up waterfall and discards, the pawns and how many
+tiles the others hold; never the draw pile's order nor another player's hand.
+"""
+
+import random
+
+from games.waterfall import cards
+
+from simulator.games.waterfall import moves as mv
+from simulator.games.waterfall.observation import event_seen_by
+from simulator.games.waterfall.referee import GameState
+from simulator.games.waterfall.rules import LEFT, RIGHT, below
+
+
+class Bot:
+    """Base class: override `act`; `observe` hears every move (its draws hidden from others)."""
+
+    name = "bot"
+
+    def __init__(self, player, seed=0):
+        self.player = player
+        self.seed = seed
+
+    def act(self, obs):
+        raise NotImplementedError
+
+    def observe(self, obs, event):
+        """Called after every move, with this bot's observation and the event as it sees it."""
+
+
+class RandomBot(Bot):
+    """A legal move at random (a yardstick for the greedy bot)."""
+
+    name = "random"
+
+    def __init__(self, player, seed=0):
+        Bot.__init__(self, player, seed)
+        self.rng = random.Random(seed)
+
+    def act(self, obs):
+        return self.rng.choice(obs.legal_moves())
+
+
+class GreedyBot(Bot):
+    """Plays its low tiles for steps and keeps the high ones to score; steers its pawn to the
+    tile worth most now (a SCORE it can use, then DRAW or ADD), adds its lowest tile high up in
+    the waterfall and scores its highest matching tiles."""
+
+    name = "greedy"
+
+    def act(self, obs):
+        phase = obs.phase
+        hand = obs.hand
+        if phase == "play":
+            return self._play(obs, hand)
+        if phase == "fall":
+            return self._step(obs, hand)
+        if phase == "add":
+            slot = _lowest(hand)
+            place = min(obs.open_places())  # the shallowest, leftmost place
+            return mv.add(slot, place)
+        best = None
+        for m in obs.legal_moves():
+            if m.kind == mv.SCORE and (
+                best is None
+                or cards.number_of(hand[m.slot - 1]) > cards.number_of(hand[best.slot - 1])
+            ):
+                best = m
+        return best or mv.done()
+
+    def _play(self, obs, hand):
+        if obs.steps and (not hand or obs.steps >= self._wanted_steps(obs, hand)):
+            return mv.fall()
+        return mv.play(_lowest(hand))
+
+    def _wanted_steps(self, obs, hand):
+        """How far to fall: down to the best tile within reach, as the pawn would go."""
+        here = obs.pawns[self.player]
+        water = obs.waterfall
+        best_depth, best_value = 1, -1.0
+        place, visited = here, set(obs.visited)
+        for depth in range(1, 6):
+            if place is None:
+                nxt = (0, 0)
+            else:
+                options = [below(place, s) for s in (LEFT, RIGHT)]
+                options = [p for p in options if p in water] or [None]
+                nxt = max(options, key=lambda p: self._value(p, water, hand, visited))
+            if nxt is None or nxt not in water:
+                break
+            visited.add(cards.gem_of(water[nxt]))
+            value = self._value(nxt, water, hand, visited) - 0.3 * depth
+            if value > best_value:
+                best_depth, best_value = depth, value
+            if cards.action_of(water[nxt]) == cards.STOP:
+                break
+            place = nxt
+        return best_depth
+
+    def _value(self, place, water, hand, visited):
+        if place not in water:
+            return -0.5
+        kind = water[place]
+        action = cards.action_of(kind)
+        if action == cards.SCORE:
+            gems = visited | {cards.gem_of(kind)}
+            points = sorted(
+                (cards.number_of(k) for k in hand if cards.gem_of(k) in gems), reverse=True
+            )
+            return float(sum(points[:2]))
+        if action == cards.DRAW:
+            return 2.0 if len(hand) < 4 else 0.8
+        if action == cards.ADD:
+            return 1.0 if hand else 0.0
+        return 0.2
+
+    def _step(self, obs, hand):
+        options = obs.step_options()
+        if len(options) == 1:
+            return mv.step(options[0])
+        here = obs.pawns[self.player]
+        water = obs.waterfall
+        visited = obs.visited
+        return mv.step(
+            max(
+                options,
+                key=lambda s: (self._value(below(here, s), water, hand, visited), s == LEFT),
+            )
+        )
+
+
+def _lowest(hand):
+    """The 1-based slot of the hand's lowest-numbered tile."""
+    return min(range(len(hand)), key=lambda i: (cards.number_of(hand[i]), i)) + 1
+
+
+BOTS = {GreedyBot.name: GreedyBot, RandomBot.name: RandomBot}
+BEST_BOT = GreedyBot.name
+
+
+class UnknownBot(KeyError):
+    pass
+
+
+def bot_class(name):
+    if isinstance(name, type) and issubclass(name, Bot):
+        return name
+    try:
+        return BOTS[name]
+    except KeyError:
+        raise UnknownBot(
+            f"no Waterfall bot called {name!r}; known bots: {', '.join(sorted(BOTS))}"
+        ) from None
+
+
+def bot_seed(deal_seed, player):
+    """A bot's own seed: never the deal's, so it cannot replay the shuffle."""
+    return hash((deal_seed, player, 0x3A7E)) & 0xFFFFFFFF
+
+
+def play_game(bot, seed=0, players=2, deck=None, start=0, seats=None):
+    """One game, `bot` (a class or name) in every seat unless `seats` lists a class per seat;
+    the final GameState."""
+    state = GameState(players=players, seed=seed, deck=deck, start=start)
+    classes = seats or [bot_class(bot)] * players
+    bots = [bot_class(c)(p, bot_seed(seed, p)) for p, c in enumerate(classes)]
+    obs = [state.observation(p) for p in range(players)]
+    while not state.over:
+        p = state.current
+        event = state.apply(bots[p].act(obs[p]))
+        for q in range(players):
+            bots[q].observe(obs[q], event_seen_by(event, q))
+    return state

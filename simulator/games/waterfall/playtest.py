@@ -1,0 +1,133 @@
+"""`blinks playtest --game waterfall [--bot NAME] [--players N] --games N [--seed S] [--json]
+[--scripts DIR]`: many bot games on the referee, and what they tell a designer: the winner's
+mean score and how the games ended (the 20-tile rule, an empty deck, or the turn limit).
+
+Game i is dealt from seed S + i, so a run is reproducible.
+"""
+
+import json
+import math
+import os
+import sys
+from collections import Counter
+
+from simulator.games.waterfall.bots import BEST_BOT, BOTS, UnknownBot, bot_class, play_game
+from simulator.games.waterfall.referee import IllegalMove
+from simulator.games.waterfall.rules import ENDS, MAX_PLAYERS, MIN_PLAYERS
+
+# Lost Gems' options that mean nothing for Waterfall (refused, exit 2)
+LOST_GEMS_ONLY = ("partner", "against", "ceiling", "plot", "physical")
+
+
+def problem(args):
+    for option in LOST_GEMS_ONLY:
+        if getattr(args, option, None):
+            return f"--{option} is a Lost Gems option, not for --game waterfall"
+    try:
+        bot_class(args.bot)
+    except UnknownBot as exc:
+        return exc.args[0]
+    if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
+        return f"--players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, got {args.players}"
+    if not 1 <= args.games <= 10_000_000:
+        return f"--games must be from 1 to 10,000,000, got {args.games}"
+    if args.scripts == "":
+        return "--scripts needs a folder name"
+    return None
+
+
+def stats(states):
+    """The figures of finished games: winner's mean score and its standard error, the mean of
+    every player's score, the fraction of games by how they ended, turns, wins by seat."""
+    n = len(states)
+    best = [max(s.scores) for s in states]
+    mean = sum(best) / n
+    var = sum((b - mean) ** 2 for b in best) / (n - 1) if n > 1 else 0.0
+    ends = Counter(s.ended for s in states)
+    players = states[0].players
+    wins = [0] * players
+    for s in states:
+        for p in s.winners():
+            wins[p] += 1
+    return {
+        "game": "waterfall",
+        "games": n,
+        "players": players,
+        "mean": mean,
+        "stderr": math.sqrt(var / n),
+        "mean_all": sum(sum(s.scores) for s in states) / (n * players),
+        "ended": {e: ends[e] / n for e in ENDS},
+        "twenty_fraction": ends["twenty"] / n,
+        "deck_fraction": ends["deck"] / n,
+        "mean_turns": sum(s.turns for s in states) / n,
+        "wins_by_seat": wins,
+    }
+
+
+def write_script(state, directory, bot, seed):
+    from simulator.games.waterfall.scripts_out import game_script
+
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, f"{bot}-{state.players}p-seed{seed}.wf")
+    with open(path, "w") as f:
+        f.write(game_script(state, f"{bot}, {state.players} players, seed {seed}", seed))
+    return path
+
+
+def run(args):
+    if args.bot is None:
+        args.bot = BEST_BOT
+    if getattr(args, "players", None) is None:
+        args.players = 2
+    wrong = problem(args)
+    if wrong:
+        print(f"playtest: {wrong}", file=sys.stderr)
+        return 2
+    states = []
+    try:
+        for i in range(args.games):
+            state = play_game(args.bot, seed=args.seed + i, players=args.players)
+            states.append(state)
+            if args.scripts:
+                write_script(state, args.scripts, args.bot, args.seed + i)
+    except IllegalMove as exc:
+        print(f"playtest: {args.bot} made a move the rules refuse ({exc})", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"playtest: cannot write the scripts to {args.scripts}: {exc}", file=sys.stderr)
+        return 2
+    figures = stats(states)
+    figures.update(bot=args.bot, seed=args.seed)
+    if args.json:
+        print(json.dumps(_rounded(figures)))
+        return 0
+    print(
+        f"Waterfall, {args.players} players, {args.bot}: {figures['games']} games from seed {args.seed}"
+    )
+    print(f"winner's score: mean {figures['mean']:.3f} ± {figures['stderr']:.3f} (standard error)")
+    print(
+        f"every player's score: mean {figures['mean_all']:.3f}; turns a game: {figures['mean_turns']:.1f}"
+    )
+    ended = figures["ended"]
+    print(
+        f"ended by the 20-tile rule {100 * ended['twenty']:.1f}%, an empty deck "
+        f"{100 * ended['deck']:.1f}%, the turn limit {100 * ended['turns']:.1f}%"
+    )
+    print(
+        "wins by seat: "
+        + ", ".join(f"{'ABCD'[p]} {w}" for p, w in enumerate(figures["wins_by_seat"]))
+    )
+    return 0
+
+
+def _rounded(figures):
+    if isinstance(figures, float):
+        return round(figures, 4)
+    if isinstance(figures, dict):
+        return {k: _rounded(v) for k, v in figures.items()}
+    if isinstance(figures, list):
+        return [_rounded(v) for v in figures]
+    return figures
+
+
+__all__ = ["BOTS", "run", "stats"]

@@ -1,0 +1,366 @@
+"""The Waterfall referee (HLE's shape, as Lost Gems' referee): GameState holds the whole truth,
+`legal_moves()` lists what the player to move may do, `apply(move)` performs it or raises
+IllegalMove naming the rule, and players look through `observation(player)`, which hides the
+other players' hands, their score piles and the draw pile. Pure rules: no world, no tiles.
+
+The rules are docs/waterfall.md's. A tile is known by its id, its index in the deck's order;
+`kinds[id]` is its card (games.waterfall.cards).
+"""
+
+import random
+
+from games.waterfall import cards
+
+from simulator.games.waterfall import moves as mv
+from simulator.games.waterfall.observation import Observation
+from simulator.games.waterfall.rules import (
+    DRAW_COUNT,
+    END_TILES,
+    HAND_SIZE,
+    LEFT,
+    MAX_PLAYERS,
+    MAX_TURNS,
+    MIN_PLAYERS,
+    PLAYERS,
+    RIGHT,
+    SCORE_LIMIT,
+    above,
+    below,
+    place_name,
+)
+
+PLAYING, FALLING, ADDING, SCORING, OVER = "play", "fall", "add", "score", "over"
+
+
+class IllegalMove(Exception):
+    """A move the rules forbid; the message names the rule."""
+
+
+class Event:
+    """What one move did. `drew` (kinds) is hidden from the other players (observation)."""
+
+    __slots__ = (
+        "action",
+        "draws",
+        "drew",
+        "entered",
+        "exited",
+        "move",
+        "player",
+        "reshuffled",
+        "scored",
+        "turn_over",
+    )
+
+    def __init__(self, player, move):
+        self.player = player
+        self.move = move
+        self.drew = []  # kinds drawn by the player who moved
+        self.draws = []  # every draw the move caused, as (player, tile id), in order
+        self.reshuffled = False  # the discard pile became the draw pile
+        self.entered = None  # the place the pawn entered
+        self.action = None  # the action that place's tile ran
+        self.exited = False  # the pawn fell out at the bottom (back above the waterfall)
+        self.scored = None  # the kind scored
+        self.turn_over = False
+
+    def describe(self, hide_draws=False):
+        text = str(self.move)
+        if self.entered is not None:
+            text += f": enters {place_name(self.entered)}, {cards.ACTIONS[self.action]}"
+        if self.exited:
+            text += ": falls out at the bottom, back to the top"
+        if self.drew:
+            shown = (
+                f"{len(self.drew)} tile(s)" if hide_draws else " ".join(map(cards.name, self.drew))
+            )
+            text += f"; draws {shown}"
+        if self.turn_over:
+            text += "; turn over"
+        for p, _ in self.draws:
+            if p != self.player:
+                text += f"; {PLAYERS[p]} holds no tile: one step, and draws a tile"
+        return text
+
+
+def check_deck(deck):
+    """Raise ValueError unless `deck` holds exactly the deck's tiles (any order)."""
+    if sorted(deck) != cards.deck():
+        raise ValueError(f"a deck is the {cards.DECK_SIZE} tiles of the game, each once")
+
+
+def shuffled_deck(seed):
+    deck = cards.deck()
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+def setup_order(deck, players):
+    """(start tile id, hands as id lists, draw pile ids top first) for a deck's order: the first
+    ADD tile starts the waterfall, the next tiles go round the players one by one, HAND_SIZE
+    each, the rest is the draw pile."""
+    start = next(i for i, k in enumerate(deck) if cards.action_of(k) == cards.ADD)
+    rest = [i for i in range(len(deck)) if i != start]
+    hands = [[] for _ in range(players)]
+    for n in range(HAND_SIZE * players):
+        hands[n % players].append(rest[n])
+    return start, hands, rest[HAND_SIZE * players :]
+
+
+class GameState:
+    def __init__(self, players=2, seed=0, deck=None, start=0):
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"Waterfall is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        if deck is None:
+            deck = shuffled_deck(seed)
+        else:
+            deck = list(deck)
+            check_deck(deck)
+        self.kinds = deck
+        self.players = players
+        self.rng = random.Random(seed ^ 0x3A7E)  # reshuffles of the discard pile
+        top, self.hands, self.pile = setup_order(deck, players)
+        self.waterfall = {(0, 0): top}  # place -> tile id
+        self.pawns = [None] * players  # place, or None: above the waterfall
+        self.score_piles = [[] for _ in range(players)]
+        self.discards = []
+        self.current = start
+        self.turns = 0
+        self.moves = 0
+        self.ended = None
+        self.history = []
+        self.reshuffles = 0
+        self._start_turn(None)
+
+    # --- reading ---------------------------------------------------------------------------
+    @property
+    def over(self):
+        return self.phase == OVER
+
+    def score(self, player):
+        return sum(cards.number_of(self.kinds[t]) for t in self.score_piles[player])
+
+    @property
+    def scores(self):
+        return [self.score(p) for p in range(self.players)]
+
+    def winners(self):
+        best = max(self.scores)
+        return [p for p in range(self.players) if self.score(p) == best]
+
+    def observation(self, player):
+        return Observation(self, player)
+
+    def open_places(self):
+        """Empty places a hand tile may join: right below a waterfall tile."""
+        out = set()
+        for place in self.waterfall:
+            for side in (LEFT, RIGHT):
+                spot = below(place, side)
+                if spot not in self.waterfall:
+                    out.add(spot)
+        return sorted(out)
+
+    def blocked(self, place):
+        """Whether a tile at `place` holds another player's pawn (refuses entry)."""
+        return place in self.waterfall and any(
+            self.pawns[p] == place for p in range(self.players) if p != self.current
+        )
+
+    def step_options(self):
+        """The sides the current pawn may step to now."""
+        here = self.pawns[self.current]
+        if here is None:
+            return [LEFT]  # from above, one way only: the start tile (blocked or not)
+        targets = {side: below(here, side) for side in (LEFT, RIGHT)}
+        both = all(self.blocked(t) for t in targets.values())
+        return [s for s in (LEFT, RIGHT) if both or not self.blocked(targets[s])]
+
+    def _scorable(self):
+        hand = self.hands[self.current]
+        return [i + 1 for i, t in enumerate(hand) if cards.gem_of(self.kinds[t]) in self.visited]
+
+    def legal_moves(self):
+        phase = self.phase
+        n = len(self.hands[self.current])
+        if phase == PLAYING:
+            out = [mv.play(s) for s in range(1, n + 1)]
+            return out + [mv.fall()] if self.steps else out
+        if phase == FALLING:
+            return [mv.step(s) for s in self.step_options()]
+        if phase == ADDING:
+            places = self.open_places()
+            return [mv.add(s, p) for s in range(1, n + 1) for p in places]
+        if phase == SCORING:
+            return [mv.score(s) for s in self._scorable()] + [mv.done()]
+        return []
+
+    # --- changing --------------------------------------------------------------------------
+    def apply(self, move):
+        """Perform `move` for the player to move; return the Event. Raises IllegalMove."""
+        if self.over:
+            raise IllegalMove("the game is over: no more moves")
+        if move not in self.legal_moves():
+            raise IllegalMove(self._why_not(move))
+        p = self.current
+        ev = Event(p, move)
+        self.moves += 1
+        hand = self.hands[p]
+        if move.kind == mv.PLAY:
+            t = hand.pop(move.slot - 1)
+            self.discards.append(t)
+            self.steps += cards.number_of(self.kinds[t])
+        elif move.kind == mv.FALL:
+            self.phase = FALLING
+        elif move.kind == mv.STEP:
+            self._step(move.side, ev)
+        elif move.kind == mv.ADD:
+            self.waterfall[move.place] = hand.pop(move.slot - 1)
+            self._go_on(ev)
+        elif move.kind == mv.SCORE:
+            t = hand.pop(move.slot - 1)
+            self.score_piles[p].append(t)
+            ev.scored = self.kinds[t]
+            self.scored_now += 1
+            if self.scored_now >= SCORE_LIMIT or not self._scorable():
+                self._go_on(ev)
+        else:  # done
+            self._go_on(ev)
+        self.history.append(ev)
+        return ev
+
+    def _why_not(self, move):
+        if not isinstance(move, mv.Move):
+            return f"not a move: {move!r}"
+        phase = self.phase
+        if phase == PLAYING:
+            if move.kind == mv.FALL:
+                return "play at least one hand tile before falling: its number is your steps"
+            return f"{PLAYERS[self.current]} plays hand tiles now (play N, fall)"
+        if phase == FALLING:
+            if move.kind == mv.STEP:
+                return "that tile holds another pawn, and the other way down is free"
+            return "the pawn is falling: step left or step right"
+        if phase == ADDING:
+            if move.kind == mv.ADD:
+                return "a tile joins the waterfall from the hand, right below a waterfall tile"
+            return "ADD: place a hand tile in the waterfall (add N at ROW.PLACE)"
+        if move.kind == mv.SCORE:
+            return "SCORE takes a hand tile whose gem the pawn visited this turn"
+        return "SCORE: score a hand tile (score N) or stop (done)"
+
+    def _step(self, side, ev):
+        p = self.current
+        here = self.pawns[p]
+        target = (0, 0) if here is None else below(here, side)
+        if target not in self.waterfall:
+            self.pawns[p] = None
+            ev.exited = True
+            self._end_turn(ev)
+            return
+        self.pawns[p] = target
+        self.steps -= 1
+        kind = self.kinds[self.waterfall[target]]
+        ev.entered = target
+        ev.action = action = cards.action_of(kind)
+        self.visited.add(cards.gem_of(kind))
+        if action == cards.ADD:
+            if self.hands[p]:
+                self.phase = ADDING  # a place below some tile is always open
+                return
+        elif action == cards.DRAW:
+            for _ in range(DRAW_COUNT):
+                self._draw(p, ev)
+        elif action == cards.SCORE:
+            if self._scorable():
+                self.phase = SCORING
+                self.scored_now = 0
+                return
+        elif action == cards.STOP:
+            self.steps = 0
+        self._go_on(ev)
+
+    def _go_on(self, ev):
+        """After a tile's action: fall on while steps are left, else the turn ends."""
+        if self.steps > 0:
+            self.phase = FALLING
+        else:
+            self._end_turn(ev)
+
+    def _draw(self, p, ev):
+        if not self.pile and self.discards:
+            self.pile = self.discards
+            self.discards = []
+            self.rng.shuffle(self.pile)
+            self.reshuffles += 1
+            ev.reshuffled = True
+        if self.pile:
+            t = self.pile.pop(0)
+            self.hands[p].append(t)
+            ev.draws.append((p, t))
+            if p == ev.player:
+                ev.drew.append(self.kinds[t])
+
+    def _end_turn(self, ev):
+        ev.turn_over = True
+        self.turns += 1
+        if len(self.waterfall) >= END_TILES:
+            self.ended = "twenty"
+        elif not self.pile and not self.discards:
+            self.ended = "deck"
+        elif self.turns >= MAX_TURNS:
+            self.ended = "turns"
+        if self.ended:
+            self.phase = OVER
+            return
+        self._start_turn(ev)
+
+    def _start_turn(self, ev):
+        if ev is not None:
+            self.current = (self.current + 1) % self.players
+        self.steps = 0
+        self.visited = set()
+        self.scored_now = 0
+        self.phase = PLAYING
+        if not self.hands[self.current]:
+            # no tile in hand: a single step, and draw a tile (the hands are dealt, so never
+            # on the first turn: `ev` is the move that ended the turn before)
+            if ev is not None:
+                self._draw(self.current, ev)
+            self.steps = 1
+            self.phase = FALLING
+
+    # --- output ----------------------------------------------------------------------------
+    def to_dict(self):
+        names = PLAYERS[: self.players]
+
+        def tiles(ids):
+            return [cards.name(self.kinds[t]) for t in ids]
+
+        return {
+            "game": "waterfall",
+            "players": self.players,
+            "over": self.over,
+            "ended": self.ended,
+            "turns": self.turns,
+            "current": names[self.current],
+            "phase": self.phase,
+            "steps": self.steps,
+            "scores": {n: self.score(p) for p, n in enumerate(names)},
+            "winners": [names[p] for p in self.winners()],
+            "waterfall": {
+                place_name(pl): cards.name(self.kinds[t])
+                for pl, t in sorted(self.waterfall.items())
+            },
+            "pawns": {
+                n: None if self.pawns[p] is None else place_name(self.pawns[p])
+                for p, n in enumerate(names)
+            },
+            "hands": {n: tiles(self.hands[p]) for p, n in enumerate(names)},
+            "score_piles": {n: tiles(self.score_piles[p]) for p, n in enumerate(names)},
+            "draw_pile": len(self.pile),
+            "discards": tiles(self.discards),
+        }
+
+
+__all__ = ["Event", "GameState", "IllegalMove", "above", "check_deck", "shuffled_deck"]

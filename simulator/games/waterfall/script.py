@@ -1,0 +1,181 @@
+"""Waterfall session scripts (`*.wf`): the language of docs/waterfall.md#session-scripts.
+
+The whole script is parsed before anything runs; a malformed line raises ScriptError(line,
+what was expected), exit 2, as Lost Gems' scripts do (the same ScriptError class, so the
+`blinks session run` framework treats both games alike).
+"""
+
+from games.waterfall import cards
+
+from simulator.games.waterfall import moves as mv
+from simulator.games.waterfall.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PLAYERS,
+    parse_place,
+)
+from simulator.sessions.script import ScriptError
+
+SETUP_KINDS = ("players", "seed", "deck", "deal", "start")
+SHAPES = ("blob", "line", "ring", "random")
+TILE_STATES = ("undealt", "dealing", "uncertain", "card", "revealed", "waterfall")
+EXPECTS = ("score", "hand", "pawn", "waterfall", "draw", "over", "ended", "turn")
+
+
+class Statement:
+    __slots__ = ("kind", "line", "move", "player", "text", "tile", "value", "what")
+
+    def __init__(self, line, kind, text, value=None, player=None, move=None, what=None, tile=None):
+        self.line = line
+        self.kind = kind
+        self.text = text
+        self.value = value
+        self.player = player
+        self.move = move
+        self.what = what
+        self.tile = tile
+
+    def __repr__(self):
+        return f"Statement({self.line}, {self.text!r})"
+
+
+def parse_script(text):
+    statements = []
+    seen = set()
+    started = False
+    for number, raw in enumerate(text.split("\n"), 1):
+        code = raw.split("#", 1)[0].strip()
+        if not code:
+            continue
+        st = parse_line(number, code)
+        if st.kind in SETUP_KINDS:
+            if started:
+                raise ScriptError(number, f"`{st.kind}` is setup: it comes before the first move")
+            if st.kind in seen:
+                raise ScriptError(number, f"`{st.kind}` given twice")
+            seen.add(st.kind)
+        else:
+            started = True
+        statements.append(st)
+    players = next((s.value for s in statements if s.kind == "players"), 2)
+    for st in statements:
+        if st.player is not None and st.player >= players:
+            raise ScriptError(
+                st.line, f"this game has {players} players (A-{PLAYERS[players - 1]})"
+            )
+    return statements
+
+
+def _player(line, word):
+    w = word.upper()
+    if len(w) == 1 and w in PLAYERS:
+        return PLAYERS.index(w)
+    raise ScriptError(line, f"expected a player A, B, C or D, not {word!r}")
+
+
+def _number(line, word, what="a whole number"):
+    if word.isascii() and word.isdigit() and len(word) <= 6:
+        return int(word)
+    raise ScriptError(line, f"expected {what}, not {word!r}")
+
+
+def parse_line(line, code):
+    words = code.split()
+    head = words[0].lower()
+    n = len(words)
+    if head == "players":
+        if n != 2:
+            raise ScriptError(line, "expected `players N` (2 to 4)")
+        value = _number(line, words[1], "a number of players, 2 to 4")
+        if not MIN_PLAYERS <= value <= MAX_PLAYERS:
+            raise ScriptError(line, "Waterfall is for 2 to 4 players")
+        return Statement(line, "players", code, value)
+    if head == "seed":
+        if n != 2:
+            raise ScriptError(line, "expected `seed N`")
+        return Statement(line, "seed", code, _number(line, words[1]))
+    if head == "deck":
+        kinds = []
+        for w in words[1:]:
+            kind = cards.parse(w)
+            if kind is None:
+                raise ScriptError(line, f"expected a tile like ADD-R1, not {w!r}")
+            kinds.append(kind)
+        if sorted(kinds) != cards.deck():
+            raise ScriptError(
+                line, f"a deck lists the {cards.DECK_SIZE} tiles of the game, each once"
+            )
+        return Statement(line, "deck", code, kinds)
+    if head == "deal":
+        shape = words[1].lower() if n == 2 else "blob"
+        if n > 2 or shape not in SHAPES:
+            raise ScriptError(line, f"expected `deal` or `deal SHAPE` ({', '.join(SHAPES)})")
+        return Statement(line, "deal", code, shape)
+    if head == "start":
+        if n != 2:
+            raise ScriptError(line, "expected `start A` (or B, C, D)")
+        return Statement(line, "start", code, _player(line, words[1]))
+    if head == "expect":
+        return _expect(line, code, words)
+    if len(head) == 1 and head.upper() in PLAYERS and n >= 2:
+        return Statement(
+            line, "move", code, player=_player(line, words[0]), move=_move(line, words[1:])
+        )
+    raise ScriptError(
+        line, "expected players, seed, deck, deal, start, a move (A play 1) or expect"
+    )
+
+
+def _move(line, words):
+    kind = words[0].lower()
+    n = len(words)
+    if kind in (mv.PLAY, mv.SCORE) and n == 2:
+        slot = _number(line, words[1], "a hand slot (1, 2, ...)")
+        return mv.play(slot) if kind == mv.PLAY else mv.score(slot)
+    if kind in (mv.FALL, mv.DONE) and n == 1:
+        return mv.fall() if kind == mv.FALL else mv.done()
+    if kind == mv.STEP and n == 2 and words[1].lower() in ("left", "right"):
+        return mv.step(words[1].lower())
+    if kind == mv.ADD and n == 4 and words[2].lower() == "at":
+        place = parse_place(words[3])
+        if place is None:
+            raise ScriptError(line, f"expected a place ROW.PLACE like 2.1, not {words[3]!r}")
+        return mv.add(_number(line, words[1], "a hand slot (1, 2, ...)"), place)
+    raise ScriptError(
+        line, "expected a move: play N, fall, step left|right, add N at ROW.PLACE, score N, done"
+    )
+
+
+def _expect(line, code, words):
+    n = len(words)
+    what = words[1].lower() if n > 1 else ""
+    if what == "tile":
+        if n < 5 or words[3].lower() != "shows":
+            raise ScriptError(line, "expected `expect tile T shows STATE`")
+        tile = _number(line, words[2], "a tile id")
+        shown = " ".join(words[4:]).lower()
+        if shown not in TILE_STATES and cards.parse(shown) is None:
+            raise ScriptError(line, f"a tile shows a state ({', '.join(TILE_STATES)}) or a card")
+        return Statement(line, "expect_tile", code, shown, what="tile", tile=tile)
+    if what in ("score", "hand") and n == 4:
+        return Statement(
+            line, "expect", code, _number(line, words[3]), _player(line, words[2]), what=what
+        )
+    if what == "pawn" and n == 4:
+        place = words[3].lower()
+        if place != "above" and parse_place(place) is None:
+            raise ScriptError(line, "expected `expect pawn P ROW.PLACE` or `expect pawn P above`")
+        return Statement(line, "expect", code, place, _player(line, words[2]), what=what)
+    if what in ("waterfall", "draw") and n == 3:
+        return Statement(line, "expect", code, _number(line, words[2]), what=what)
+    if what == "over" and n == 3 and words[2].lower() in ("yes", "no"):
+        return Statement(line, "expect", code, words[2].lower() == "yes", what=what)
+    if what == "ended" and n == 3 and words[2].lower() in ("twenty", "deck", "turns", "no"):
+        return Statement(line, "expect", code, words[2].lower(), what=what)
+    if what == "turn" and n == 3:
+        return Statement(line, "expect", code, _player(line, words[2]), what=what)
+    raise ScriptError(
+        line,
+        "expected expect score P N, hand P N, pawn P ROW.PLACE|above, waterfall N, draw N, "
+        "turn P, over yes|no, ended twenty|deck|turns|no, or tile T shows STATE",
+    )

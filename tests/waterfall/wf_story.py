@@ -1,0 +1,99 @@
+"""Helpers that let Waterfall's multi-tile tests read like stories: a table of tiles, people's
+moves, and what every tile shows. Everything goes through the headless world."""
+
+from games.waterfall import Waterfall
+
+from simulator.games.waterfall.rules import cell_of
+from simulator.world import World, shapes
+
+HOLD_DEAL_MS = 6000
+TOP = (0, -30)  # where the waterfall starts, far from the dealt cluster
+LONE_WAIT_MS = 1000
+
+
+def table(n=27, seed=1, loss=0.0, game=Waterfall):
+    w = World(seed=seed, ir_loss=loss)
+    for q, r in shapes.blob(n):
+        w.add_tile(game, q=q, r=r)
+    w.advance(300)
+    return w
+
+
+def info(w, tid):
+    return w.inspect(tid)
+
+
+def state(w, tid):
+    return w.inspect(tid)["state"]
+
+
+def card(w, tid):
+    return w.inspect(tid)["card"]
+
+
+def deal(w, tid=0, timeout=30000):
+    """Hold a tile until it deals; run until every tile shows its back. Returns the ms it took
+    from the hold firing."""
+    before = w.inspect(tid)["deal"]["id"]
+    w.press(tid)
+    w.advance(HOLD_DEAL_MS - 100)
+    assert w.run_until(lambda: w.inspect(tid)["deal"]["id"] != before, 1000), "no deal"
+    w.release(tid)
+    fired = w.now
+    assert w.run_until(lambda: all(state(w, t) == "card" for t in w.tiles), timeout), [
+        state(w, t) for t in w.tiles
+    ]
+    return w.now - fired
+
+
+def tile_with(w, name, taken=()):
+    """A tile dealt the card `name` that is not in `taken` (lowest id first)."""
+    for t in w.tiles:
+        if card(w, t) == name and t not in taken:
+            return t
+    raise AssertionError(f"no tile holds {name}")
+
+
+def start(w, tid, rotation=0):
+    """Carry a tile alone to TOP, turned so its face 0 points up, and triple-click it."""
+    w.place(tid, *TOP, rotation=rotation)
+    w.advance(LONE_WAIT_MS)
+    w.triple_click(tid)
+    assert state(w, tid) == "waterfall" and info(w, tid)["top"]
+
+
+def attach(w, tid, place, rotation, wait=True):
+    """Put a tile at a waterfall place (row, index) under the top at TOP, with a rotation."""
+    w.place(tid, *cell_of(place, TOP), rotation=rotation)
+    if wait:
+        assert w.run_until(lambda: state(w, tid) == "waterfall", 2000), state(w, tid)
+
+
+def points_up(w, tid):
+    """Whether the tile's up face points north in the world (whatever its rotation)."""
+    up = info(w, tid)["up"]
+    return up is not None and (up + w.position(tid)[2]) % 6 == 0
+
+
+def clicks(w, tid, n):
+    """n clicks as a person makes them (the world's own gestures go up to three)."""
+    for i in range(n):
+        if i:
+            w.advance(120)
+        w.press(tid)
+        w.advance(80)
+        w.release(tid)
+    w.advance(450)
+
+
+def pawns(w):
+    """{player: tile} for every pawn on a tile."""
+    out = {}
+    for t in w.tiles:
+        for p in info(w, t)["pawns"]:
+            out[p] = t
+    return out
+
+
+def settle(w, ms=800):
+    w.advance(ms)
