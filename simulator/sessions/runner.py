@@ -29,11 +29,16 @@ class SessionResult:
         self.runner = runner
 
     def to_dict(self):
-        """The JSON object of LOSTGEMS.md part 3."""
-        data = self.state.to_dict() if self.state else undealt_dict()
+        """The JSON object of LOSTGEMS.md part 3 (another game's: its state's, the same keys
+        for the tiles and the deal)."""
+        data = self.state.to_dict() if self.state else self.undealt()
         data["tiles"] = self.runner.tiles_json() if self.runner else []
         data["deal_ms"] = self.runner.deal_ms if self.runner else None
         return data
+
+    def undealt(self):
+        """The game part of the JSON when the deal failed (a game's own result overrides it)."""
+        return undealt_dict()
 
 
 def undealt_dict():

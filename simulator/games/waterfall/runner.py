@@ -7,22 +7,16 @@ expect failed (the session goes on), 2 an illegal or out-of-turn move (ScriptErr
 
 from simulator.games.waterfall.referee import GameState, IllegalMove
 from simulator.games.waterfall.rules import PLAYERS, place_name
+from simulator.sessions import runner as framework
 from simulator.sessions.runner import EXIT_EXPECT_FAILED, EXIT_OK
 from simulator.sessions.script import ScriptError
 
 
-class SessionResult:
-    def __init__(self, code, state, failures, runner=None):
-        self.code = code
-        self.state = state
-        self.failures = failures
-        self.runner = runner
+class SessionResult(framework.SessionResult):
+    """How a Waterfall session ended: the framework's result, with Waterfall's words."""
 
-    def to_dict(self):
-        data = self.state.to_dict() if self.state else {"game": "waterfall", "over": False}
-        data["tiles"] = self.runner.tiles_json() if self.runner else []
-        data["deal_ms"] = self.runner.deal_ms if self.runner else None
-        return data
+    def undealt(self):
+        return {"game": "waterfall", "over": False}
 
     def outcome(self):
         """The last line of a session run without --json."""
