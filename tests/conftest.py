@@ -4,3 +4,10 @@ packages do: the firmware tree goes on sys.path first (host_tools/firmware_tree.
 from host_tools.firmware_tree import put_firmware_on_path
 
 put_firmware_on_path()
+
+
+def pytest_collection_modifyitems(items):
+    """The emulated-tile tests first: they are few and long (one of them minutes), so with the
+    fine-grained sharing of pyproject's --maxschedchunk they start at once on both workers and
+    the many short tests fill in around them, instead of one worker ending the run alone."""
+    items.sort(key=lambda item: "tests/emu/" not in item.nodeid)

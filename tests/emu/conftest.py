@@ -54,12 +54,17 @@ def cluster(rp2_images, tmp_path):
 
 @pytest.fixture
 def firmware_copy(tmp_path):
-    """copy(tag) -> a copy of firmware/ with a marker module, so two copies build differently."""
+    """copy(tag) -> a copy of firmware/ with a marker module, so two copies build differently.
+
+    The copy leaves Waterfall out: the tests that flash it back and forth need two builds of the
+    firmware, not every game, and each of their flashes is then a fifth smaller."""
 
     def copy(tag):
         dest = tmp_path / f"firmware-{tag}"
         shutil.copytree(
-            os.path.join(ROOT, "firmware"), dest, ignore=shutil.ignore_patterns("__pycache__")
+            os.path.join(ROOT, "firmware"),
+            dest,
+            ignore=shutil.ignore_patterns("__pycache__", "waterfall"),
         )
         (dest / "hal" / "build_tag.py").write_text(f'"""Test build marker."""\nTAG = "{tag}"\n')
         return str(dest)
