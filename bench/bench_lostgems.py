@@ -131,11 +131,7 @@ def deployed_firmware(into):
     from host_tools import build
 
     image = build.build(game="games.lostgems:LostGems")
-    for rel, data in image.files.items():
-        path = os.path.join(into, *image.fw_dir.split("/"), *rel.split("/"))
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(data)
+    image.write_under(into)
     return image.fw_dir
 
 

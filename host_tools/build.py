@@ -49,6 +49,16 @@ class Image:
     def total_bytes(self):
         return sum(len(d) for d in self.files.values()) + len(self.main_py)
 
+    def write_under(self, root):
+        """Write the files as they lie on a tile's flash, under `root` (main.py left out), as the
+        benches and tests that import the deployed .mpy form need; returns root/fw/<build>."""
+        for rel, data in self.files.items():
+            path = os.path.join(root, *self.fw_dir.split("/"), *rel.split("/"))
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as f:
+                f.write(data)
+        return os.path.join(root, *self.fw_dir.split("/"))
+
 
 def sha256(data):
     return hashlib.sha256(data).hexdigest()

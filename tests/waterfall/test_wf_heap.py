@@ -101,13 +101,7 @@ print("RESULT", heap, card_alloc, water_alloc)
 
 def deployed(into):
     """The image `blinks flash --game waterfall` puts on a tile (.mpy), written under `into`."""
-    image = build.build(game="games.waterfall:Waterfall")
-    for rel, data in image.files.items():
-        path = os.path.join(into, *image.fw_dir.split("/"), *rel.split("/"))
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(data)
-    return os.path.join(into, *image.fw_dir.split("/"))
+    return build.build(game="games.waterfall:Waterfall").write_under(into)
 
 
 @pytest.mark.skipif(MICROPYTHON is None, reason="the micropython command is not installed")
