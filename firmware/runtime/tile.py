@@ -25,7 +25,7 @@ A frame carrying the press flag wakes it even then.
 
 from runtime.button import Button
 from runtime.colors import dim
-from runtime.faces import FACE_COUNT, Faces
+from runtime.faces import EXPIRE_MS, FACE_COUNT, Faces
 
 START_POWER_UP = 0
 START_WOKE = 1
@@ -307,12 +307,12 @@ class Tile:
         """True when no valid frame arrived on the face for more than 200 ms."""
         if f < 0 or f > 5:
             raise _bad_face(f)
-        return self._now - self._last_rx[f] > 200
+        return self._now - self._last_rx[f] > EXPIRE_MS
 
     def heard_faces(self) -> int:
         """The faces not expired, as bits (bit f for face f): a game's look around the tile in
         one call, where six `is_value_received_on_face_expired` cost ~0.2 ms a pass on a tile."""
-        limit = self._now - 200
+        limit = self._now - EXPIRE_MS
         last_rx = self._last_rx
         heard = 0
         for f in range(FACE_COUNT):
