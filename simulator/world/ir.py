@@ -39,7 +39,7 @@ class IrModel:
         # (every frame of a face value or shorter at the board's rate): None where they can
         self._air_of_len = [
             self._air[2 + n] if self._air[2 + n] == self._air[2 + 2 * n] else None
-            for n in range(39)
+            for n in range(len(self._air) // 2 - 1)  # every length whose escapes stay in _air
         ]
         self.sent = 0
         self.delivered = 0
@@ -54,7 +54,7 @@ class IrModel:
 
     def frame_airtime(self, data) -> int:
         """Whole ms a frame takes on the air, as hal/ir_frames.wire_length counts its bytes."""
-        if len(data) < 39:
+        if len(data) < len(self._air_of_len):
             ms = self._air_of_len[len(data)]
             if ms is not None:
                 return ms
