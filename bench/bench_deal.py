@@ -42,8 +42,7 @@ for path in (ROOT, os.path.join(ROOT, "firmware")):
 from games.lostgems import LostGems, shards
 from runtime import link
 
-from simulator.sessions.physical import cluster_cells
-from simulator.world import World
+from simulator.world import World, shapes
 from simulator.world.ir import IrModel
 
 SHAPES = ("blob", "line", "ring", "random")
@@ -57,7 +56,7 @@ SETTLE_MS = 180000  # longest a deal may take to end everywhere (the root gives 
 def cluster(shape, seed, loss=0.0, flips=0.0, n=18):
     """A world of n Lost Gems tiles joined in one cluster of `shape`, faces found (300 ms)."""
     w = World(seed=seed, ir_loss=loss, bit_flip=flips, bit_rate=BIT_RATE)
-    for q, r in cluster_cells(shape, n, seed):
+    for q, r in shapes.named(shape, n, seed):
         w.add_tile(LostGems, q=q, r=r)
     w.advance(300)
     return w

@@ -20,10 +20,10 @@
 import os
 import time
 
-from simulator.sessions.bots import BEST_BOT
-from simulator.sessions.bots.cautious import CautiousBot
-from simulator.sessions.bots.handsets import clear_caches
-from simulator.sessions.playtest import run_games, score_stats
+from simulator.games.lostgems.bots import BEST_BOT
+from simulator.games.lostgems.bots.cautious import CautiousBot
+from simulator.games.lostgems.bots.handsets import clear_caches
+from simulator.games.lostgems.playtest import run_games, score_stats
 
 
 def run(quick):

@@ -3,7 +3,8 @@
 - nothing under firmware/ imports from simulator/ or host_tools/, nor a module MicroPython lacks;
 - the firmware has no `match` statement (MicroPython has none);
 - the headless world never imports pygame;
-- the referee and the rest of the rules engine never import the world.
+- each game's referee and the rest of its rules engine never import the world;
+- the platform (world, app, co-simulation, session framework) imports no game's modules.
 Imports guarded by `try: ... except ImportError` are allowed (they are optional by design).
 """
 
@@ -81,21 +82,38 @@ def test_world_never_imports_pygame():
     assert offending_imports("simulator/world", ["pygame"]) == []
 
 
+# A game's modules that move or show tiles; the rest of its host code is pure rules.
+DRIVES_TILES = {"physical.py", "bot_play.py", "bot_panel.py", "table_moves.py", "playtest_cli.py"}
+PLATFORM = ("simulator/world", "simulator/app", "simulator/cosim", "simulator/sessions")
+
+
+def game_packages():
+    return sorted(p for p in (ROOT / "simulator/games").iterdir() if (p / "__init__.py").exists())
+
+
 def test_rules_engine_never_imports_the_world():
-    # The referee and bots are pure rules: usable alone and fast. Only the physical runner
-    # (which moves tiles in the world) may import it.
-    rules_modules = [
-        p
-        for p in python_files("simulator/sessions")
-        if "physical" not in p.name and "runner" not in p.name
-    ]
+    # Each game's referee, bots and script language are pure rules: usable alone and fast.
+    # Only the modules that play on tiles (DRIVES_TILES) may import the world or pygame.
     bad = []
-    for path in rules_modules:
-        if path.name in ("cli.py", "playtest_cli.py", "__init__.py"):
-            continue
-        for module, line in imported_modules(path):
-            if module.startswith(("simulator.world", "pygame")):
-                bad.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    for package in game_packages():
+        for path in python_files(package.relative_to(ROOT)):
+            if path.name in DRIVES_TILES:
+                continue
+            for module, line in imported_modules(path):
+                if module.startswith(("simulator.world", "simulator.app", "pygame")):
+                    bad.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert bad == []
+    assert {p.name for p in game_packages()} >= {"lostgems", "waterfall"}
+
+
+def test_the_platform_knows_no_game_by_name():
+    # The world, the app, the co-simulation and the session framework reach a game only
+    # through the registry (simulator.games), never its modules or its firmware.
+    games = [p.name for p in game_packages()]
+    forbidden = [f"simulator.games.{g}" for g in games] + [f"games.{g}" for g in games]
+    bad = []
+    for folder in PLATFORM:
+        bad += offending_imports(folder, forbidden)
     assert bad == []
 
 

@@ -31,9 +31,7 @@ WIDTH, HEIGHT = 1280, 800
 PANEL_WIDTH = 310  # in the 1280x800 window; it grows with bigger ones (ui_scale)
 HEX_SIZE = 34.0
 SMALLEST_HEX = 8.0  # a cluster of 60 tiles in a 1100x700 window needs about 14
-BACK = (2 << 5,) * 6  # what a hidden shard shows: a dim green back, like "face down"
-VIEW_HIDES = ("revealed",)
-FACE_UP = ("revealed", "played", "error", "discarded")  # shards both players may read
+BACK = (2 << 5,) * 6  # what a hidden piece shows: a dim green back, like "face down"
 
 
 def ui_scale(size: tuple) -> float:
@@ -148,21 +146,26 @@ class SimApp:
         return self.area_name(tid)
 
     def hidden(self, tid) -> bool:
-        """Viewing as A (or B): a shard in A's (B's) own hand must not be seen by A (B), nor
-        while they carry it out of the hand."""
+        """Viewing as A (or B): a piece in A's (B's) own hand that the game hides from its
+        holder (its VIEW_HIDES states) must not be seen by A (B), nor while they carry it out
+        of the hand."""
         if self.view_as is None:
             return False
         if self.home_area(tid) != "hand_" + self.view_as.lower():
             return False
-        return self.inspect(tid).get("state") in VIEW_HIDES
+        return self.inspect(tid).get("state") in getattr(self.host, "VIEW_HIDES", ())
 
-    def shard_shown(self, tid, info=None) -> str:
-        """The shard name the inspector may show: while viewing as a player, only shards that
-        player could read on the table (face up, and not in their own hand)."""
+    def piece_shown(self, tid, info=None) -> str:
+        """The piece the inspector may show (Lost Gems' shard): while viewing as a player, only
+        pieces that player could read on the table (in one of the game's FACE_UP states, when
+        it names them, and not hidden in their own hand)."""
         info = self.inspect(tid) if info is None else info
-        if self.view_as is not None and (self.hidden(tid) or info.get("state") not in FACE_UP):
+        face_up = getattr(self.host, "FACE_UP", None)
+        if self.view_as is not None and (
+            self.hidden(tid) or (face_up is not None and info.get("state") not in face_up)
+        ):
             return "hidden"
-        return info.get("shard") or "-"
+        return info.get(getattr(self.host, "PIECE", "shard")) or "-"
 
     def shown_leds(self, tid) -> list:
         return list(BACK) if self.hidden(tid) else list(self.world.leds(tid))

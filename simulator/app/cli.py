@@ -73,8 +73,8 @@ def add_arguments(parser):
     parser.add_argument(
         "--bot",
         metavar="NAME",
-        help="play Lost Gems as A against this bot playing B (conventions, cautious, or "
-        "module:Class for a bot of your own)",
+        help="play as A against this bot playing B, in games that have one (Lost Gems: "
+        "conventions, cautious, ... or module:Class for a bot of your own)",
     )
     parser.add_argument(
         "--scripts",
@@ -145,15 +145,15 @@ def window_size(text):
 
 
 def _check_bot(args):
-    from simulator.app.bot_play import BOT_TILES, check_bot_name
+    from simulator.games import host_game
 
     if args.replay:
         return "--bot plays a new game: it cannot be combined with --replay (replay the recording alone)"
-    if args.tiles != BOT_TILES:
-        return f"--bot plays full Lost Gems on {BOT_TILES} tiles, not --tiles {args.tiles}"
-    if args.game not in (None, "lostgems"):
-        return f"--bot plays Lost Gems, not --game {args.game}"
-    return check_bot_name(args.bot)
+    game = host_game(args.game)
+    problem_of = getattr(game, "sim_bot_problem", None)
+    if problem_of is None:
+        return f"--bot: {game.NAME} has no bot to play against in the simulator"
+    return problem_of(args)
 
 
 def make_app(args, size=None, runners=None):
@@ -212,10 +212,8 @@ def make_app(args, size=None, runners=None):
     app.clock.set_speed(args.speed)
     bot = getattr(args, "bot", None)
     if bot is not None:
-        from simulator.app.bot_play import BotGame
-
         try:
-            BotGame(app, bot, seed, getattr(args, "scripts", None)).attach()
+            app.host.attach_sim_bot(app, bot, seed, getattr(args, "scripts", None))
         except OSError as exc:  # the scripts folder cannot be made
             app.close()
             raise OSError(f"--scripts: {exc}") from None

@@ -42,4 +42,8 @@ def load_game(name=None) -> tuple:
     try:
         return _import(DEFAULT), DEFAULT, None
     except GameNotFound as exc:
-        return _import(FALLBACK), FALLBACK, f"Lost Gems not available, showing the demo ({exc})"
+        return (
+            _import(FALLBACK),
+            FALLBACK,
+            f"{DEFAULT} not available, showing the {FALLBACK} game ({exc})",
+        )

@@ -217,7 +217,7 @@ class Panel:
         if info.get("micropython"):
             y = t.blit(surface, "runs on real MicroPython", (x, y), 18, WARN).bottom
         piece = getattr(app.host, "PIECE", "shard")  # what a tile is in the game: its inspect key
-        shown = app.shard_shown(tid, info) if piece == "shard" else info.get(piece) or "-"
+        shown = app.piece_shown(tid, info)
         y = t.blit(
             surface, f"state: {info.get('state', '-')}   {piece}: {shown}", (x, y), 20
         ).bottom + self.px(2)

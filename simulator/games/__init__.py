@@ -1,8 +1,8 @@
 """The games the host side knows, each described by one object, so the platform (the app, the
 session framework, the playtest command) asks a game what it needs instead of knowing it.
 
-A game's host code lives in one place: `simulator/games/<name>/` (Waterfall), or for Lost Gems,
-which came first, `simulator/sessions/` with its descriptor in `simulator/games/lostgems.py`.
+A game's host code lives in one place, `simulator/games/<name>/` (lostgems, waterfall), whose
+`__init__` is its descriptor. This module is the only one of the platform that names games.
 A firmware game with no host package (the demo, or `games.<name>` of your own) gets a plain
 table and no sessions. docs/writing-a-game.md walks through adding one.
 
@@ -15,9 +15,14 @@ A descriptor (module-level names of the game's host module):
 - SCRIPT_SUFFIX, parse_script(text) and session_runners(): `blinks session run` for the game's
   scripts (optional); CEILING = True if its runners take --ceiling
 - run_playtest(args) -> exit code: `blinks playtest --game NAME` (optional)
+- bot_names() -> [name]: the bots `blinks playtest --bot` takes, for its --help (optional)
+- sim_bot_problem(args) -> None or the error, and attach_sim_bot(app, name, seed, scripts):
+  `blinks sim --bot NAME`, a person against a bot in the window (optional)
 - for the simulator's side panel (optional): DEAL_TIP (how to deal, shown while undealt),
   TOKENS (True: the hint and error coins), PIECE (the inspect() key naming what a tile is),
-  AREA_WORDS (the inspector's name for each area; else the area's label)
+  AREA_WORDS (the inspector's name for each area; else the area's label), VIEW_HIDES and
+  FACE_UP (viewing as a player: the states of a piece in their own hand they cannot see, and
+  the states any player can read)
 """
 
 import importlib
@@ -75,4 +80,4 @@ def game_of_script(path):
     for suffix, game in script_games().items():
         if path.endswith(suffix):
             return game
-    return host_game("lostgems")
+    return host_game(DEFAULT)

@@ -1,24 +1,18 @@
-"""Lost Gems sessions: the referee, session scripts, bots and playtests (Python API).
+"""The session framework every game's scripts and playtests run on; it knows no game by name.
 
-from simulator.sessions import GameState, Move, play_game, run_games, score_stats
-g = GameState(seed=3)                  # or GameState(deck=[...], start=1)
-g.apply(Move.hint_colour(0))           # A hints B "red"; IllegalMove names a broken rule
-g.legal_moves(); g.to_dict(); g.observation(1)
-play_game(bot_class("conventions"), seed=7).score
-score_stats(run_games("conventions", 1000, seed=0))["mean"]
-run_script_text(open("examples/rules-basics.lg").read()).to_dict()
+- `cli`: `blinks session run SCRIPT...`: the script's game (told by its suffix, through
+  simulator.games) parses it and brings its runners; this module batches, reports and exits.
+- `runner`: the exit codes and the `SessionResult` a game's runner ends with.
+- `script`: the `ScriptError(line, message)` every game's parser raises, and whole numbers.
+- `playtest_cli`: `blinks playtest`: the options, handed to the game's own playtest.
+
+Each game's referee, bots, script language and runners live with the game, in
+simulator/games/<game>/ (docs/writing-a-game.md).
 """
 
-from simulator.sessions.bots import BEST_BOT, BOTS, Bot, UnknownBot, bot_class, play_game
-from simulator.sessions.moves import Move
-from simulator.sessions.observation import Observation
-from simulator.sessions.playtest import run_games, score_stats
-from simulator.sessions.referee import Event, GameState, IllegalMove
-from simulator.sessions.runner import RulesRunner, SessionResult, run_script_text
-from simulator.sessions.script import ScriptError, parse_script
-from simulator.sessions.shards import parse_shard, shard_name
-
-__all__ = [
+# Lost Gems' Python API was this package's before games had a place of their own; the names
+# still resolve here (a module __getattr__, PEP 562) so code written against it keeps working.
+_LOST_GEMS_NAMES = {
     "BEST_BOT",
     "BOTS",
     "Bot",
@@ -28,7 +22,6 @@ __all__ = [
     "Move",
     "Observation",
     "RulesRunner",
-    "ScriptError",
     "SessionResult",
     "UnknownBot",
     "bot_class",
@@ -39,4 +32,16 @@ __all__ = [
     "run_script_text",
     "score_stats",
     "shard_name",
-]
+}
+
+
+def __getattr__(name):
+    if name in _LOST_GEMS_NAMES:
+        from simulator.games import host_game
+
+        return getattr(host_game("lostgems"), name)
+    if name == "ScriptError":
+        from simulator.sessions.script import ScriptError
+
+        return ScriptError
+    raise AttributeError(f"module 'simulator.sessions' has no attribute {name!r}")

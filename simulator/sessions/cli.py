@@ -111,15 +111,6 @@ def seed_number(text):
     return value
 
 
-def physical_runner_class():
-    """The simulator runner, or None while the world or the firmware is missing."""
-    try:
-        from simulator.sessions.physical import PhysicalRunner
-    except ImportError:
-        return None
-    return PhysicalRunner
-
-
 def run(args):
     if getattr(args, "session_command", None) != "run":
         print("usage: " + args.session_usage.strip(), file=sys.stderr)
@@ -249,7 +240,9 @@ def run_session(
     game = game_of_script(path)  # the script's game brings its language and runners
     rules_class, tiles_class = game.session_runners()
     if ceiling and not getattr(game, "CEILING", False):
-        return fail(0, f"--ceiling is for Lost Gems scripts, not {game.NAME}")
+        return fail(
+            0, f"--ceiling: {game.NAME} scripts have no deal ceiling (Lost Gems scripts do)"
+        )
     if rules_only:
         runner_class, options = rules_class, {"ceiling": ceiling}
     else:
@@ -321,10 +314,5 @@ def tile_failure(runner, exc):
 
 
 def outcome(result):
-    """The last line of a session run without --json (a game's result may say it itself)."""
-    if hasattr(result, "outcome"):
-        return result.outcome()
-    if result.state is None:
-        return "the deal failed, no game was played"
-    over = "over" if result.state.over else "not over"
-    return f"score {result.state.score}, {over}; {len(result.failures)} expect(s) failed"
+    """The last line of a session run without --json: the game's result words it."""
+    return result.outcome()

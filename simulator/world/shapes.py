@@ -4,7 +4,11 @@ Every shape is deterministic (the random one from the rng it is given) and start
 around it, so callers can offset it.
 """
 
+import random
+
 from simulator.world.grid import DIRECTIONS
+
+NAMES = ("blob", "line", "ring", "random")  # what session scripts call them (`deal SHAPE`)
 
 
 def _check(n: int) -> None:
@@ -53,6 +57,18 @@ def random_shape(n: int, rng):
         cells.append(pick)
         taken.add(pick)
     return cells
+
+
+def named(shape: str, n: int, seed: int = 0):
+    """The cluster a session script's `deal SHAPE` asks for: one of NAMES (the random one drawn
+    from `seed`); anything else is a blob."""
+    if shape == "line":
+        return line(n)
+    if shape == "ring":
+        return ring(n)
+    if shape == "random":
+        return random_shape(n, random.Random(seed))
+    return blob(n)
 
 
 def _ring_cells(radius: int):

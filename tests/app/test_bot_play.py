@@ -12,11 +12,11 @@ import pygame
 from sim_hands import Hands, lone_cell
 
 from host_tools.cli import main as blinks
-from simulator.app.bot_play import BROKEN, NEW_GAME, OVER, PERSON, rating
-from simulator.sessions.game_scripts import save_new_script
-from simulator.sessions.moves import ALL_HINTS, DISCARDS, PLAYS
-from simulator.sessions.observation import Observation
-from simulator.sessions.shards import parse_shard, shard_name
+from simulator.games.lostgems.bot_play import BROKEN, NEW_GAME, OVER, PERSON, rating
+from simulator.games.lostgems.game_scripts import save_new_script
+from simulator.games.lostgems.moves import ALL_HINTS, DISCARDS, PLAYS
+from simulator.games.lostgems.observation import Observation
+from simulator.games.lostgems.shards import parse_shard, shard_name
 
 
 def wait_for(app, hands, ready, timeout_ms=60000):

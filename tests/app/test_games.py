@@ -14,7 +14,7 @@ def test_falls_back_to_the_demo_with_a_note_when_lost_gems_cannot_be_imported(mo
     monkeypatch.setitem(games.KNOWN, "lostgems", ("games.no_such_module", "LostGems"))
     cls, name, note = games.load_game()
     assert name == "demo" and cls.__name__ == "Demo"
-    assert "Lost Gems not available" in note
+    assert "lostgems not available, showing the demo game" in note
 
 
 def test_an_unknown_game_named_on_purpose_is_an_error():

@@ -25,12 +25,12 @@ def test_hold_deals_then_a_double_click_in_hand_reveals_and_view_as_hides_it(mak
     jungle_tile = edge_tile(app)
     app.view_as = "A"  # A must not see A's own revealed shard, nor any face-down shard
     assert app.hidden(tid) and app.shown_leds(tid) == list(BACK)
-    assert app.shard_shown(tid) == "hidden" and app.shard_shown(jungle_tile) == "hidden"
+    assert app.piece_shown(tid) == "hidden" and app.piece_shown(jungle_tile) == "hidden"
     app.view_as = "B"
     assert not app.hidden(tid) and app.shown_leds(tid) == app.world.leds(tid)
-    assert app.shard_shown(tid) == info["shard"] and app.shard_shown(jungle_tile) == "hidden"
+    assert app.piece_shown(tid) == info["shard"] and app.piece_shown(jungle_tile) == "hidden"
     app.view_as = None
-    assert app.shard_shown(jungle_tile) == app.world.inspect(jungle_tile)["shard"]
+    assert app.piece_shown(jungle_tile) == app.world.inspect(jungle_tile)["shard"]
     hands.clicks(tid, 2)  # a double-click again turns it back face down
     assert app.world.inspect(tid)["state"] == "face down"
 
@@ -48,7 +48,7 @@ def test_viewing_as_a_a_carried_shard_from_a_hand_stays_hidden(make_app):
     hands.move((start[0], start[1] - 4 * round(app.table.layout.size)))
     assert app.world.position(tid) is None  # ...and carries it over the table
     assert app.hidden(tid) and app.shown_leds(tid) == list(BACK)
-    assert app.shard_shown(tid) == "hidden"
+    assert app.piece_shown(tid) == "hidden"
     hands.up(start, button=3)
     assert app.area_name(tid) == "hand_a" and app.hidden(tid)  # put back in the hand
 

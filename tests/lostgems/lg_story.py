@@ -6,8 +6,7 @@ from collections import Counter
 
 from games.lostgems import LostGems, shards
 
-from simulator.sessions.physical import cluster_cells
-from simulator.world import World
+from simulator.world import World, shapes
 
 HOLD_DEAL_MS = 6000
 SETTLE_MS = 700  # after a move: the board value must hold 250 ms, then the news travels
@@ -19,7 +18,7 @@ BOARD = (-40, 0)  # the middle of the table where the gem board grows
 def table(n, shape="blob", loss=0.0, seed=1, flips=0.0):
     """A world with n Lost Gems tiles joined in one cluster of that shape (4 kbit/s links)."""
     w = World(seed=seed, ir_loss=loss, bit_flip=flips, bit_rate=4000)
-    for q, r in cluster_cells(shape, n, seed):
+    for q, r in shapes.named(shape, n, seed):
         w.add_tile(LostGems, q=q, r=r)
     w.advance(300)  # faces find each other
     return w

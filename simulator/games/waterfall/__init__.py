@@ -65,6 +65,13 @@ def session_runners():
     return RulesRunner, TilesRunner
 
 
+def bot_names():
+    """The bots `blinks playtest --game waterfall` knows, by name."""
+    from simulator.games.waterfall.bots import BOTS
+
+    return sorted(BOTS)
+
+
 def run_playtest(args):
     from simulator.games.waterfall.playtest import run
 

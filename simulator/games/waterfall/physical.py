@@ -19,10 +19,9 @@ from simulator.cosim import CosimError
 from simulator.games.waterfall.referee import GameState
 from simulator.games.waterfall.rules import PLAYERS, cell_of, place_name
 from simulator.games.waterfall.runner import RulesRunner, SessionResult
-from simulator.sessions.physical import cluster_cells
 from simulator.sessions.runner import EXIT_EXPECT_FAILED
 from simulator.sessions.script import ScriptError
-from simulator.world import World
+from simulator.world import World, shapes
 
 HOLD_DEAL_MS = 6000
 DEAL_TIMEOUT_MS = 60000
@@ -78,7 +77,7 @@ class TilesRunner(RulesRunner):
             from simulator.cosim import mpy_runners
 
             runners = mpy_runners(self.mpy, cards.DECK_SIZE)
-        for i, (q, r) in enumerate(cluster_cells(shape, cards.DECK_SIZE, seed)):
+        for i, (q, r) in enumerate(shapes.named(shape, cards.DECK_SIZE, seed)):
             w.add_tile(Waterfall, q=q, r=r, runner=runners.get(i))
         w.advance(300)
         held = w.tiles[0]

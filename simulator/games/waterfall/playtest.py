@@ -14,6 +14,7 @@ from collections import Counter
 from simulator.games.waterfall.bots import BEST_BOT, BOTS, UnknownBot, bot_class, play_game
 from simulator.games.waterfall.referee import IllegalMove
 from simulator.games.waterfall.rules import ENDS, MAX_PLAYERS, MIN_PLAYERS
+from simulator.sessions.playtest_cli import MAX_GAMES, rounded
 
 # Lost Gems' options that mean nothing for Waterfall (refused, exit 2)
 LOST_GEMS_ONLY = ("partner", "against", "ceiling", "plot", "physical")
@@ -29,8 +30,8 @@ def problem(args):
         return exc.args[0]
     if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
         return f"--players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, got {args.players}"
-    if not 1 <= args.games <= 10_000_000:
-        return f"--games must be from 1 to 10,000,000, got {args.games}"
+    if not 1 <= args.games <= MAX_GAMES:
+        return f"--games must be from 1 to {MAX_GAMES:,}, got {args.games}"
     if args.scripts == "":
         return "--scripts needs a folder name"
     return None
@@ -99,7 +100,7 @@ def run(args):
     figures = stats(states)
     figures.update(bot=args.bot, seed=args.seed)
     if args.json:
-        print(json.dumps(_rounded(figures)))
+        print(json.dumps(rounded(figures)))
         return 0
     print(
         f"Waterfall, {args.players} players, {args.bot}: {figures['games']} games from seed {args.seed}"
@@ -118,16 +119,6 @@ def run(args):
         + ", ".join(f"{'ABCD'[p]} {w}" for p, w in enumerate(figures["wins_by_seat"]))
     )
     return 0
-
-
-def _rounded(figures):
-    if isinstance(figures, float):
-        return round(figures, 4)
-    if isinstance(figures, dict):
-        return {k: _rounded(v) for k, v in figures.items()}
-    if isinstance(figures, list):
-        return [_rounded(v) for v in figures]
-    return figures
 
 
 __all__ = ["BOTS", "run", "stats"]

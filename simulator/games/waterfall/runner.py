@@ -1,7 +1,7 @@
 """Run a parsed Waterfall script on the referee alone (`--rules-only`); the tiles runner
 (physical.py) subclasses it and overrides the `deal`, `after_move` and `expect_tile` hooks.
 
-Exit codes are the session framework's (simulator.sessions.runner): 0 every expect held, 1 an
+Exit codes are the session framework's (simulator.games.lostgems.runner): 0 every expect held, 1 an
 expect failed (the session goes on), 2 an illegal or out-of-turn move (ScriptError).
 """
 
