@@ -10,38 +10,13 @@ Each game's referee, bots, script language and runners live with the game, in
 simulator/games/<game>/ (docs/writing-a-game.md).
 """
 
-# Lost Gems' Python API was this package's before games had a place of their own; the names
-# still resolve here (a module __getattr__, PEP 562) so code written against it keeps working.
-_LOST_GEMS_NAMES = {
-    "BEST_BOT",
-    "BOTS",
-    "Bot",
-    "Event",
-    "GameState",
-    "IllegalMove",
-    "Move",
-    "Observation",
-    "RulesRunner",
-    "SessionResult",
-    "UnknownBot",
-    "bot_class",
-    "parse_script",
-    "parse_shard",
-    "play_game",
-    "run_games",
-    "run_script_text",
-    "score_stats",
-    "shard_name",
-}
-
 
 def __getattr__(name):
-    if name in _LOST_GEMS_NAMES:
-        from simulator.games import host_game
+    """Lost Gems' Python API (its `__all__`) was this package's before games had a place of
+    their own; its names still resolve here (PEP 562), so code written against it runs on."""
+    from simulator.games import host_game
 
-        return getattr(host_game("lostgems"), name)
-    if name == "ScriptError":
-        from simulator.sessions.script import ScriptError
-
-        return ScriptError
+    lost_gems = host_game("lostgems")
+    if name in lost_gems.__all__:
+        return getattr(lost_gems, name)
     raise AttributeError(f"module 'simulator.sessions' has no attribute {name!r}")
