@@ -145,6 +145,11 @@ class SimApp:
                 return None if area is None else area.name
         return self.area_name(tid)
 
+    def can_view_as_player(self) -> bool:
+        """Whether viewing the table as one player hides anything: the game says which of a
+        hand's pieces their holder cannot see (VIEW_HIDES); without them the V key is off."""
+        return bool(getattr(self.host, "VIEW_HIDES", ()))
+
     def hidden(self, tid) -> bool:
         """Viewing as A (or B): a piece in A's (B's) own hand that the game hides from its
         holder (its VIEW_HIDES states) must not be seen by A (B), nor while they carry it out

@@ -157,7 +157,7 @@ class Gestures:
             app.clock.cycle_speed()
         elif k == pygame.K_d:
             app.overlay = not app.overlay
-        elif k == pygame.K_v and not app.view_locked:
+        elif k == pygame.K_v and not app.view_locked and app.can_view_as_player():
             app.view_as = {None: "A", "A": "B", "B": None}[app.view_as]
         elif k == pygame.K_r:
             self._rotate(-1 if shift else 1)

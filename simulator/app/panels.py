@@ -21,15 +21,6 @@ HELP = (
     "Left-drag on empty felt: knife split",
     "Wheel or R / Shift+R: rotate a tile",
     "Space pause  N step  S speed  D links",
-    "V view as A / B / all   Esc quit",
-)
-BOT_HELP = (
-    "Your move: the buttons above",
-    "The tiles move themselves; you see",
-    "  your own shards as backs",
-    "Triple-click the board: count it",
-    "Space pause  N step  S speed  D links",
-    "Esc quit",
 )
 
 
@@ -125,12 +116,14 @@ class Panel:
             ).bottom
         if app.recorder is not None:
             y = t.blit(surface, f"recording to {app.recorder.path[-30:]}", (x, y), 18, DIM).bottom
-        view = {
-            None: "everyone (all shards shown)",
-            "A": "as A (A's hand hidden)",
-            "B": "as B (B's hand hidden)",
-        }[app.view_as]
-        y = t.blit(surface, "View: " + view, (x, y + px(4)), 20).bottom + px(10)
+        if app.can_view_as_player():
+            view = {
+                None: f"everyone (all {getattr(app.host, 'PIECE', 'shard')}s shown)",
+                "A": "as A (A's hand hidden)",
+                "B": "as B (B's hand hidden)",
+            }[app.view_as]
+            y = t.blit(surface, "View: " + view, (x, y + px(4)), 20).bottom
+        y += px(10)
         owner = app.panel_owner()
         if owner is not None:
             self.coins = []
@@ -151,7 +144,11 @@ class Panel:
 
     def _draw_help(self, surface, app):
         x, t = self.x + self.px(14), self.text
-        lines = BOT_HELP if app.view_locked else HELP
+        owner = app.panel_owner()  # a game that takes the panel over says its own keys
+        lines = getattr(owner, "HELP", None)
+        if lines is None:  # V only where a hand hides something from its holder
+            last = "V view as A / B / all   Esc quit" if app.can_view_as_player() else "Esc quit"
+            lines = (*HELP, last)
         hy = self.height - self.px(8 + 17 * len(lines))
         for line in lines:
             hy = t.blit(surface, line, (x, hy), 18, DIM).bottom

@@ -181,7 +181,8 @@ def test_keys_pause_step_speed_and_overlay(make_app):
     assert app.update(5000) == 50  # a window that froze for 5 s runs only 50 ms: no jump
     for key in (pygame.K_SPACE, pygame.K_s, pygame.K_d, pygame.K_v):
         hands.event(pygame.KEYDOWN, key=key, mod=0)
-    assert app.clock.paused and app.clock.speed == 4 and app.overlay and app.view_as == "A"
+    assert app.clock.paused and app.clock.speed == 4 and app.overlay
+    assert app.view_as is None  # the demo hides nothing in a hand from its holder: V is off
     now = app.world.now
     assert app.update(1000) == 0 and app.world.now == now
     hands.event(pygame.KEYDOWN, key=pygame.K_n, mod=0)
@@ -199,3 +200,13 @@ def test_token_coins_are_clicked_on_the_panel(make_app):
     hands.down(rect.center)
     hands.up(rect.center)
     assert app.tokens.hints == 2
+
+
+def test_v_views_the_table_as_each_player_in_a_game_with_hidden_hands(make_app):
+    app = make_app(tiles=2, game="lostgems")
+    hands = Hands(app)
+    seen = []
+    for _ in range(3):
+        hands.event(pygame.KEYDOWN, key=pygame.K_v, mod=0)
+        seen.append(app.view_as)
+    assert seen == ["A", "B", None]

@@ -81,6 +81,15 @@ def pointed_words(touched) -> str:
 class BotGame:
     """The controller (see app.py's hooks): deals, runs the turns, draws the game panel."""
 
+    HELP = (  # the panel's key help while the bot game owns it
+        "Your move: the buttons above",
+        "The tiles move themselves; you see",
+        "  your own shards as backs",
+        "Triple-click the board: count it",
+        "Space pause  N step  S speed  D links",
+        "Esc quit",
+    )
+
     def __init__(self, app, bot_name: str, seed: int, scripts=None):
         self.app = app
         self.bot_name = bot_name
