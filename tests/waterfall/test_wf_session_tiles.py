@@ -55,3 +55,33 @@ def test_expect_tile_reads_a_tile_on_the_table(tmp_path, capsys):
 def test_the_example_holds_on_a_lossy_link(capsys):
     script = str(EXAMPLES / "rules-basics.wf")
     assert main(["session", "run", script, "--ir-loss", "0.3", "-q"]) == 0, capsys.readouterr().err
+
+
+def test_playtest_physical_plays_each_bot_game_on_the_tiles(monkeypatch, capsys):
+    from simulator.games.waterfall.physical import TilesRunner
+
+    made = []  # every move the tiles runner made on the tiles
+    after_move = TilesRunner.after_move
+    monkeypatch.setattr(
+        TilesRunner, "after_move", lambda self, st, ev: made.append(st) or after_move(self, st, ev)
+    )
+    args = ["playtest", "--game", "waterfall", "--games", "2", "--seed", "8", "--physical"]
+    assert main([*args, "--json"]) == 0, capsys.readouterr().err
+    data = json.loads(capsys.readouterr().out)
+    assert data["physical"] is True and data["games"] == 2
+    assert len(made) >= 2 * data["mean_turns"]  # a turn is one move or more
+    assert main(args) == 0
+    assert "they agreed with the referee" in capsys.readouterr().out
+
+
+def test_playtest_physical_says_which_game_the_tiles_got_wrong(monkeypatch, capsys):
+    # The tiles are checked against the referee: a game written out with a wrong last
+    # expect (as a tile showing the wrong thing would read) stops the run with exit 1.
+    from simulator.games.waterfall import scripts_out
+
+    write = scripts_out.game_script
+    monkeypatch.setattr(scripts_out, "game_script", lambda *a: write(*a) + "expect waterfall 99\n")
+    args = ["playtest", "--game", "waterfall", "--games", "1", "--seed", "8", "--physical"]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert "the tiles disagree with the referee (seed 8:" in err and "99" in err

@@ -1,6 +1,9 @@
 """`blinks playtest --game waterfall [--bot NAME] [--players N] --games N [--seed S] [--json]
-[--scripts DIR]`: many bot games on the referee, and what they tell a designer: the winner's
-mean score and how the games ended (the 20-tile rule, an empty deck, or the turn limit).
+[--scripts DIR] [--physical]`: many bot games on the referee, and what they tell a designer:
+the winner's mean score and how the games ended (the 20-tile rule, an empty deck, or the turn
+limit). With --physical every game is also played move by move on 27 simulated tiles, as
+people would (the session runner's tiles runner), and the tiles are checked against the
+referee after each move; a disagreement names the game and exits 1.
 
 Game i is dealt from seed S + i, so a run is reproducible.
 """
@@ -15,9 +18,10 @@ from simulator.games.waterfall.bots import BEST_BOT, BOTS, UnknownBot, bot_class
 from simulator.games.waterfall.referee import IllegalMove
 from simulator.games.waterfall.rules import ENDS, MAX_PLAYERS, MIN_PLAYERS
 from simulator.sessions.playtest_cli import MAX_GAMES, rounded
+from simulator.sessions.script import ScriptError
 
 # Lost Gems' options that mean nothing for Waterfall (refused, exit 2)
-LOST_GEMS_ONLY = ("partner", "against", "ceiling", "plot", "physical")
+LOST_GEMS_ONLY = ("partner", "against", "ceiling", "plot")
 
 
 def problem(args):
@@ -75,6 +79,28 @@ def write_script(state, directory, bot, seed):
     return path
 
 
+class TilesDisagree(Exception):
+    """A bot game played on the simulated tiles did not end as on the referee."""
+
+
+def play_on_tiles(state, seed):
+    """Play a finished game's moves again on 27 simulated tiles (--physical), from its deal
+    on; raise TilesDisagree with the first thing the tiles did not show as the referee."""
+    from simulator.games.waterfall.physical import TilesRunner
+    from simulator.games.waterfall.script import parse_script
+    from simulator.games.waterfall.scripts_out import game_script
+
+    failures = []
+    script = game_script(state, f"seed {seed}", seed)
+    runner = TilesRunner(parse_script(script), failed=lambda line, msg: failures.append(msg))
+    try:
+        runner.run()
+    except ScriptError as exc:
+        failures.append(exc.message)
+    if failures:
+        raise TilesDisagree(f"seed {seed}: {failures[0]}")
+
+
 def run(args):
     if args.bot is None:
         args.bot = BEST_BOT
@@ -89,22 +115,29 @@ def run(args):
         for i in range(args.games):
             state = play_game(args.bot, seed=args.seed + i, players=args.players)
             states.append(state)
+            if args.physical:
+                play_on_tiles(state, args.seed + i)
             if args.scripts:
                 write_script(state, args.scripts, args.bot, args.seed + i)
     except IllegalMove as exc:
         print(f"playtest: {args.bot} made a move the rules refuse ({exc})", file=sys.stderr)
         return 1
+    except TilesDisagree as exc:
+        print(f"playtest: the tiles disagree with the referee ({exc})", file=sys.stderr)
+        return 1
     except OSError as exc:
         print(f"playtest: cannot write the scripts to {args.scripts}: {exc}", file=sys.stderr)
         return 2
     figures = stats(states)
-    figures.update(bot=args.bot, seed=args.seed)
+    figures.update(bot=args.bot, seed=args.seed, physical=bool(args.physical))
     if args.json:
         print(json.dumps(rounded(figures)))
         return 0
     print(
         f"Waterfall, {args.players} players, {args.bot}: {figures['games']} games from seed {args.seed}"
     )
+    if args.physical:
+        print("every move also played on 27 simulated tiles: they agreed with the referee")
     print(f"winner's score: mean {figures['mean']:.3f} ± {figures['stderr']:.3f} (standard error)")
     print(
         f"every player's score: mean {figures['mean_all']:.3f}; turns a game: {figures['mean_turns']:.1f}"
