@@ -50,7 +50,7 @@ def _bot_of_your_own(spec):
     if not (isinstance(cls, type) and issubclass(cls, Bot)):
         raise UnknownBot(
             f"{spec}: {module_name} has no Bot subclass called {class_name!r} "
-            "(subclass simulator.sessions.Bot and override act)"
+            "(subclass simulator.games.lostgems.Bot and override act)"
         )
     return cls
 
