@@ -87,12 +87,12 @@ class Waterfall:
         saved = store.decode(t.load_state())
         if saved is None:
             return
-        state, card, up, top, above, pawns, prior, record, seqs = saved
+        state, card, up, top, above, pawns, prior, record, seqs, handing = saved
         self.travel.seqs = seqs
         if state != UNDEALT and not cards.is_card(card):
             return
         self.card, self.top = card, top
-        self.travel.restore(above, pawns, seqs)
+        self.travel.restore(above, pawns, seqs, handing, now)
         self.up = -1 if up is None else up
         self.deal.restore(record, now)
         self.prior = prior
@@ -112,9 +112,11 @@ class Waterfall:
         elif self.state == UNCERTAIN and not self.deal.active():
             self.prior, self.prior_card = UNDEALT, cards.NO_CARD
             self.deal_aborted(now)
+        if self.state == WATERFALL:
+            self.travel.poll(now)
         self.courier.poll()
         if self.state == WATERFALL:
-            orientation.send_values(t, self.up, self.travel.pawns)
+            orientation.send_values(t, self.up, self.travel.shown() >= 0)
         else:
             t.set_value_sent_on_all_faces(0)
         frame = self.picture(now)
@@ -125,14 +127,22 @@ class Waterfall:
         d = self.deal
         now = self.tile.millis()
         water = self.state == WATERFALL
-        above = self.travel.above
+        tr = self.travel
+        pawns = [PLAYERS[p] for p in tr.pawns]
+        handing = []
+        above = []
+        for p in range(4):
+            if tr.handing[p] >= 0:
+                handing.append(PLAYERS[p])
+            if self.top and tr.above >> p & 1:
+                above.append(PLAYERS[p])
         return {
             "state": self.state,
             "card": cards.name(self.card) or None,
             "up": self.up if water else None,
             "top": self.top,
-            "pawns": [PLAYERS[p] for p in self.travel.pawns],
-            "above": [PLAYERS[p] for p in range(4) if above >> p & 1] if self.top else [],
+            "pawns": pawns + handing,  # a pawn handed on is here until the next tile took it
+            "above": above,
             "open": water and self.actions.is_open(now),
             "spots": self._open_faces() if water else 0,
             "show": self.showing(now),
@@ -167,7 +177,9 @@ class Waterfall:
                 return  # not voted: a reset brings back what was saved before the deal
             state = UNCERTAIN if record[0] == 2 else self.prior
             card, prior = self.prior_card, self.prior
-        blob = store.encode(state, card, up, self.top, tr.above, tr.pawns, prior, record, tr.seqs)
+        blob = store.encode(
+            state, card, up, self.top, tr.above, tr.pawns, prior, record, tr.seqs, tr.handing
+        )
         self.tile.save_state(blob)
 
     def log(self, event, now, details):
@@ -306,7 +318,7 @@ class Waterfall:
             return s
         if self.actions.flashing(now):
             return "action"
-        if self.travel.pawns and display.pawn_shown(now):
+        if self.travel.shown() >= 0 and display.pawn_shown(now):
             return "pawn"
         return "waterfall"
 
@@ -329,7 +341,7 @@ class Waterfall:
             c = display.ACTION_COLORS[cards.action_of(self.card)]
             return display.flash(c, now, out)
         if show == "pawn":
-            return display.solid(display.PLAYER_COLORS[self.travel.pawns[-1]], out)
+            return display.solid(display.PLAYER_COLORS[self.travel.shown()], out)
         up = self.up if show == WATERFALL else 0
         display.card(self.card, up, out)
         if show == WATERFALL and self.actions.is_open(now):
