@@ -57,8 +57,9 @@ deck = cards.deck()
 assert len(deck) == cards.DECK_SIZE == 27 and max(deck) <= 15
 for k in range(1, 16):
     assert cards.parse(cards.name(k)) == k
-blob = store.encode("waterfall", 3, 2, True, 5, [1, 0, 3], "card", bytes(4), [7, 0, 255, 1])
-want = ("waterfall", 3, 2, True, 5, [1, 0, 3], "card", bytes(4), [7, 0, 255, 1])
+seqs, handing = [7, 0, 300, 65535], [-1, 2, 6, -1]
+blob = store.encode("waterfall", 3, 2, True, 5, [1, 0, 3], "card", bytes(4), seqs, handing)
+want = ("waterfall", 3, 2, True, 5, [1, 0, 3], "card", bytes(4), seqs, handing)
 assert store.decode(blob) == want
 assert store.decode(b"junk") is None
 out = display.card(10, 1, [0] * 6)

@@ -7,6 +7,7 @@ import pytest
 from games.waterfall import cards, display
 from wf_story import (
     attach,
+    build,
     card,
     clicks,
     deal,
@@ -67,23 +68,6 @@ def test_orientation_is_found_on_a_rotated_cluster():
     for t in others:
         kind = cards.parse(card(w, t))
         assert list(w.leds(t)) == display.card(kind, info(w, t)["up"], [0] * 6)
-
-
-def build(w, layout):
-    """A waterfall from {place: card name}: the top is the (0, 0) card; tiles turned every way."""
-    taken = []
-    top = tile_with(w, layout[(0, 0)], taken)
-    taken.append(top)
-    start(w, top)
-    at = {(0, 0): top}
-    for n, (place, name) in enumerate(sorted(layout.items())):
-        if place == (0, 0):
-            continue
-        t = tile_with(w, name, taken)
-        taken.append(t)
-        attach(w, t, place, n % 6)
-        at[place] = t
-    return at
 
 
 def test_a_pawn_falls_through_add_draw_and_score():

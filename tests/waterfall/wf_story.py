@@ -69,6 +69,23 @@ def attach(w, tid, place, rotation, wait=True):
         assert w.run_until(lambda: state(w, tid) == "waterfall", 2000), state(w, tid)
 
 
+def build(w, layout):
+    """A waterfall from {place: card name}: the top is the (0, 0) card; tiles turned every way."""
+    taken = []
+    top = tile_with(w, layout[(0, 0)], taken)
+    taken.append(top)
+    start(w, top)
+    at = {(0, 0): top}
+    for n, (place, name) in enumerate(sorted(layout.items())):
+        if place == (0, 0):
+            continue
+        t = tile_with(w, name, taken)
+        taken.append(t)
+        attach(w, t, place, n % 6)
+        at[place] = t
+    return at
+
+
 def points_up(w, tid):
     """Whether the tile's up face points north in the world (whatever its rotation)."""
     up = info(w, tid)["up"]

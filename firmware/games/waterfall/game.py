@@ -17,31 +17,8 @@ Gestures:
   - the tile holding the pawn: it falls out at the bottom (there must be an empty place below
     the tile) and goes back above the waterfall.
 
-Orientation: a waterfall tile sends on each face its waterfall flag and that face's direction
-relative to up (0 up, 1 up-right, 2 down-right, 3 down, 4 down-left, 5 up-left). A dealt tile
-that hears a down-left or down-right direction on a face joins the waterfall right there and
-works out its own up face from it: whatever its rotation, its face f touching a direction d
-points in direction d + 3, so up is face f - (d + 3). So a tile attached below a waterfall
-tile joins it, and a cluster laid under the top finds its orientation tile by tile.
-
-Face value of a waterfall tile: 32 | 8 if it holds a pawn | the face's relative direction.
-Every other tile sends 0.
-
-The pawn travels in datagrams (the courier gets them through a lossy link):
-- PULL (player; clicked tile -> the tiles up-left and up-right of it): send
-  me that player's pawn. The tile holding it refuses (REFUSE: the clicked tile flashes red) if
-  the clicked tile holds another pawn while its own other way down is free (empty, or a tile
-  holding no pawn); else it gives the pawn (PAWN, player) and forgets it. A tile not holding
-  that pawn ignores the PULL.
-- Every pawn carries a move number, one more at every move, and each tile remembers the last
-  number it saw of each pawn (`seqs`): the courier may deliver a message twice (it sends it
-  again when a face blinks out in flight), and a PAWN or RETURN that is not newer is stale.
-- PAWN (player, number): the pawn enters this tile, which runs its action: it flashes the action's
-  colour; an ADD also opens the waterfall (OPEN, flooded to every waterfall tile): for
-  OPEN_MS each tile blinks white on its down faces that have no tile, where a hand tile may
-  attach.
-- RETURN (player): a pawn that fell out goes up, tile to tile, to the top, which keeps it
-  above the waterfall.
+The tile's other jobs have their own modules: `orientation` (which way is up, the face
+values), `travel` (the pawns and their datagrams), `actions` (what a pawn entering runs).
 
 Log lines: WF state tile=<hex> t=<ms> <old> -> <new> card=<card> up=<face>
            WF pawn tile=<hex> t=<ms> <A-D> enters|leaves|falls out|returns [action=<ACTION>]
@@ -53,7 +30,9 @@ from runtime import colors
 from runtime.courier import Courier
 from runtime.deal import PHASES, Deal, is_deal_message
 
-from games.waterfall import cards, display, store
+from games.waterfall import actions, cards, display, orientation, store
+from games.waterfall.actions import Actions
+from games.waterfall.travel import PLAYERS, Travel
 
 try:
     from micropython import const
@@ -69,26 +48,12 @@ UNCERTAIN = store.UNCERTAIN
 CARD = store.CARD
 REVEALED = store.REVEALED
 WATERFALL = store.WATERFALL
-PLAYERS = "ABCD"
 
-_PULL = const(0x60)  # datagram kinds (the deal's are 0x41-0x49)
-_PAWN = const(0x61)
-_REFUSE = const(0x62)
-_RETURN = const(0x63)
-_OPEN = const(0x64)
-_IN_WATERFALL = const(32)
-_HAS_PAWN = const(8)
 HOLD_DEAL_MS = const(6000)
 COUNT_AFTER_MS = const(1000)
-OPEN_MS = const(10000)  # an ADD shows the attach spots this long
-ACTION_MS = const(1200)  # a tile a pawn entered flashes its action this long
 REFUSED_MS = const(600)
 _FRESH_MS = const(250)  # after a deal, face values count again (> a face's 200 ms expiry)
 _LONE_MS = const(600)
-_HEARD_MS = const(1500)
-# Floods of two ADDs can cross on a slow link: a tile that kept only the last id would pass
-# each back and forth for ever, so it keeps the last few.
-_OPENS_KEPT = const(6)
 _NEVER = const(-1000000000)
 
 
@@ -99,24 +64,18 @@ class Waterfall:
         self.card = cards.NO_CARD
         self.up = -1  # the face pointing up the waterfall, -1 off it
         self.top = False
-        self.above = 15  # the top tile: a bit per player whose pawn waits above
-        self.pawns: list = []  # players on this tile, oldest first
-        self.seqs = [0] * 4  # each pawn's move number last seen here (see PAWN)
-        self.handed_at = [_NEVER] * 6  # when this tile last handed a pawn down each face
         self.prior = UNDEALT  # the state before a deal under way
         self.prior_card = cards.NO_CARD
         self.since = 0
         self.failed = False
         self.fresh_from = _NEVER
-        self.entered_at = _NEVER
         self.refused_at = _NEVER
-        self.open_until = _NEVER
-        self.opened = [0] * _OPENS_KEPT  # the last ADDs' flood ids (passed on once each)
-        self.opened_at = 0  # where the next id goes in `opened`
         self.held_from = None
         self.name = ""
         self.courier = Courier(tile)
         self.deal = Deal(tile, self.courier, self)
+        self.travel = Travel(self)
+        self.actions = Actions(self)
         self._frame = [0] * 6
 
     # -- life cycle -------------------------------------------------------------------------
@@ -128,18 +87,19 @@ class Waterfall:
         saved = store.decode(t.load_state())
         if saved is None:
             return
-        state, card, up, top, above, pawns, prior, record, seqs = saved
-        self.seqs = seqs
+        state, card, up, top, above, pawns, prior, record, seqs, handing = saved
+        self.travel.seqs = seqs
         if state != UNDEALT and not cards.is_card(card):
             return
-        self.card, self.top, self.above, self.pawns = card, top, above, pawns
+        self.card, self.top = card, top
+        self.travel.restore(above, pawns, seqs, handing, now)
         self.up = -1 if up is None else up
         self.deal.restore(record, now)
         self.prior = prior
         self.prior_card = card
         self.state = state
         self.since = now
-        self._log("state", now, f"restored -> {self._describe()}")
+        self.log("state", now, f"restored -> {self._describe()}")
 
     def loop(self):
         t = self.tile
@@ -152,11 +112,11 @@ class Waterfall:
         elif self.state == UNCERTAIN and not self.deal.active():
             self.prior, self.prior_card = UNDEALT, cards.NO_CARD
             self.deal_aborted(now)
+        if self.state == WATERFALL:
+            self.travel.poll(now)
         self.courier.poll()
         if self.state == WATERFALL:
-            flag = _IN_WATERFALL | (_HAS_PAWN if self.pawns else 0)
-            for f in range(6):
-                t.set_value_sent_on_face(flag | (f - self.up) % 6, f)
+            orientation.send_values(t, self.up, self.travel.shown() >= 0)
         else:
             t.set_value_sent_on_all_faces(0)
         frame = self.picture(now)
@@ -166,15 +126,25 @@ class Waterfall:
     def inspect(self):
         d = self.deal
         now = self.tile.millis()
+        water = self.state == WATERFALL
+        tr = self.travel
+        pawns = [PLAYERS[p] for p in tr.pawns]
+        handing = []
+        above = []
+        for p in range(4):
+            if tr.handing[p] >= 0:
+                handing.append(PLAYERS[p])
+            if self.top and tr.above >> p & 1:
+                above.append(PLAYERS[p])
         return {
             "state": self.state,
             "card": cards.name(self.card) or None,
-            "up": self.up if self.state == WATERFALL else None,
+            "up": self.up if water else None,
             "top": self.top,
-            "pawns": [PLAYERS[p] for p in self.pawns],
-            "above": [PLAYERS[p] for p in range(4) if self.above >> p & 1] if self.top else [],
-            "open": self.state == WATERFALL and now < self.open_until,
-            "spots": self._open_faces() if self.state == WATERFALL else 0,
+            "pawns": pawns + handing,  # a pawn handed on is here until the next tile took it
+            "above": above,
+            "open": water and self.actions.is_open(now),
+            "spots": self._open_faces() if water else 0,
             "show": self.showing(now),
             "deal": {
                 "id": d.shown,
@@ -193,43 +163,32 @@ class Waterfall:
         old = self.state
         self.state = state
         self.since = now
-        self._log("state", now, f"{old} -> {self._describe()}")
-        self._save()
+        self.log("state", now, f"{old} -> {self._describe()}")
+        self.save()
 
-    def _save(self, now=0):
+    def save(self, now=0):
+        """Keep the tile's state across a reset (`store`); called at every change of it."""
         record = self.deal.record()
         up = None if self.up < 0 else self.up
-        if self.state == DEALING or self.state == UNCERTAIN:
+        tr = self.travel
+        state, card, prior = self.state, self.card, UNDEALT
+        if state == DEALING or state == UNCERTAIN:
             if not record[0]:
                 return  # not voted: a reset brings back what was saved before the deal
             state = UNCERTAIN if record[0] == 2 else self.prior
-            blob = store.encode(
-                state,
-                self.prior_card,
-                up,
-                self.top,
-                self.above,
-                self.pawns,
-                self.prior,
-                record,
-                self.seqs,
-            )
-        else:
-            blob = store.encode(
-                self.state,
-                self.card,
-                up,
-                self.top,
-                self.above,
-                self.pawns,
-                UNDEALT,
-                record,
-                self.seqs,
-            )
+            card, prior = self.prior_card, self.prior
+        blob = store.encode(
+            state, card, up, self.top, tr.above, tr.pawns, prior, record, tr.seqs, tr.handing
+        )
         self.tile.save_state(blob)
 
-    def _log(self, event, now, details):
+    def log(self, event, now, details):
         self.tile.log(f"WF {event} tile={self.name} t={now} {details}")
+
+    def refuse(self, now, why):
+        """Flash red: the click asked for something the rules (or the tiles) do not allow."""
+        self.refused_at = now
+        self.log("refused", now, why)
 
     # -- the deal's hooks (runtime.deal) ----------------------------------------------------
     def deal_deck(self, size):
@@ -243,20 +202,19 @@ class Waterfall:
             self.prior, self.prior_card = self.state, self.card
         self.failed = False
         if self.deal.root:
-            self._log("deal", now, f"start id={self.deal.id}")
+            self.log("deal", now, f"start id={self.deal.id}")
         self._enter(DEALING, now)
 
-    deal_voted = _save
+    deal_voted = save
 
     def deal_committed(self, card, now):
         if self.deal.root:
-            self._log("deal", now, f"dealt size={self.deal.size} id={self.deal.id}")
+            self.log("deal", now, f"dealt size={self.deal.size} id={self.deal.id}")
         self.card = card
         self.up = -1
         self.top = False
-        self.above = 15
-        self.pawns = []
-        self.open_until = self.entered_at = _NEVER
+        self.travel.clear()
+        self.actions.clear()
         self.fresh_from = now + _FRESH_MS
         self._enter(CARD, now)
 
@@ -271,8 +229,8 @@ class Waterfall:
 
     def deal_failed(self, reason, now):
         self.failed = True
-        self._log("deal", now, f"failed id={self.deal.id} reason={reason}")
-        self._save()
+        self.log("deal", now, f"failed id={self.deal.id} reason={reason}")
+        self.save()
 
     # -- gestures ---------------------------------------------------------------------------
     def _buttons(self, now):
@@ -311,120 +269,26 @@ class Waterfall:
                 if cards.action_of(self.card) == cards.ADD:
                     self.up = 0
                     self.top = True
-                    self.above = 15
-                    self.pawns = []
+                    self.travel.clear()
                     self._enter(WATERFALL, now)
                 else:
-                    self._refuse(now, "not an ADD: it cannot start the waterfall")
+                    self.refuse(now, "not an ADD: it cannot start the waterfall")
         elif s == WATERFALL and 1 <= clicks <= 4:
-            player = clicks - 1
-            if player in self.pawns:
-                self._fall_out(player, now)
-            elif self.top and self.above >> player & 1:
-                self.above &= ~(1 << player)
-                self._arrive(player, (self.seqs[player] + 1) & 255, now)
-            else:
-                self._pull(player, now)
-
-    def _refuse(self, now, why):
-        self.refused_at = now
-        self._log("refused", now, why)
-
-    def _neighbour(self, d):
-        """The value of the waterfall tile on relative face d, or 0 (none there). A neighbour
-        counts as there until HEARD_MS unheard: a lossy link blinks out for a moment, and a
-        click must not find the pawn above it gone."""
-        t = self.tile
-        f = (self.up + d) % 6
-        if t.millis() - self.deal.last_seen[f] >= _HEARD_MS:
-            return 0
-        v = t.get_last_value_received_on_face(f)
-        return v if v & _IN_WATERFALL else 0
-
-    def _pull(self, player, now):
-        # Ask both tiles above (up-left, up-right): the one holding that pawn answers. Not only
-        # those whose value says "pawn": on a lossy link that news can lag the pawn by a second.
-        asked = False
-        for d in (5, 1):
-            if self._neighbour(d):
-                self.courier.send((self.up + d) % 6, bytes((_PULL, player)))
-                asked = True
-        if not asked:
-            self._refuse(now, "no tile right above")
-
-    def _fall_out(self, player, now):
-        if self._neighbour(2) and self._neighbour(4):
-            self._refuse(now, "no empty place below")
-            return
-        self.pawns.remove(player)
-        self._log("pawn", now, f"{PLAYERS[player]} falls out")
-        self._go_above(player, (self.seqs[player] + 1) & 255, now)
-        self._save()
-
-    def _newer(self, player, seq):
-        """Whether move number `seq` of a pawn is newer than the last this tile saw (mod 256)."""
-        return 0 < (seq - self.seqs[player]) & 255 < 128
-
-    def _go_above(self, player, seq, now):
-        """Send a pawn that fell out up to the top (which keeps it above the waterfall)."""
-        if self.top:
-            if self._newer(player, seq):
-                self.seqs[player] = seq
-                self.above |= 1 << player
-                self._log("pawn", now, f"{PLAYERS[player]} returns")
-            return
-        for d in (5, 1):
-            if self._neighbour(d):
-                self.courier.send((self.up + d) % 6, bytes((_RETURN, player, seq)))
-                return
-
-    def _arrive(self, player, seq, now):
-        self.seqs[player] = seq
-        self.pawns.append(player)
-        self.entered_at = now
-        action = cards.action_of(self.card)
-        self._log("pawn", now, f"{PLAYERS[player]} enters action={cards.ACTIONS[action]}")
-        if action == cards.ADD:
-            new_id = 0
-            while new_id == 0 or new_id in self.opened:
-                new_id = self.tile.random(254) + 1
-            self._open(new_id, now, -1)
-        self._save()
-
-    def _open(self, open_id, now, came_from):
-        """An ADD: show the attach spots, and tell every waterfall neighbour to."""
-        self.opened[self.opened_at] = open_id
-        self.opened_at = (self.opened_at + 1) % _OPENS_KEPT
-        self.open_until = now + OPEN_MS
-        for d in range(6):
-            f = (self.up + d) % 6
-            if f != came_from and self._neighbour(d):
-                self.courier.send(f, bytes((_OPEN, open_id)))
-
-    def _open_faces(self):
-        """Bits of the relative down faces (2, 4) with no tile: where a tile may attach."""
-        out = 0
-        for d in (2, 4):
-            if not self._neighbour(d):
-                out |= 1 << d
-        return out
+            self.travel.click(clicks - 1, now)
 
     # -- joining the waterfall --------------------------------------------------------------
     def _join(self, now):
         if now < self.fresh_from:
             return
-        t = self.tile
-        for f in range(6):
-            if t.is_value_received_on_face_expired(f):
-                continue
-            v = t.get_last_value_received_on_face(f)
-            d = v & 7
-            if v & _IN_WATERFALL and (d == 2 or d == 4):
-                self.up = (f - d - 3) % 6
-                self.top = False
-                self.pawns = []
-                self._enter(WATERFALL, now)
-                return
+        up = orientation.up_below(self.tile)
+        if up >= 0:
+            self.up = up
+            self.top = False
+            self.travel.clear()
+            self._enter(WATERFALL, now)
+
+    def _open_faces(self):
+        return orientation.open_faces(self.tile, self.up, self.deal.last_seen)
 
     # -- datagrams --------------------------------------------------------------------------
     def _receive(self, now):
@@ -437,37 +301,10 @@ class Waterfall:
             if is_deal_message(data):
                 self.deal.receive(f, data, now)
             elif self.state == WATERFALL and data:
-                self._pawn_message(f, data, now)
-
-    def _pawn_message(self, f, data, now):
-        kind = data[0]
-        d = (f - self.up) % 6
-        if kind == _PULL and len(data) == 2 and (d == 2 or d == 4):
-            player = data[1]
-            if player not in self.pawns:
-                return  # the other tile above holds it
-            other = self._neighbour(6 - d)  # the other way down
-            # a pawn this tile just handed that way holds it, before its value can say so
-            handed = now - self.handed_at[(self.up + 6 - d) % 6] < _HEARD_MS
-            if self._neighbour(d) & _HAS_PAWN and not (other & _HAS_PAWN or other and handed):
-                self.courier.send(f, bytes((_REFUSE,)))
-                return
-            self.pawns.remove(player)
-            self._log("pawn", now, f"{PLAYERS[player]} leaves")
-            self.courier.send(f, bytes((_PAWN, player, (self.seqs[player] + 1) & 255)))
-            self.handed_at[f] = now
-            self._save()
-        elif len(data) == 3 and kind == _PAWN and data[1] < 4:
-            if data[1] not in self.pawns and self._newer(data[1], data[2]):
-                self._arrive(data[1], data[2], now)
-        elif kind == _REFUSE:
-            self._refuse(now, "blocked: that tile holds another pawn")
-        elif len(data) == 3 and kind == _RETURN and data[1] < 4:
-            self._go_above(data[1], data[2], now)
-            if self.top:
-                self._save()
-        elif len(data) == 2 and kind == _OPEN and data[1] and data[1] not in self.opened:
-            self._open(data[1], now, f)
+                if data[0] == actions.OPEN:
+                    self.actions.receive(f, data, now)
+                else:
+                    self.travel.receive(f, data, now)
 
     # -- the picture ------------------------------------------------------------------------
     def showing(self, now):
@@ -479,9 +316,9 @@ class Waterfall:
         s = self.state
         if s != WATERFALL:
             return s
-        if now - self.entered_at < ACTION_MS:
+        if self.actions.flashing(now):
             return "action"
-        if self.pawns and display.pawn_shown(now):
+        if self.travel.shown() >= 0 and display.pawn_shown(now):
             return "pawn"
         return "waterfall"
 
@@ -504,9 +341,9 @@ class Waterfall:
             c = display.ACTION_COLORS[cards.action_of(self.card)]
             return display.flash(c, now, out)
         if show == "pawn":
-            return display.solid(display.PLAYER_COLORS[self.pawns[-1]], out)
+            return display.solid(display.PLAYER_COLORS[self.travel.shown()], out)
         up = self.up if show == WATERFALL else 0
         display.card(self.card, up, out)
-        if show == WATERFALL and now < self.open_until:
+        if show == WATERFALL and self.actions.is_open(now):
             display.spots(up, self._open_faces(), now, out)
         return out
