@@ -2,7 +2,7 @@
 
 Started by `simulator.cosim.runner.MpyTileRunner` as
 
-    MICROPYPATH=<firmware>:<simulator/cosim>[:<game root>] micropython -X heapsize=192K cosim_host.py
+    MICROPYPATH=<the compiled build>:<simulator/cosim>[:<game root>] micropython -X heapsize=192K cosim_host.py
 
 It answers one request line with one reply line (see cosim_protocol), so the world drives the
 firmware step by step and a co-simulated run is as deterministic as an in-process one. It also

@@ -10,6 +10,7 @@ exactly the values an in-process tile would, and a co-simulated run matches it b
 
 import os
 import select
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -32,6 +33,32 @@ class CosimError(RuntimeError):
 def firmware_root():
     """The folder that holds runtime/, games/, hal/ (copied to a board's root on real tiles)."""
     return FIRMWARE
+
+
+_compiled = {}  # firmware folder -> its compiled build's folder, once per process
+
+
+def compiled_firmware(firmware_dir=FIRMWARE):
+    """The firmware as `blinks flash` lays it on a tile's flash: every module compiled to .mpy
+    (host_tools.build), written once per build under the system's temporary folder; returns
+    that build's folder. Tiles on MicroPython import it, as a real tile imports its build: the
+    same bytecode in the heap, and no parse trees of a compile left between the game's objects
+    (compiling the sources on a board-sized heap fragmented it until 640 bytes did not
+    fit in 108K free)."""
+    if firmware_dir not in _compiled:
+        from host_tools.build import build
+
+        image = build(firmware_dir=firmware_dir)
+        root = os.path.join(tempfile.gettempdir(), "blinks-cosim-" + image.build)
+        if not os.path.isdir(root):
+            staging = tempfile.mkdtemp(prefix=".blinks-cosim-")
+            image.write_under(staging)
+            try:
+                os.rename(staging, root)  # whole or not at all, whoever writes it first
+            except OSError:
+                shutil.rmtree(staging, ignore_errors=True)
+        _compiled[firmware_dir] = os.path.join(root, *image.fw_dir.split("/"))
+    return _compiled[firmware_dir]
 
 
 def micropython_command():
@@ -82,9 +109,13 @@ class MpyTileRunner:
         self._spec, game_root = game_location(game_class)
         self._buffer = bytearray()
         self._booting = False
-        roots = [firmware_root(), HERE, game_root]
-        path = os.pathsep.join(dict.fromkeys(roots))  # no duplicates, order kept
         env = dict(os.environ)
+        if interpreter == "micropython":
+            # the compiled build a tile runs; the game's own root if it lies elsewhere
+            roots = [compiled_firmware(), HERE] + ([game_root] if game_root != FIRMWARE else [])
+        else:
+            roots = [firmware_root(), HERE, game_root]
+        path = os.pathsep.join(dict.fromkeys(roots))  # no duplicates, order kept
         if interpreter == "micropython":
             command = [micropython_command(), "-X", "heapsize=" + heap, HOST_SCRIPT]
             env["MICROPYPATH"] = ".frozen" + os.pathsep + path  # the port's frozen modules too
