@@ -14,7 +14,7 @@ from emu_helpers import boot_lines, booted_build, flashed_image
 
 from host_tools.build import build
 from host_tools.emu.cluster import EmuError
-from host_tools.flash_cli import flash_all
+from host_tools.flash_cli import TileResult, flash_all, flash_one
 
 
 def test_six_tiles_flash_at_once_then_an_unchanged_reflash_sends_nothing(cluster):
@@ -52,18 +52,35 @@ def test_a_flash_stopped_at_any_moment_leaves_the_old_or_the_new_firmware(
     flashed_image(builds[a], state)  # a tile that runs build a
     tiles = cluster(1, state=state, mode="fast")
     assert booted_build(tiles, 0) == a
-    start = time.monotonic()  # one whole flash, a to b, to know how long one takes
-    assert flash_all(tiles.ports, builds[b], quiet=True)[0].ok
+    # One whole flash, a to b, timed: how long it takes, and when it has verified the new
+    # build's files and goes on to write main.py and switch to it (the moment that matters).
+    marks = {}
+    result = TileResult(tiles.ports[0])
+    start = time.monotonic()
+    flash_one(
+        tiles.ports[0],
+        builds[b],
+        result,
+        lambda done, total, step: marks.setdefault(step, time.monotonic() - start),
+        reset=True,
+    )
     duration = time.monotonic() - start
+    assert result.ok, result.error
+    switching = marks["verifying"]
     running = booted_build(tiles, 0, after=1)
     assert running == b
     rng = random.Random(20)
     seen = set()
-    cuts = 10  # one in each tenth of a flash's time, at a random point of it (the virtual
-    #            tiles of tests/host_tools/test_flash.py take many more cuts, faster)
+    cuts = 10  # half while the files are written, half from the switch on, each at a random
+    #            point of its own slice (the virtual tiles of tests/host_tools/test_flash.py
+    #            take many more cuts, faster)
+    half = cuts // 2
     for k in range(cuts):
         target = a if running == b else b
-        at = duration * (k + rng.random()) / cuts
+        if k < half:
+            at = switching * (k + rng.random()) / half
+        else:
+            at = switching + (duration - switching) * (k - half + rng.random()) / half
         cut = threading.Timer(at, tiles.kill)  # the power goes
         cut.start()
         try:
