@@ -112,7 +112,7 @@ class Faces:
                         self.flag_rx_ms = ms
                 else:
                     self._take(f, hal.rx_ms, data, n)
-                n = hal.receive_frame(f)
+                n = hal.receive_frame(f) if hal.rx_more else 0
             if tx_seq[f] and now - last_rx[f] > DATAGRAM_DROP_MS:
                 self._drop_pending(f)
 

@@ -66,6 +66,25 @@ def test_heard_faces_are_the_faces_not_expired_as_bits():
         assert (tile.heard_faces() >> f & 1) == (not tile.is_value_received_on_face_expired(f))
 
 
+def test_a_hal_that_says_a_face_has_nothing_left_is_not_asked_again_that_pass():
+    hal, tile = make()
+    asked = []
+    receive = hal.receive_frame
+
+    def receive_frame(face):
+        asked.append(face)
+        n = receive(face)
+        hal.rx_more = len(hal.rx[face]) > 0
+        return n
+
+    hal.receive_frame = receive_frame
+    hal.rx[1].append((5, value_frame(7)))
+    hal.rx[1].append((6, value_frame(9)))
+    run_to(hal, tile, 10)
+    assert tile.get_last_value_received_on_face(1) == 9
+    assert asked.count(1) == 2 and asked.count(0) == 1  # no call that would have returned 0
+
+
 def test_did_value_on_face_change_reports_each_change_once():
     hal, tile = make()
     run_to(hal, tile, 10)
