@@ -64,6 +64,14 @@ def test_heard_faces_are_the_faces_not_expired_as_bits():
     assert tile.heard_faces() == 0b010000
     for f in range(6):
         assert (tile.heard_faces() >> f & 1) == (not tile.is_value_received_on_face_expired(f))
+    for f in range(6):
+        hal.rx[f].append((220, value_frame(f)))
+    run_to(hal, tile, 230)
+    assert tile.heard_faces() == 0b111111  # a tile inside a cluster
+    for f in range(1, 6):
+        hal.rx[f].append((300, value_frame(f)))
+    run_to(hal, tile, 421, every=1)  # face 0 heard at 220, 201 ms ago
+    assert tile.heard_faces() == 0b111110
 
 
 def test_a_hal_that_says_a_face_has_nothing_left_is_not_asked_again_that_pass():
