@@ -332,6 +332,20 @@ class Tile:
             self._heard = heard
         return heard
 
+    def nonzero_faces(self) -> int:
+        """The faces not expired whose last value received is not 0, as bits (bit f for face
+        f): 0 while no neighbour says anything, so a game whose value 0 means "nothing" looks
+        around in one call on most passes."""
+        value_in = self._value_in
+        if value_in.count(0) == FACE_COUNT:
+            return 0
+        heard = self.heard_faces()
+        faces = 0
+        for f in range(FACE_COUNT):
+            if heard >> f & 1 and value_in[f]:
+                faces |= 1 << f
+        return faces
+
     def did_value_on_face_change(self, f: int) -> bool:
         """True when the received value differs from the one seen at the previous call."""
         faces = self._faces
