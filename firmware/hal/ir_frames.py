@@ -99,23 +99,6 @@ class FrameReader:
 
     def read(self, ring, pos: int, end: int, mask: int) -> int:
         """Read ring[pos & mask] onwards up to `end` (exclusive); returns the next position."""
-        if (
-            self._n < 0
-            and end - pos >= 4
-            and ring[pos & mask] == BOF
-            and ring[(pos + 3) & mask] == EOF
-        ):
-            # most frames are face values, a whole frame of 2 plain bytes: taken at once, as the
-            # loop below would take them, in a fraction of its time on a tile
-            a = ring[(pos + 1) & mask]
-            b = ring[(pos + 2) & mask]
-            if not (SPECIAL[a] or SPECIAL[b]):
-                frame = self.frame
-                frame[0] = a
-                frame[1] = b
-                self.length = 2
-                self.receiving = False
-                return pos + 4
         self.length = 0
         frame = self.frame
         n = self._n

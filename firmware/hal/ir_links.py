@@ -3,17 +3,14 @@
 Receiving never stalls: a DMA channel paced by the state machine's RX FIFO moves every byte
 into a 512-byte ring the moment it is pushed, whatever the CPU is doing (a long pass, a garbage
 collection, the LEDs being written with interrupts off). At 115.2 kbit/s a face hears at most
-11.5 kB/s, so the ring holds 44 ms of non-stop traffic; the CPU reads it once a pass with the
-FrameReader (hal/ir_frames.py). The channel counts down from RX_COUNT: how far it got tells how
-many bytes arrived, so a ring the CPU fell behind on is noticed (`overruns`) and skipped, never
-misread.
+11.5 kB/s, so the ring holds 44 ms of non-stop traffic; the CPU reads it once a pass.
 
 Sending never blocks: a frame is encoded into the face's own buffer of halfwords and a second
 DMA channel, paced by the TX FIFO, feeds it to the state machine, which sends it once the line
-is quiet (hal/ir_pio.py). `send` refuses (returns False) while the previous frame is still
-going out or a frame is arriving: the runtime tries again on a later pass.
+is quiet (hal/ir_pio.py).
 
-Nothing here allocates after the links are built.
+This module builds that hardware, a FaceLink a face; hal/ir_faces.py reads and drives it (the
+runtime's receive_frame and send_frame). Nothing allocates after the links are built.
 """
 
 from array import array
@@ -22,15 +19,9 @@ import machine
 import rp2
 import uctypes
 
-from hal.ir_frames import MAX_WIRE, FrameReader, encode_words
+from hal.ir_faces import RING_BITS, RING_BYTES, RING_MASK, RX_COUNT
+from hal.ir_frames import MAX_WIRE, FrameReader
 from hal.ir_pio import CLOCKS_PER_BIT, ir_face
-
-RING_BITS = 9
-RING_BYTES = 1 << RING_BITS
-RING_MASK = RING_BYTES - 1
-RX_COUNT = 0x0FFFFFFF  # transfers before the RX channel must be re-armed (days of traffic);
-# below 2**28 so it is a small int on every port, and a plain count on the RP2350 (whose
-# TRANS_COUNT keeps its top 4 bits for a mode)
 
 
 def _dreq_tx(sm_id: int) -> int:
@@ -48,12 +39,13 @@ def aligned_rings(count: int):
 
 
 class FaceLink:
-    """One face: bytes on the air both ways, half-duplex."""
+    """One face's hardware and state: bytes on the air both ways, half-duplex. IrFaces
+    (hal/ir_faces.py) reads and writes these fields itself: one Python call a frame."""
 
     def __init__(self, sm_id: int, tx_pin: int, rx_pin: int, bit_rate: int, ring):
         tx = machine.Pin(tx_pin, machine.Pin.OUT, value=0)
         rx = machine.Pin(rx_pin, machine.Pin.IN, machine.Pin.PULL_UP)
-        self._sm = rp2.StateMachine(
+        self.sm = rp2.StateMachine(
             sm_id,
             ir_face,
             freq=bit_rate * CLOCKS_PER_BIT,
@@ -61,16 +53,17 @@ class FaceLink:
             set_base=tx,
             jmp_pin=rx,
         )
-        self._ring = ring
-        self._read = 0  # bytes of the ring read so far (a running count, like `_written`)
+        self.ring = ring
+        self.read = 0  # bytes of the ring read so far (a running count, like the DMA's)
         self.reader = FrameReader()
         self.overruns = 0
-        self._words = array("H", bytes(2 * MAX_WIRE))
-        self._sent = None  # type: bytes | None  # the frame last encoded into _words, and its count
-        self._count = 0
+        self.words = array("H", bytes(2 * MAX_WIRE))
+        self.words_at = uctypes.addressof(self.words)
+        self.sent = None  # type: bytes | None  # the frame last encoded into words, and its count
+        self.count = 0
         dreq = _dreq_tx(sm_id)
-        self._rx = rp2.DMA()
-        self._rx_ctrl = self._rx.pack_ctrl(
+        self.rx = rp2.DMA()
+        self._rx_ctrl = self.rx.pack_ctrl(
             size=0,
             inc_read=False,
             inc_write=True,
@@ -79,47 +72,21 @@ class FaceLink:
             treq_sel=dreq + 4,
             irq_quiet=True,
         )
-        self._tx = rp2.DMA()
-        self._tx_ctrl = self._tx.pack_ctrl(
+        self.tx = rp2.DMA()
+        tx_ctrl = self.tx.pack_ctrl(
             size=1, inc_read=True, inc_write=False, treq_sel=dreq, irq_quiet=True
         )
-        self._arm_rx()
-        self._tx.config(write=self._sm, ctrl=self._tx_ctrl)  # fixed; each frame sets read, count
-        self._sm.active(1)
+        self.arm_rx()
+        self.tx.config(write=self.sm, ctrl=tx_ctrl)  # fixed; each frame sets read, count
+        # made once: each read of .registers allocates a view (the stubs omit DMA.registers)
+        self.tx_regs = self.tx.registers  # type: ignore[attr-defined]
+        self.sm.active(1)
 
-    def _arm_rx(self):
-        self._rx.config(
-            read=self._sm, write=self._ring, count=RX_COUNT, ctrl=self._rx_ctrl, trigger=True
+    def arm_rx(self):
+        self.rx.config(
+            read=self.sm, write=self.ring, count=RX_COUNT, ctrl=self._rx_ctrl, trigger=True
         )
-        self._read = 0
-
-    def received(self) -> int:
-        """Read what arrived since the last call, up to the end of the next whole frame; returns
-        that frame's length (it is in reader.frame), or 0 when no whole frame is left."""
-        written = RX_COUNT - self._rx.count  # type: ignore[attr-defined]  # stubs omit DMA.count
-        read = self._read
-        if written == read:
-            return 0
-        if written - read > RING_BYTES:
-            self.overruns += 1  # the DMA lapped us: what is left in the ring is mixed up
-            self._read = written
-            self.reader.reset()
-            return 0
-        reader = self.reader
-        self._read = reader.read(self._ring, read, written, RING_MASK)
-        if not reader.length and written >= RX_COUNT:
-            self._arm_rx()  # the channel ran its count out (after days of traffic): go on
-        return reader.length
-
-    def send(self, data) -> bool:
-        """Start sending one frame; False while one is still going out or one is arriving."""
-        if self._sm.tx_fifo() or self._tx.active() or self.reader.receiving:
-            return False
-        if data is not self._sent:  # a face value goes out again and again: encoded once
-            self._count = encode_words(data, self._words)
-            self._sent = data if isinstance(data, bytes) else None  # only bytes cannot change
-        self._tx.config(read=self._words, count=self._count, trigger=True)
-        return True
+        self.read = 0
 
 
 def make_links(board) -> list:

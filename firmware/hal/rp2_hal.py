@@ -1,7 +1,8 @@
 """The HAL of a real tile: an rp2 board (see hal/board.py for the pins, docs/hardware.md for parts).
 
-- Faces: one PIO state machine and two DMA channels a face (hal/ir_links.py); frames are
-  delimited on the air by hal/ir_frames.py. Receiving cannot overflow and sending never blocks.
+- Faces: one PIO state machine and two DMA channels a face (hal/ir_links.py), read and driven
+  by hal/ir_faces.py; frames are delimited on the air by hal/ir_frames.py. Receiving cannot
+  overflow and sending never blocks.
 - Pixels: one WS2812 chain written with machine.bitstream from a buffer of our own, only when a
   colour changed (a write holds interrupts off for ~180 us).
 - Button: a pulled-up pin with an IRQ on both edges; the handler only timestamps the level, the
@@ -19,9 +20,9 @@ import os
 import time
 
 import machine
-from runtime.hal import Hal
 
 from hal import board
+from hal.ir_faces import IrFaces
 from hal.ir_links import make_links
 from hal.storage import STATE_FILE, read_file, write_atomic
 
@@ -31,13 +32,14 @@ WS2812_TIMING = (400, 850, 800, 450)  # ns high/low for a 0 bit, then for a 1 bi
 _NO_EDGES = ()
 
 
-class Rp2Hal(Hal):
+class Rp2Hal(IrFaces):
     """Hardware access for one tile; create it once at boot."""
 
     pass_ms = 20  # a loop pass every 20 ms, as the simulator's tiles run
     sleep_pass_ms = 100  # asleep: a slower loop (the DMA keeps every frame meanwhile)
 
     def __init__(self):
+        super().__init__(make_links(board))
         self._last_ticks = time.ticks_ms()
         self._ms = 0
         self._pixel_pin = machine.Pin(board.PIXEL_PIN, machine.Pin.OUT, value=0)
@@ -48,9 +50,6 @@ class Rp2Hal(Hal):
         self._button.irq(
             handler=self._on_edge, trigger=machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
         )
-        self._links = make_links(board)
-        self.rx_frame = self._links[0].reader.frame
-        self.rx_ms = 0
 
     def _on_edge(self, pin):
         # Soft IRQ: record (raw ticks, down); the pin reads 0 while the button is held.
@@ -60,10 +59,12 @@ class Rp2Hal(Hal):
 
     def millis(self) -> int:
         # ticks_ms wraps after 2**30 ms (12.4 days); the runtime wants a clock that never wraps
+        # frames read from now on arrived in this pass: the DMA keeps no arrival times (rx_ms)
         now = time.ticks_ms()
-        self._ms += time.ticks_diff(now, self._last_ticks)
+        ms = self._ms + time.ticks_diff(now, self._last_ticks)
         self._last_ticks = now
-        return self._ms
+        self._ms = self.rx_ms = ms
+        return ms
 
     def button_edges(self):
         # No comprehension here: locals a comprehension reads become cells, and MicroPython
@@ -78,20 +79,6 @@ class Rp2Hal(Hal):
             t, down = edges[i]
             edges[i] = (now_ms - time.ticks_diff(now_ticks, t), down)
         return edges
-
-    def send_frame(self, face: int, data) -> bool:
-        return self._links[face].send(data)
-
-    def receive_frame(self, face: int) -> int:
-        """The next frame heard on `face`: its length (0: none left); the bytes are in
-        `rx_frame[:length]` until the next call. Frames carry the time of the pass that read
-        them (`rx_ms`): the DMA keeps no arrival times, and a pass is 20 ms."""
-        link = self._links[face]
-        n = link.received()
-        if n:
-            self.rx_frame = link.reader.frame
-            self.rx_ms = self._ms
-        return n
 
     def show(self, colors) -> None:
         cap = board.PIXEL_MAX
@@ -125,10 +112,3 @@ class Rp2Hal(Hal):
 
     def log(self, text: str) -> None:
         print(text)
-
-    def link_stats(self) -> dict:
-        """Frames lost on the air as each face's reader saw them, and ring overruns."""
-        return {
-            "dropped": [link.reader.dropped for link in self._links],
-            "overruns": [link.overruns for link in self._links],
-        }

@@ -44,6 +44,8 @@ class Courier:
 
     def poll(self):
         """Advance every face's queue by one step; call once per loop pass."""
+        if self.queues.count(()) == 6:
+            return  # all idle, as on most passes: one native call instead of six turns
         t = self.tile
         for f in range(6):
             q = self.queues[f]

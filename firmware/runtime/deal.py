@@ -396,11 +396,12 @@ class Deal:
         """Track present faces; then, in a deal under way, give up when a tile left or on a
         timeout and repeat what stalls; voted, ask for the outcome; uncertain, say so."""
         heard = self.tile.heard_faces()
-        present = 0
+        present = heard
+        last_seen = self.last_seen
         for f in range(6):
             if heard >> f & 1:
-                self.last_seen[f] = now
-            if now - self.last_seen[f] < _PRESENT_MS:
+                last_seen[f] = now
+            elif now - last_seen[f] < _PRESENT_MS:
                 present |= 1 << f
         appeared = present & ~self.present
         self.present = present

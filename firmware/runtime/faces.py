@@ -26,15 +26,24 @@ moves.
 
 from runtime import link
 
-FACE_COUNT = 6
-EXPIRE_MS = 200
-DATAGRAM_DROP_MS = 1000
-PROBE_MS = 150
-DATAGRAM_RETRY_MS = 60
-RETRY_JITTER_MASK = 127
-SLEEP_REPEAT = 3
-SLEEP_REPEAT_MS = 40
-_LONG_AGO = -(1 << 20)
+try:
+    from micropython import const
+except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
+
+    def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
+        return value
+
+
+# const(): a tile's compiler puts the number where the name is used (a global lookup less)
+FACE_COUNT = const(6)
+EXPIRE_MS = const(200)
+DATAGRAM_DROP_MS = const(1000)
+PROBE_MS = const(150)
+DATAGRAM_RETRY_MS = const(60)
+RETRY_JITTER_MASK = const(127)
+SLEEP_REPEAT = const(3)
+SLEEP_REPEAT_MS = const(40)
+_LONG_AGO = const(-(1 << 20))
 
 _ODD = link.ODD
 _CHECK = link.VALUE_CHECK
@@ -97,6 +106,8 @@ class Faces:
         allocated unless a datagram is delivered."""
         tx_seq = self.tx_seq
         last_rx = self.last_rx
+        reply_due = self.reply_due
+        value_in = self.value_in
         for f in range(FACE_COUNT):
             n = hal.receive_frame(f)  # called, not bound to a local: a bound method allocates
             while n:
@@ -106,13 +117,13 @@ class Faces:
                     # the common case, a plain value frame, inline (see _take)
                     ms = hal.rx_ms
                     last_rx[f] = ms
-                    self.reply_due[f] = True
-                    self.value_in[f] = b & 63
+                    reply_due[f] = True
+                    value_in[f] = b & 63
                     if b & 64:
                         self.flag_rx_ms = ms
                 else:
                     self._take(f, hal.rx_ms, data, n)
-                n = hal.receive_frame(f)
+                n = hal.receive_frame(f) if hal.rx_more else 0
             if tx_seq[f] and now - last_rx[f] > DATAGRAM_DROP_MS:
                 self._drop_pending(f)
 
@@ -166,18 +177,20 @@ class Faces:
         reply_due = self.reply_due
         next_probe = self.next_probe
         tx_seq = self.tx_seq
+        ack_due = self.ack_due
+        value_out = self.value_out
         for f in range(FACE_COUNT):
             pending = tx_seq[f]
             if not (reply_due[f] or now >= next_probe[f] or (pending and now >= self.retry_at[f])):
                 continue
-            if pending or self.ack_due[f]:
+            if pending or ack_due[f]:
                 frame = self._datagram_frame(f, pending, fl)
             else:
-                frame = _VALUE_FRAME[self.value_out[f] | fl]
+                frame = _VALUE_FRAME[value_out[f] | fl]
             if hal.send_frame(f, frame):
                 next_probe[f] = now + PROBE_MS + f
                 reply_due[f] = False
-                self.ack_due[f] = False
+                ack_due[f] = False
                 if pending:
                     self.retry_at[f] = (
                         now + DATAGRAM_RETRY_MS + (self._jitter() & RETRY_JITTER_MASK)

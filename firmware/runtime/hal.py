@@ -9,6 +9,10 @@ moment things happened, however often the runtime gets to run a pass.
 class Hal:
     """Base class documenting the contract; every method must be provided by a real HAL."""
 
+    # After receive_frame handed a frame over: False when the HAL knows that face has nothing
+    # more (the runtime skips the call that would return 0, ~50 us on a tile). True: ask again.
+    rx_more = True
+
     def millis(self) -> int:
         """Monotonic milliseconds since power-up."""
         raise NotImplementedError

@@ -64,6 +64,49 @@ def test_heard_faces_are_the_faces_not_expired_as_bits():
     assert tile.heard_faces() == 0b010000
     for f in range(6):
         assert (tile.heard_faces() >> f & 1) == (not tile.is_value_received_on_face_expired(f))
+    for f in range(6):
+        hal.rx[f].append((220, value_frame(f)))
+    run_to(hal, tile, 230)
+    assert tile.heard_faces() == 0b111111  # a tile inside a cluster
+    for f in range(1, 6):
+        hal.rx[f].append((300, value_frame(f)))
+    run_to(hal, tile, 421, every=1)  # face 0 heard at 220, 201 ms ago
+    assert tile.heard_faces() == 0b111110
+
+
+def test_nonzero_faces_are_the_faces_heard_saying_something_other_than_0():
+    hal, tile = make()
+    run_to(hal, tile, 10)
+    assert tile.nonzero_faces() == 0
+    for f in range(6):
+        hal.rx[f].append((15, value_frame(7 if f in (2, 5) else 0)))
+    run_to(hal, tile, 20)
+    assert tile.nonzero_faces() == 0b100100
+    hal.rx[2].append((150, value_frame(0)))
+    hal.rx[5].append((150, value_frame(3)))
+    run_to(hal, tile, 160)
+    assert tile.nonzero_faces() == 0b100000
+    run_to(hal, tile, 400)  # every face expired; face 5 still holds its last value, 3
+    assert tile.get_last_value_received_on_face(5) == 3 and tile.nonzero_faces() == 0
+
+
+def test_a_hal_that_says_a_face_has_nothing_left_is_not_asked_again_that_pass():
+    hal, tile = make()
+    asked = []
+    receive = hal.receive_frame
+
+    def receive_frame(face):
+        asked.append(face)
+        n = receive(face)
+        hal.rx_more = len(hal.rx[face]) > 0
+        return n
+
+    hal.receive_frame = receive_frame
+    hal.rx[1].append((5, value_frame(7)))
+    hal.rx[1].append((6, value_frame(9)))
+    run_to(hal, tile, 10)
+    assert tile.get_last_value_received_on_face(1) == 9
+    assert asked.count(1) == 2 and asked.count(0) == 1  # no call that would have returned 0
 
 
 def test_did_value_on_face_change_reports_each_change_once():

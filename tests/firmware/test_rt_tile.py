@@ -89,6 +89,37 @@ def test_colours_are_shown_at_the_end_of_a_pass_only_when_changed():
     assert hal.shows == shows + 1
 
 
+def test_a_painted_picture_is_shown_only_when_a_colour_changed():
+    hal, tile = make()
+    run_to(hal, tile, 10)
+    picture = [colors.RED, colors.GREEN, colors.BLUE, 0, 0, colors.WHITE]
+    tile.set_colors(picture)
+    run_to(hal, tile, 20)
+    shows = hal.shows
+    tile.set_colors(picture)  # the same list again, as a game paints each pass
+    tile.set_colors(tuple(picture))
+    run_to(hal, tile, 30)
+    assert hal.shows == shows
+    picture[3] = colors.CYAN
+    tile.set_colors(picture)
+    run_to(hal, tile, 40)
+    assert hal.shows == shows + 1 and hal.shown == picture
+    tile.set_colors((0,) * 6)
+    run_to(hal, tile, 50)
+    assert hal.shown == [0] * 6
+
+
+def test_one_value_for_all_faces_replaces_values_set_face_by_face():
+    _, tile = make()
+    tile.set_value_sent_on_all_faces(0)
+    tile.set_value_sent_on_face(5, 2)
+    tile.set_value_sent_on_all_faces(0)
+    assert tile.inspect()["face_out"] == [0] * 6
+    tile.set_value_sent_on_all_faces(9)
+    tile.set_value_sent_on_all_faces(9)
+    assert tile.inspect()["face_out"] == [9] * 6
+
+
 def test_save_and_load_state_keep_bytes_across_a_reset():
     _hal, tile = make()
     assert tile.load_state() is None

@@ -1,8 +1,8 @@
 """The frame reader turns what a face heard back into frames, however the CPU slices the ring.
 
 The rp2 HAL reads each face's DMA ring once a pass, so a frame can be split anywhere between two
-reads, and the ring wraps. Face values (2-byte frames) take a shortcut in the reader; these
-tests hold it to the same answers as the byte-by-byte path, noise and escapes included.
+reads, and the ring wraps. (Face values skip the reader on a tile: test_ir_faces.py holds that
+shortcut to the reader's answers.)
 """
 
 from hal.ir_frames import BOF, EOF, ESC, MAX_FRAME, FrameReader, wire_bytes

@@ -18,12 +18,13 @@ SCRIPT = r"""
 import gc
 from runtime.tile import Tile
 from runtime import colors, courier, deal, link
+from runtime.hal import Hal as RuntimeHal
 gc.collect()
 base = gc.mem_alloc()
 from games.waterfall import Waterfall, store
 
 
-class Hal:
+class Hal(RuntimeHal):
     def __init__(self, blob, values):
         self.t = 0
         self.blob = blob

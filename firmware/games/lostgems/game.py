@@ -326,12 +326,11 @@ class LostGems:
         t = self.tile
         seen = gem_board.EMPTY
         if now >= self.fresh_from:
-            heard = t.heard_faces()
-            for f in range(6):
-                if heard >> f & 1:
-                    v = t.get_last_value_received_on_face(f)
-                    if v:
-                        seen = gem_board.merge(seen, v)
+            saying = t.nonzero_faces()  # 0 away from a board: one call
+            if saying:
+                for f in range(6):
+                    if saying >> f & 1:
+                        seen = gem_board.merge(seen, t.get_last_value_received_on_face(f))
         return seen
 
     def _become_played(self, seen, now):

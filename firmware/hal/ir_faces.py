@@ -1,0 +1,112 @@
+"""The faces' half of the rp2 HAL: frames out of each face's DMA ring, frames into its TX DMA.
+
+hal/ir_links.py builds each face's hardware (a PIO state machine, two DMA channels, a ring) as
+a FaceLink; IrFaces reads and drives those fields itself, and Rp2Hal adds pixels, button and
+storage. Why one class and no call per face object: on an RP2040 a Python call costs ~10 us
+and an attribute lookup 3-5 us, and a pass with six talking faces takes and sends 12 frames.
+So each frame costs one call (`receive_frame`, `send_frame`), and face values, most of the
+traffic, are taken from the ring here without the FrameReader's byte loop (hal/ir_frames.py),
+which reads every other frame. Pure Python, so the host tests run it on stand-in links.
+
+The RX channel counts down from RX_COUNT: how far it got tells how many bytes arrived, so a
+ring the CPU fell behind on is noticed (`overruns`) and skipped, never misread.
+"""
+
+from runtime.hal import Hal
+
+from hal.ir_frames import BOF, EOF, SPECIAL, encode_words
+
+try:
+    from micropython import const
+except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
+
+    def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
+        return value
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hal.ir_links import FaceLink
+
+RING_BITS = const(9)
+RING_BYTES = const(1 << RING_BITS)
+RING_MASK = const(RING_BYTES - 1)
+RX_COUNT = const(0x0FFFFFFF)  # transfers before the RX channel must be re-armed (days of traffic);
+# below 2**28 so it is a small int on every port, and a plain count on the RP2350 (whose
+# TRANS_COUNT keeps its top 4 bits for a mode)
+READ_ADDR = const(0)  # a DMA channel's registers, by word (RP2040 datasheet 2.5.7)
+TRANS_COUNT_TRIG = const(7)  # AL1_TRANS_COUNT_TRIG: writing the count starts the channel
+
+
+class IrFaces(Hal):
+    """receive_frame and send_frame over six FaceLinks (hal/ir_links.py has their fields)."""
+
+    def __init__(self, links):
+        self._links: list[FaceLink] = links
+        self.rx_frame = links[0].reader.frame
+        self.rx_ms = 0  # the board's clock (Rp2Hal.millis) keeps it: a frame's time is its pass's
+        self.rx_more = False
+
+    def receive_frame(self, face: int) -> int:
+        """Read what arrived on `face` up to the end of the next whole frame: its length (0: no
+        whole frame left), its bytes in rx_frame; rx_more says whether bytes are left after it."""
+        link = self._links[face]
+        written = RX_COUNT - link.rx.count  # type: ignore[attr-defined]  # stubs omit DMA.count
+        read = link.read
+        if written == read:
+            return 0
+        reader = link.reader
+        if written - read > RING_BYTES:
+            link.overruns += 1  # the DMA lapped us: what is left in the ring is mixed up
+            link.read = written
+            reader.reset()
+            return 0
+        ring = link.ring
+        if (
+            written - read >= 4
+            and not reader.receiving
+            and ring[read & RING_MASK] == BOF
+            and ring[(read + 3) & RING_MASK] == EOF
+        ):
+            # a whole face value of two plain bytes: taken as the reader would take it
+            a = ring[(read + 1) & RING_MASK]
+            b = ring[(read + 2) & RING_MASK]
+            if not (SPECIAL[a] or SPECIAL[b]):
+                frame = reader.frame
+                frame[0] = a
+                frame[1] = b
+                link.read = read = read + 4
+                self.rx_frame = frame
+                self.rx_more = read != written
+                return 2
+        read = link.read = reader.read(ring, read, written, RING_MASK)
+        n = reader.length
+        if n:
+            self.rx_frame = reader.frame
+            self.rx_more = read != written
+        elif written >= RX_COUNT:
+            link.arm_rx()  # the channel ran its count out (after days of traffic): go on
+        return n
+
+    def send_frame(self, face: int, data) -> bool:
+        """Start sending one frame; False while one is still going out or one is arriving (the
+        state machine waits for a quiet line anyway; the runtime tries again next pass)."""
+        link = self._links[face]
+        if link.sm.tx_fifo() or link.tx.active() or link.reader.receiving:
+            return False
+        if data is not link.sent:  # a face value goes out again and again: encoded once
+            link.count = encode_words(data, link.words)
+            link.sent = data if isinstance(data, bytes) else None  # only bytes cannot change
+        # what tx.config(read=, count=, trigger=True) does, in a third of the time: the read
+        # address back to the frame's start, then the count through the alias that starts it
+        regs = link.tx_regs
+        regs[READ_ADDR] = link.words_at
+        regs[TRANS_COUNT_TRIG] = link.count
+        return True
+
+    def link_stats(self) -> dict:
+        """Frames lost on the air as each face's reader saw them, and ring overruns."""
+        return {
+            "dropped": [link.reader.dropped for link in self._links],
+            "overruns": [link.overruns for link in self._links],
+        }
