@@ -44,8 +44,8 @@ def test_a_negative_seed_is_refused_before_the_games(capsys, no_games):
 def test_a_plot_that_cannot_be_saved_is_refused_before_the_games(tmp_path, capsys, no_games):
     for plot, says in (
         ("", "--plot needs a file name"),
-        (str(tmp_path), "is a directory"),
-        (str(tmp_path / "missing" / "scores.png"), "no directory"),
+        (str(tmp_path), "is a folder: give a file name"),
+        (str(tmp_path / "missing" / "scores.png"), "there is no folder"),
         (str(tmp_path / "scores.txt"), "cannot write .txt"),
     ):
         assert main(["playtest", "--games", "500", "--plot", plot]) == 2, plot

@@ -17,6 +17,7 @@ import json
 import os
 import sys
 
+from host_tools.output_path import output_problem
 from simulator.games.lostgems.bots import BEST_BOT, UnknownBot, bot_class
 from simulator.games.lostgems.deal_ceiling import deal_ceiling, first_player
 from simulator.games.lostgems.lost_points import mean_losses, score_and_losses
@@ -84,13 +85,9 @@ def plot_problem(path):
     """Why the histogram could not be saved at `path`, found before any game is played."""
     if not path:
         return "--plot needs a file name"
-    if os.path.isdir(path):
-        return f"--plot {path}: is a directory, give a file name such as scores.png"
-    folder = os.path.dirname(path) or "."
-    if not os.path.isdir(folder):
-        return f"--plot {path}: no directory {folder}"
-    if not os.access(folder, os.W_OK):
-        return f"--plot {path}: cannot write in {folder}"
+    unwritable = output_problem(path)
+    if unwritable:
+        return f"--plot {path}: {unwritable}"
     suffix = os.path.splitext(path)[1].lower()[1:]
     if suffix and suffix not in plot_formats():
         return f"--plot {path}: cannot write .{suffix} ({', '.join(sorted(plot_formats()))})"
