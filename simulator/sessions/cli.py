@@ -48,7 +48,8 @@ def add_arguments(parser):
         "script",
         metavar="SCRIPT",
         nargs="+",
-        help="session script (examples/*.lg); several, or a directory of *.lg, run as a batch",
+        help=f"session script ({script_patterns()}); several, or a directory of them, run as a "
+        "batch",
     )
     run_p.add_argument(
         "--rules-only",
@@ -117,7 +118,7 @@ def run(args):
         return EXIT_BAD_SCRIPT
     paths = script_paths(args.script)
     if not paths:
-        print("no session scripts (*.lg) to run", file=sys.stderr)
+        print(f"no session scripts ({script_patterns()}) to run", file=sys.stderr)
         return EXIT_BAD_SCRIPT
     batch = len(paths) > 1
     bad_option = option_error(args.rules_only, args.ir_loss, args.mpy, args.ir_bit_flip)
@@ -163,6 +164,11 @@ def needs_tiles(path):
     except (OSError, ScriptError):
         return False
     return any(st.kind == "expect_tile" for st in statements)
+
+
+def script_patterns():
+    """The games' script names, for messages: "*.lg, *.wf"."""
+    return ", ".join("*" + suffix for suffix in script_games())
 
 
 def script_paths(named):
