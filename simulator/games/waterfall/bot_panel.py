@@ -32,7 +32,7 @@ STATUS = {
     "broken": "Game stopped (see below)",
 }
 PHASE_WORDS = {
-    "play": "PLAY hand tiles for steps, then fall",
+    "play": "PLAY tiles for steps, then fall",
     "fall": "FALL: step down-left or down-right",
     "add": "ADD: a hand tile joins the waterfall",
     "score": "SCORE: a tile of a visited gem",
@@ -96,6 +96,11 @@ def draw_game_panel(surface, panel, game, x, y):
             17,
             DIM,
         ).bottom
+        pawns = ", ".join(
+            f"{PLAYERS[p]} {'above' if at is None else place_name(at)}"
+            for p, at in enumerate(state.pawns)
+        )
+        y = t.blit(surface, f"Pawns: {pawns}", (x, y), 17, DIM).bottom
         if state.current == 0 and not state.over and state.steps:
             y = t.blit(surface, f"Steps left: {state.steps}", (x, y), 17).bottom
         y += px(4)

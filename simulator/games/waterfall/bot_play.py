@@ -92,7 +92,7 @@ class BotGame:
             p: bot_class(self.bot_name)(p, bot_seed(seed, p)) for p in range(1, self.players)
         }
         self.state = None
-        self.table = AppTable(self.app, seed)
+        self.table = AppTable(self.app, seed, self.players)
         self.phase = SETUP
         self.steps = Steps(self.app, self._setup(not first))
         self.after = self._setup_done

@@ -37,6 +37,9 @@ CLICK_GAP_MS = 140
 QUIET_MS = 300  # a move that changes no tile (fall, done) still takes a moment
 DIRECTIONS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 PERSON = 0  # the seat whose hand shows its cards
+# With 2 players the C and D areas are free: a hand or score pile too big for its own area
+# (a hand of more than about 11 tiles, at 27 tiles' hex size) goes on in the one beside it.
+OVERFLOW = {"hand_a": "hand_d", "score_a": "score_d", "hand_b": "hand_c", "score_b": "score_c"}
 
 
 class Mismatch(Exception):
@@ -96,8 +99,9 @@ def area_of(player, kind="hand"):
 class AppTable:
     """Which world tile is which referee tile, where each lies, and the moves on the tiles."""
 
-    def __init__(self, app, seed):
+    def __init__(self, app, seed, players=2):
         self.app = app
+        self.players = players
         self.world = app.world
         self.ops = app.ops
         self.rng = random.Random(seed ^ 0x7117)  # the rotations of added tiles
@@ -107,24 +111,36 @@ class AppTable:
 
     # --- where things go ----------------------------------------------------------------------
     def area_cells(self, name, loose=False):
-        """Cells of an area below its label, row by row: whose whole hexagon lies inside it, or
-        (`loose`, for the small hand and score areas) whose centre lies well inside it."""
+        """Cells of an area below its label, row by row, whose whole hexagon lies inside it;
+        `loose` (the small hand and score areas, where a hand may grow past 12 tiles): then
+        also the cells whose centre lies in the area, up to half over its label."""
         table = self.app.table
         x, y, w, h = table.area(name).rect
         s = table.layout.size
         a = 0.87 * s
-        if loose:
-            inner = (x + s / 2, y + table.label_px + a / 2, w - s, h - table.label_px - a)
-        else:
-            inner = (x + s, y + table.label_px + a, w - 2 * s, h - table.label_px - 2 * a)
+        inner = (x + s, y + table.label_px + a, w - 2 * s, h - table.label_px - 2 * a)
         to_pixel = table.layout.to_pixel
-        cells = [c for c in table.layout.cells_in_rect(inner) if table.on_table(*c)]
-        return sorted(cells, key=lambda c: (round(to_pixel(*c)[1]), to_pixel(*c)[0]))
+
+        def cells(rect):
+            found = [c for c in table.layout.cells_in_rect(rect) if table.on_table(*c)]
+            return sorted(found, key=lambda c: (round(to_pixel(*c)[1]), to_pixel(*c)[0]))
+
+        out = cells(inner)
+        if loose:
+            more = cells((x + s / 2, y + table.label_px / 2, w - s, h - table.label_px / 2))
+            out += [c for c in more if c not in out and table.area_of_cell(*c).name == name]
+        return out
+
+    def areas_of(self, name):
+        """The areas a hand or score pile may fill: its own, then (2 players) its overflow."""
+        spare = OVERFLOW.get(name) if self.players == 2 else None
+        return (name,) if spare is None else (name, spare)
 
     def free_cell(self, name, loose=False):
-        for cell in self.area_cells(name, loose):
-            if self.world.tile_at(*cell) is None:
-                return cell
+        for area in self.areas_of(name) if loose else (name,):
+            for cell in self.area_cells(area, loose):
+                if self.world.tile_at(*cell) is None:
+                    return cell
         raise Mismatch(f"no free cell left in the {name.replace('_', ' ')} area")
 
     def top_cell(self):
@@ -160,10 +176,11 @@ class AppTable:
         kinds = state.kinds
 
         def check(refs, area, shows, what):
+            areas = self.areas_of(area)
             for ref in refs:
                 t = self.tile_of[ref]
                 seen = w.inspect(t)
-                if app.area_name(t) != area:
+                if app.area_name(t) not in areas:
                     out.append(f"tile {t} ({what}) lies in {app.area_name(t)}, not {area}")
                 elif seen["state"] != shows or seen["card"] != cards.name(kinds[ref]):
                     out.append(
