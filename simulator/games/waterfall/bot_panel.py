@@ -91,7 +91,7 @@ def draw_game_panel(surface, panel, game, x, y):
         y = t.blit(
             surface,
             f"Draw pile {len(state.pile)}  discards {len(state.discards)}  "
-            f"waterfall {len(state.waterfall)}/20  turn {state.turns + 1}",
+            f"waterfall {len(state.waterfall)}/20",
             (x, y),
             17,
             DIM,
@@ -100,7 +100,7 @@ def draw_game_panel(surface, panel, game, x, y):
             f"{PLAYERS[p]} {'above' if at is None else place_name(at)}"
             for p, at in enumerate(state.pawns)
         )
-        y = t.blit(surface, f"Pawns: {pawns}", (x, y), 17, DIM).bottom
+        y = t.blit(surface, f"Turn {state.turns + 1}  pawns: {pawns}", (x, y), 17, DIM).bottom
         if state.current == 0 and not state.over and state.steps:
             y = t.blit(surface, f"Steps left: {state.steps}", (x, y), 17).bottom
         y += px(4)

@@ -35,6 +35,8 @@ EXACT_MS = 400  # waits up to this long run at once (gesture timing), longer one
 CLICK_DOWN_MS = 60
 CLICK_GAP_MS = 140
 QUIET_MS = 300  # a move that changes no tile (fall, done) still takes a moment
+PAWN_TRIES = 3  # clicks for a step, as a person clicks again when the pawn did not come
+PAWN_WAIT_MS = 2500  # how long they wait for it before clicking again
 DIRECTIONS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 PERSON = 0  # the seat whose hand shows its cards
 # With 2 players the C and D areas are free: a hand or score pile too big for its own area
@@ -48,7 +50,7 @@ class Mismatch(Exception):
 
 class Until:
     """Wait until `ready()` is true; after `timeout_ms`, fail with `what` (a text or a function
-    giving it)."""
+    giving it), or with `what` None just stop waiting."""
 
     def __init__(self, ready, timeout_ms, what):
         self.ready = ready
@@ -71,10 +73,11 @@ class Steps:
         while True:
             if self.until is not None:
                 if not self.until.ready():
-                    if world.now >= self.deadline:
-                        what = self.until.what
+                    if world.now < self.deadline:
+                        return False
+                    what = self.until.what
+                    if what is not None:
                         raise Mismatch(what() if callable(what) else what)
-                    return False
                 self.until = None
             elif self.deadline is not None and world.now < self.deadline:
                 return False
@@ -290,11 +293,7 @@ class AppTable:
             else:
                 yield LONE_WAIT_MS // 2
         elif m.kind == "step":
-            # a player clicks a tile as many times as their letter: A once, B twice ...
-            if event.exited:
-                yield from self.clicks(pawn_tile, p + 1)
-            else:
-                yield from self.clicks(self.tile_of[state.waterfall[event.entered]], p + 1)
+            yield from self.step(state, event, pawn_tile)
         elif m.kind == "add":
             t = self.tile_of[state.waterfall[m.place]]
             if not self.fits(m.place):
@@ -317,6 +316,29 @@ class AppTable:
         for player, ref in event.draws:
             yield from self.draw(ref, player)
         yield self.check(state)
+
+    def step(self, state, event, pawn_tile):
+        """A player clicks a tile as many times as their letter (A once, B twice ...): the one
+        their pawn steps into, or the one it stands on to fall out. A pull for the pawn can
+        go astray on the tiles (a datagram lost); then, like a person, click again once the
+        pawn has clearly not come (never while it is on its way: that would move it on)."""
+        letter = PLAYERS[event.player]
+        if event.exited:
+            clicked = pawn_tile
+
+            def moved():
+                return letter not in self.world.inspect(pawn_tile)["pawns"]
+        else:
+            clicked = self.tile_of[state.waterfall[event.entered]]
+
+            def moved():
+                return letter in self.world.inspect(clicked)["pawns"]
+
+        for _ in range(PAWN_TRIES):
+            yield from self.clicks(clicked, event.player + 1)
+            yield Until(moved, PAWN_WAIT_MS, None)
+            if moved():
+                return
 
     def draw(self, ref, player):
         """A draw pile tile into the hand; a tile still among the discards means the referee
