@@ -321,3 +321,31 @@ def test_bot_options_are_checked(tmp_path, capsys):
     assert (
         capsys.readouterr().err == f"blinks sim: --scripts: {tmp_path / 'taken'} is not a folder\n"
     )
+
+
+def test_a_step_whose_pawn_did_not_come_is_clicked_again(make_app):
+    """A pull can go astray on the tiles (seed 15 lost one with no IR loss): like a person, the
+    game clicks the tile again once the pawn has clearly not come."""
+    app = make_app(seed=2, bot="greedy")
+    game = app.controllers[0]
+    settle(app, game)
+    state = game.state
+    press(app, game, mv.play(1))
+    settle(app, game)
+    press(app, game, mv.fall())
+    settle(app, game)
+    clicks, lost = game.table.clicks, []
+
+    def first_click_lost(t, n):
+        if not lost:
+            lost.append(t)
+            yield 0
+            return
+        yield from clicks(t, n)
+
+    game.table.clicks = first_click_lost
+    press(app, game, mv.step("left"))
+    settle(app, game)
+    assert lost and game.phase != BROKEN, game.messages
+    assert state.history[-1].move == mv.step("left") and state.history[-1].entered == (0, 0)
+    assert game.table.problems(state) == []
