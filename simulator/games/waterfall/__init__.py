@@ -76,3 +76,22 @@ def run_playtest(args):
     from simulator.games.waterfall.playtest import run
 
     return run(args)
+
+
+def sim_bot_problem(args):
+    """What is wrong with `blinks sim --game waterfall --bot NAME` and its options, or None."""
+    from simulator.games.waterfall.bots import BOTS
+
+    if args.tiles not in (None, TILES):
+        return f"--bot plays Waterfall with its whole deck, {TILES} tiles, not --tiles {args.tiles}"
+    if args.bot not in BOTS:
+        return f"--bot: no Waterfall bot called {args.bot!r}; known bots: {', '.join(sorted(BOTS))}"
+    return None
+
+
+def attach_sim_bot(app, name, seed, scripts=None):
+    """`blinks sim --game waterfall --bot NAME`: the person plays A against the bot playing B
+    on the app's 27 tiles (bot_play). Raises OSError if the `scripts` folder cannot be made."""
+    from simulator.games.waterfall.bot_play import BotGame
+
+    BotGame(app, name, seed, scripts).attach()

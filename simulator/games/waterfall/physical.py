@@ -247,27 +247,31 @@ class TilesRunner(RulesRunner):
             raise _Stop(line, "; ".join(problems))
 
     def _problems(self):
-        s = self.state
-        w = self.world
-        problems = []
-        for place, ref in sorted(s.waterfall.items()):
-            t = self.tile_of[ref]
-            seen = w.inspect(t)
-            want = cards.name(s.kinds[ref])
-            if seen["state"] != "waterfall" or seen["card"] != want:
-                problems.append(
-                    f"tile {t} at {place_name(place)} shows {seen['state']} {seen['card']}, not {want}"
-                )
-                continue
-            if (seen["up"] + w.position(t)[2]) % 6 != 0:
-                problems.append(f"tile {t} at {place_name(place)} does not know which way is up")
-            pawns = sorted(PLAYERS[p] for p in range(s.players) if s.pawns[p] == place)
-            if sorted(seen["pawns"]) != pawns:
-                problems.append(
-                    f"tile {t} at {place_name(place)} holds pawns {seen['pawns']}, not {pawns}"
-                )
-        top = w.inspect(self.tile_of[s.waterfall[(0, 0)]])
-        above = [PLAYERS[p] for p in range(s.players) if s.pawns[p] is None]
-        if [p for p in top["above"] if p in PLAYERS[: s.players]] != above:
-            problems.append(f"the top keeps {top['above']} above the waterfall, not {above}")
-        return problems
+        return waterfall_problems(self.world, self.state, self.tile_of)
+
+
+def waterfall_problems(w, s, tile_of):
+    """How the waterfall's tiles differ from referee `s`'s waterfall and pawns (tile_of: referee
+    tile id -> world tile); [] when they agree. Shared with the simulator's bot game."""
+    problems = []
+    for place, ref in sorted(s.waterfall.items()):
+        t = tile_of[ref]
+        seen = w.inspect(t)
+        want = cards.name(s.kinds[ref])
+        if seen["state"] != "waterfall" or seen["card"] != want:
+            problems.append(
+                f"tile {t} at {place_name(place)} shows {seen['state']} {seen['card']}, not {want}"
+            )
+            continue
+        if (seen["up"] + w.position(t)[2]) % 6 != 0:
+            problems.append(f"tile {t} at {place_name(place)} does not know which way is up")
+        pawns = sorted(PLAYERS[p] for p in range(s.players) if s.pawns[p] == place)
+        if sorted(seen["pawns"]) != pawns:
+            problems.append(
+                f"tile {t} at {place_name(place)} holds pawns {seen['pawns']}, not {pawns}"
+            )
+    top = w.inspect(tile_of[s.waterfall[(0, 0)]])
+    above = [PLAYERS[p] for p in range(s.players) if s.pawns[p] is None]
+    if [p for p in top["above"] if p in PLAYERS[: s.players]] != above:
+        problems.append(f"the top keeps {top['above']} above the waterfall, not {above}")
+    return problems

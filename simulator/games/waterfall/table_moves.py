@@ -1,0 +1,354 @@
+"""Waterfall moves done by hand on the app's table, a few frames at a time.
+
+The session runner (`physical.TilesRunner`) plays with blocking `world.advance` calls on fixed
+cells far off the app's table; here every move is a generator of waits, run by `Steps` across
+frames and acting only through `app.ops` in the app's labelled areas, so a person watches each
+move and `--record` keeps it. The tiles are checked with the runner's own check of the
+waterfall (`physical.waterfall_problems`) and, for every other tile, by the area it lies in
+and the state it shows.
+
+Where things go: the dealt cluster is the draw pile; the top lies at the top of the waterfall
+area and the pyramid grows down from it; hand and score tiles fill their areas row by row;
+discards lie face up in the discard area. A's own hand tiles are double-clicked to show their
+cards (the person holds them); the bots' hands and every score pile show their backs. When the
+referee reshuffles the discards into a new draw pile, the discard tiles are turned face down
+and carried back to the draw pile.
+
+A step yields either an int (simulated ms to wait) or an `Until` (a condition on the tiles with
+a time limit). Short waits (click timing) run at once with exact timing; longer ones over frames.
+"""
+
+import random
+
+from games.waterfall import cards
+
+from simulator.games.waterfall.physical import (
+    DEAL_TIMEOUT_MS,
+    HOLD_DEAL_MS,
+    LONE_WAIT_MS,
+    SETTLE_MS,
+    waterfall_problems,
+)
+from simulator.games.waterfall.rules import PLAYERS, cell_of, place_name
+
+EXACT_MS = 400  # waits up to this long run at once (gesture timing), longer ones over frames
+CLICK_DOWN_MS = 60
+CLICK_GAP_MS = 140
+QUIET_MS = 300  # a move that changes no tile (fall, done) still takes a moment
+PAWN_TRIES = 3  # clicks for a step, as a person clicks again when the pawn did not come
+PAWN_WAIT_MS = 2500  # how long they wait for it before clicking again
+DIRECTIONS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+PERSON = 0  # the seat whose hand shows its cards
+# With 2 players the C and D areas are free: a hand or score pile too big for its own area
+# (a hand of more than about 11 tiles, at 27 tiles' hex size) goes on in the one beside it.
+OVERFLOW = {"hand_a": "hand_d", "score_a": "score_d", "hand_b": "hand_c", "score_b": "score_c"}
+
+
+class Mismatch(Exception):
+    """The tiles do not show what the referee says (or the table has no room for a move)."""
+
+
+class Until:
+    """Wait until `ready()` is true; after `timeout_ms`, fail with `what` (a text or a function
+    giving it), or with `what` None just stop waiting."""
+
+    def __init__(self, ready, timeout_ms, what):
+        self.ready = ready
+        self.timeout_ms = timeout_ms
+        self.what = what
+
+
+class Steps:
+    """Runs one move generator over frames. `poll()` returns True once the move is done; a
+    failed `Until` raises Mismatch."""
+
+    def __init__(self, app, gen):
+        self.app = app
+        self.gen = gen
+        self.deadline = None
+        self.until = None
+
+    def poll(self) -> bool:
+        world = self.app.world
+        while True:
+            if self.until is not None:
+                if not self.until.ready():
+                    if world.now < self.deadline:
+                        return False
+                    what = self.until.what
+                    if what is not None:
+                        raise Mismatch(what() if callable(what) else what)
+                self.until = None
+            elif self.deadline is not None and world.now < self.deadline:
+                return False
+            self.deadline = None
+            try:
+                step = next(self.gen)
+            except StopIteration:
+                return True
+            if isinstance(step, Until):
+                self.until = step
+                self.deadline = world.now + step.timeout_ms
+            elif step <= EXACT_MS:
+                self.app.advance(step)
+            else:
+                self.deadline = world.now + step
+
+
+def area_of(player, kind="hand"):
+    return f"{kind}_{PLAYERS[player].lower()}"
+
+
+class AppTable:
+    """Which world tile is which referee tile, where each lies, and the moves on the tiles."""
+
+    def __init__(self, app, seed, players=2):
+        self.app = app
+        self.players = players
+        self.world = app.world
+        self.ops = app.ops
+        self.rng = random.Random(seed ^ 0x7117)  # the rotations of added tiles
+        self.tile_of = {}  # referee tile id -> world tile
+        self.ref_of = {}
+        self.top = None  # the top's cell
+
+    # --- where things go ----------------------------------------------------------------------
+    def area_cells(self, name, loose=False):
+        """Cells of an area below its label, row by row, whose whole hexagon lies inside it;
+        `loose` (the small hand and score areas, where a hand may grow past 12 tiles): then
+        also the cells whose centre lies in the area, up to half over its label."""
+        table = self.app.table
+        x, y, w, h = table.area(name).rect
+        s = table.layout.size
+        a = 0.87 * s
+        inner = (x + s, y + table.label_px + a, w - 2 * s, h - table.label_px - 2 * a)
+        to_pixel = table.layout.to_pixel
+
+        def cells(rect):
+            found = [c for c in table.layout.cells_in_rect(rect) if table.on_table(*c)]
+            return sorted(found, key=lambda c: (round(to_pixel(*c)[1]), to_pixel(*c)[0]))
+
+        out = cells(inner)
+        if loose:
+            more = cells((x + s / 2, y + table.label_px / 2, w - s, h - table.label_px / 2))
+            out += [c for c in more if c not in out and table.area_of_cell(*c).name == name]
+        return out
+
+    def areas_of(self, name):
+        """The areas a hand or score pile may fill: its own, then (2 players) its overflow."""
+        spare = OVERFLOW.get(name) if self.players == 2 else None
+        return (name,) if spare is None else (name, spare)
+
+    def free_cell(self, name, loose=False):
+        for area in self.areas_of(name) if loose else (name,):
+            for cell in self.area_cells(area, loose):
+                if self.world.tile_at(*cell) is None:
+                    return cell
+        raise Mismatch(f"no free cell left in the {name.replace('_', ' ')} area")
+
+    def top_cell(self):
+        """The top of the waterfall area's centre column."""
+        to_pixel = self.app.table.layout.to_pixel
+        x, _, w, _ = self.app.table.area("waterfall").rect
+        cells = self.area_cells("waterfall")
+        return min(cells, key=lambda c: (abs(to_pixel(*c)[0] - (x + w / 2)) // 20, to_pixel(*c)[1]))
+
+    def place_cell(self, place):
+        return cell_of(place, self.top)
+
+    def fits(self, place) -> bool:
+        """Whether a tile added at `place` lies inside the waterfall area, on a free cell."""
+        cell = self.place_cell(place)
+        return cell in set(self.area_cells("waterfall")) and self.world.tile_at(*cell) is None
+
+    # --- reading the tiles ----------------------------------------------------------------------
+    def state_of(self, t):
+        return self.world.inspect(t).get("state")
+
+    def wait_state(self, t, state, timeout=SETTLE_MS):
+        return Until(
+            lambda: self.state_of(t) == state,
+            timeout,
+            lambda: f"tile {t} shows {self.state_of(t)}, expected {state}",
+        )
+
+    def problems(self, state):
+        """How the tiles differ from the referee's game; [] when they agree."""
+        w, app = self.world, self.app
+        out = waterfall_problems(w, state, self.tile_of)
+        kinds = state.kinds
+
+        def check(refs, area, shows, what):
+            areas = self.areas_of(area)
+            for ref in refs:
+                t = self.tile_of[ref]
+                seen = w.inspect(t)
+                if app.area_name(t) not in areas:
+                    out.append(f"tile {t} ({what}) lies in {app.area_name(t)}, not {area}")
+                elif seen["state"] != shows or seen["card"] != cards.name(kinds[ref]):
+                    out.append(
+                        f"tile {t} ({what}) shows {seen['state']} {seen['card']}, "
+                        f"not {shows} {cards.name(kinds[ref])}"
+                    )
+
+        for p in range(state.players):
+            shows = "revealed" if p == PERSON else "card"
+            check(state.hands[p], area_of(p), shows, f"{PLAYERS[p]}'s hand")
+            check(state.score_piles[p], area_of(p, "score"), "card", f"{PLAYERS[p]}'s score")
+        check(state.discards, "discard", "revealed", "discarded")
+        check(state.pile, "draw", "card", "draw pile")
+        return out
+
+    def check(self, state):
+        """Wait (SETTLE_MS at most: pawns travel in datagrams) until the tiles agree."""
+        found = []
+
+        def agree():
+            found[:] = self.problems(state)
+            return not found
+
+        return Until(agree, SETTLE_MS, lambda: "; ".join(found[:3]))
+
+    # --- gestures -------------------------------------------------------------------------------
+    def move_to(self, t, cell, rot=None):
+        if rot is None:
+            rot = self.world.position(t)[2] if self.world.position(t) is not None else 0
+        self.ops.lift(t)
+        self.ops.place(t, cell[0], cell[1], rot)
+
+    def clicks(self, t, n):
+        for i in range(n):
+            if i:
+                yield CLICK_GAP_MS
+            self.ops.press(t)
+            yield CLICK_DOWN_MS
+            self.ops.release(t)
+
+    def turn(self, t, state):
+        """Double-click: show or hide the card; wait until the tile shows `state`."""
+        yield from self.clicks(t, 2)
+        yield self.wait_state(t, state)
+
+    # --- the deal and the setup -----------------------------------------------------------------
+    def deal(self, held):
+        """Hold `held` for 6 s, let the cluster deal itself; every tile then shows its back."""
+        w = self.world
+        before = w.inspect(held)["deal"]["id"]
+        self.ops.press(held)
+        yield Until(
+            lambda: w.inspect(held)["deal"]["id"] != before,
+            HOLD_DEAL_MS + 1000,
+            "holding a tile for 6 s did not start a deal",
+        )
+        self.ops.release(held)
+        yield Until(
+            lambda: all(self.state_of(t) == "card" for t in w.tiles),
+            DEAL_TIMEOUT_MS,
+            lambda: "the deal failed: " + str(w.inspect(held)["deal"]["result"]),
+        )
+        if sorted(cards.parse(w.inspect(t)["card"]) for t in w.tiles) != cards.deck():
+            raise Mismatch(f"the tiles do not hold the {cards.DECK_SIZE} cards exactly once")
+
+    def choose_order(self, seed):
+        """The referee's deck: the dealt tiles in an order shuffled from the seed (as the
+        session runner does), so the tiles hold the very cards the referee deals."""
+        w = self.world
+        order = list(w.tiles)
+        random.Random(seed).shuffle(order)
+        self.tile_of = dict(enumerate(order))
+        self.ref_of = {t: ref for ref, t in self.tile_of.items()}
+        return [cards.parse(w.inspect(t)["card"]) for t in order]
+
+    def set_up(self, state):
+        """The top ADD carried alone to the top of the waterfall and triple-clicked, then the
+        hands dealt round into the hand areas (A's turned face up)."""
+        self.top = self.top_cell()
+        top = self.tile_of[state.waterfall[(0, 0)]]
+        self.move_to(top, self.top, 0)
+        yield LONE_WAIT_MS
+        yield from self.clicks(top, 3)
+        yield self.wait_state(top, "waterfall")
+        for n in range(max(map(len, state.hands))):
+            for p, hand in enumerate(state.hands):
+                if n < len(hand):
+                    yield from self.to_hand(hand[n], p)
+        yield self.check(state)
+
+    def to_hand(self, ref, player):
+        t = self.tile_of[ref]
+        self.move_to(t, self.free_cell(area_of(player), loose=True))
+        if player == PERSON:
+            yield from self.turn(t, "revealed")
+
+    # --- the moves ------------------------------------------------------------------------------
+    def perform(self, state, event, pawn_tile):
+        """Do on the tiles what the referee's Event says happened (as TilesRunner.after_move);
+        `pawn_tile` is the tile the mover's pawn stood on before the move."""
+        p, m = event.player, event.move
+        if m.kind == "play":
+            t = self.tile_of[state.discards[-1]]
+            self.move_to(t, self.free_cell("discard"))
+            if p != PERSON:
+                yield from self.turn(t, "revealed")
+            else:
+                yield LONE_WAIT_MS // 2
+        elif m.kind == "step":
+            yield from self.step(state, event, pawn_tile)
+        elif m.kind == "add":
+            t = self.tile_of[state.waterfall[m.place]]
+            if not self.fits(m.place):
+                raise Mismatch(f"the table has no room for a tile at {place_name(m.place)}")
+            self.move_to(t, self.place_cell(m.place), self.rng.randrange(6))
+            yield Until(
+                lambda: self.state_of(t) == "waterfall",
+                SETTLE_MS,
+                f"tile {t} put at {place_name(m.place)} did not join the waterfall",
+            )
+        elif m.kind == "score":
+            t = self.tile_of[state.score_piles[p][-1]]
+            self.move_to(t, self.free_cell(area_of(p, "score"), loose=True))
+            if p == PERSON:
+                yield from self.turn(t, "card")
+            else:
+                yield LONE_WAIT_MS // 2
+        else:  # fall, done: no tile moves
+            yield QUIET_MS
+        for player, ref in event.draws:
+            yield from self.draw(ref, player)
+        yield self.check(state)
+
+    def step(self, state, event, pawn_tile):
+        """A player clicks a tile as many times as their letter (A once, B twice ...): the one
+        their pawn steps into, or the one it stands on to fall out. A pull for the pawn can
+        go astray on the tiles (a datagram lost); then, like a person, click again once the
+        pawn has clearly not come (never while it is on its way: that would move it on)."""
+        letter = PLAYERS[event.player]
+        if event.exited:
+            clicked = pawn_tile
+
+            def moved():
+                return letter not in self.world.inspect(pawn_tile)["pawns"]
+        else:
+            clicked = self.tile_of[state.waterfall[event.entered]]
+
+            def moved():
+                return letter in self.world.inspect(clicked)["pawns"]
+
+        for _ in range(PAWN_TRIES):
+            yield from self.clicks(clicked, event.player + 1)
+            yield Until(moved, PAWN_WAIT_MS, None)
+            if moved():
+                return
+
+    def draw(self, ref, player):
+        """A draw pile tile into the hand; a tile still among the discards means the referee
+        reshuffled them into a new draw pile: they go back there face down first."""
+        t = self.tile_of[ref]
+        if self.app.area_name(t) == "discard":
+            yield from self.reshuffle()
+        yield from self.to_hand(ref, player)
+
+    def reshuffle(self):
+        for t in [t for t in self.world.tiles if self.app.area_name(t) == "discard"]:
+            self.move_to(t, self.free_cell("draw"))
+            yield from self.turn(t, "card")
