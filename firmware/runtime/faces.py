@@ -16,6 +16,13 @@ expired for a moment, and dropping it on the first flicker would lose data the n
 there to take. The price: a tile put in the place of another within that second may receive a
 datagram meant for the one it replaced.
 
+Who is a repeat of whom: each face is its own sender (id = the tile's random id + face index),
+since each face numbers its own datagrams; and a face that heard nothing for 1000 ms forgets
+the last (id, seq) it delivered, since the sender has given up on anything unacknowledged by
+then. Without either, a neighbour that came back, or turned another face to us, could send the
+id and seq we last delivered from it: we acknowledged that new datagram as a repeat without
+delivering it, and the sender, acknowledged, forgot it (a Waterfall PULL lost so, seed 15).
+
 Sleep: a tile falling asleep sends the sleep frame SLEEP_REPEAT times on every face, SLEEP_REPEAT_MS
 apart, and then stays silent. A received sleep frame is noted (`sleep_rx_ms`) for the tile to act
 on; it is not a sign of life, so it neither refreshes the face nor asks for a reply.
@@ -108,7 +115,10 @@ class Faces:
         last_rx = self.last_rx
         reply_due = self.reply_due
         value_in = self.value_in
+        rx_id = self.rx_id
         for f in range(FACE_COUNT):
+            if rx_id[f] >= 0 and now - last_rx[f] > DATAGRAM_DROP_MS:
+                self._forget_delivered(f)  # before the frames of a new link are taken
             n = hal.receive_frame(f)  # called, not bound to a local: a bound method allocates
             while n:
                 data = hal.rx_frame
@@ -151,7 +161,8 @@ class Faces:
 
     def _take_datagram(self, f: int, data, n: int) -> None:
         seqack = data[4]
-        if self.tx_seq[f] and data[3] == self.my_id and seqack & 15 == self.tx_seq[f]:
+        pending = self.tx_seq[f]
+        if pending and data[3] == (self.my_id + f) & 0xFF and seqack & 15 == pending:
             self.tx_seq[f] = 0
             self.tx_payload[f] = b""
         if data[0] != _DATA:
@@ -165,6 +176,14 @@ class Faces:
             self.rx_id[f] = sender
             self.rx_seq[f] = seq
             self.ack_due[f] = True
+
+    def _forget_delivered(self, f: int) -> None:
+        """The face heard nothing for DATAGRAM_DROP_MS: whatever touches it next starts a new
+        link, whose datagrams are not repeats of the old one's (the old sender dropped its
+        pending datagram by now), and the old one's ack must not clear a new datagram."""
+        self.rx_id[f] = -1
+        self.rx_seq[f] = 0
+        self.ack_due[f] = False
 
     def _drop_pending(self, f: int) -> None:
         self.tx_seq[f] = 0
@@ -220,7 +239,7 @@ class Faces:
         return link.encode_datagram(
             _DATA if pending else _ACK,
             link.VALUE_BYTE[self.value_out[f] | fl],
-            self.my_id,
+            (self.my_id + f) & 0xFF,  # each face its own sender: each numbers its own datagrams
             max(self.rx_id[f], 0),
             pending,
             self.rx_seq[f],

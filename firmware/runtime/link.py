@@ -12,9 +12,11 @@ A frame's length tells its kind, so no bit flip can turn a datagram into a value
 * datagram-layer frame, 8 to 24 bytes:
   `kind, value byte, sender id, acked id, seq << 4 | ack, payload (0-16 bytes), crc24 (3 bytes)`.
   `kind` is DATA (carries a payload to deliver) or ACK (acknowledges only). The value byte keeps
-  the face value flowing while datagrams are exchanged. `sender id` is a random byte drawn at
-  power-up and `seq` (1-15) counts the sender's datagrams on that face, so a receiver can tell a
-  resent duplicate (same id and seq) from a new datagram, even after a neighbour is swapped.
+  the face value flowing while datagrams are exchanged. `sender id` names the sending face: a
+  random byte drawn at power-up, plus the face index (mod 256), and `seq` (1-15) counts that
+  face's datagrams, so a receiver can tell a resent duplicate (same id and seq) from a new
+  datagram, even after a neighbour is swapped or turned (a tile-wide id let another face of the
+  same tile, numbering its own datagrams, repeat an id and seq the receiver had taken).
   `acked id`/`ack` name the last datagram this side delivered. CRC-24/OpenPGP over the rest: at
   these lengths (up to 192 bits) it catches every error of up to 5 flipped bits and all but
   2^-24 of the others, where a CRC-16 let one in 2^16 frames hit by 4 or more flips through

@@ -296,3 +296,49 @@ def test_send_on_an_expired_face_is_accepted_then_dropped_at_the_next_pass():
     run_to(hal, tile, 20)
     assert not tile.is_datagram_pending_on_face(4)
     assert tile.send_datagram_on_face(b"again", 4)
+
+
+def test_each_face_sends_under_its_own_id_and_takes_acks_for_it_only():
+    # each face numbers its own datagrams, so each is a sender of its own: with one id per
+    # tile, a neighbour that turned to another face took that face's first datagram for a
+    # repeat of the first one it had from the old face, acknowledged it and dropped it
+    hal, tile = make()
+    hal.rx[0].append((5, value_frame(1)))
+    hal.rx[1].append((5, value_frame(1)))
+    run_to(hal, tile, 10)
+    assert tile.send_datagram_on_face(b"a", 0) and tile.send_datagram_on_face(b"b", 1)
+    run_to(hal, tile, 30)
+    d0 = next(d for d in sent_on(hal, 0) if len(d) > link.VALUE_LEN)
+    d1 = next(d for d in sent_on(hal, 1) if len(d) > link.VALUE_LEN)
+    assert d0[4] >> 4 == d1[4] >> 4 == 1 and d0[2] != d1[2]
+    hal.rx[1].append((35, ack_frame(d0[2], 1)))  # face 0's ack, heard on face 1
+    run_to(hal, tile, 40)
+    assert tile.is_datagram_pending_on_face(1)
+    hal.rx[1].append((45, ack_frame(d1[2], 1)))
+    run_to(hal, tile, 50)
+    assert not tile.is_datagram_pending_on_face(1)
+
+
+def test_a_face_silent_for_1000ms_forgets_what_it_delivered():
+    # a neighbour back after a while (or another in its place) starts a new link: a datagram
+    # with the id and seq of the last one delivered is new, not a repeat
+    hal, tile = make()
+    hal.rx[1].append((5, data_frame(77, 4, b"old")))
+    run_to(hal, tile, 10)
+    assert tile.get_datagram_on_face(1) == b"old"
+    tile.mark_datagram_read_on_face(1)
+    run_to(hal, tile, 895)  # (this HAL hands a frame over at the next pass, whatever its ms)
+    hal.rx[1].append((900, data_frame(77, 4, b"old")))  # within the second: a repeat
+    run_to(hal, tile, 910)
+    assert not tile.is_datagram_ready_on_face(1)
+    run_to(hal, tile, 1915)
+    hal.rx[1].append((1920, value_frame(3)))  # back after 1020 ms of silence
+    run_to(hal, tile, 1930)
+    acks = [d for d in sent_on(hal, 1, 1920) if len(d) > link.VALUE_LEN]
+    assert tile.send_datagram_on_face(b"mine", 1)
+    run_to(hal, tile, 1950)
+    mine = [d for d in sent_on(hal, 1, 1930) if len(d) > link.VALUE_LEN]
+    assert not acks and mine and all(d[4] & 15 == 0 for d in mine)  # no stale ack rides along
+    hal.rx[1].append((1955, data_frame(77, 4, b"new")))
+    run_to(hal, tile, 1960)
+    assert tile.get_datagram_on_face(1) == b"new"

@@ -144,3 +144,55 @@ def test_a_cluster_of_18_exchanges_datagrams_exactly_once_on_every_link_at_30_pe
     for t, f in links:
         assert w.runner(t).game.got[f] == list(range(20)), (t, f)
     assert all(w.runner(t).game.bad == [] for t in tiles)
+
+
+def courier_trio():
+    """Tiles a and b side by side (a's face 0 touches b's face 3) and c off the table, all
+    sending numbered datagrams (wg_games.Courier) only when told to (`limit`)."""
+    w = World(seed=3)
+    a = w.add_tile(Courier, 0, 0)
+    b = w.add_tile(Courier, *grid.neighbour_cell(0, 0, 0))
+    c = w.add_tile(Courier, None)
+    assert w.neighbours(a) == {0: (b, 3)}
+    return w, a, b, c
+
+
+def test_a_datagram_from_another_face_of_a_tile_is_not_taken_for_a_repeat():
+    """Seed 15 of the Waterfall bot game lost a PULL this way: a tile's datagrams are numbered
+    per face, so after the tile is turned another of its faces starts at the same number the
+    neighbour last took from it; the neighbour acknowledged the new datagram as a repeat and
+    dropped it, and the sender, acknowledged, forgot it."""
+    w, a, b, _ = courier_trio()
+    w.runner(a).game.limit = 1
+    w.advance(300)
+    assert w.runner(b).game.got[3] == [0]  # datagram 0 of a's face 0, its first
+    w.rotate(a, 1)  # at once: a's face 5 now touches b's face 3
+    assert w.neighbours(a) == {5: (b, 3)}
+    w.advance(300)
+    assert w.runner(b).game.got[3] == [0, 0]  # datagram 0 of a's face 5, its first too
+    assert w.runner(b).game.bad == []
+
+
+def test_a_datagram_is_not_taken_for_a_repeat_of_one_from_before_the_link_was_broken():
+    """A face numbers its datagrams 1-15 and starts again: after 15 datagrams to another tile,
+    a tile back beside its old neighbour sends the number that neighbour last took from it. A
+    face that heard nothing for a second forgets what it took (its sender has given up on
+    anything it had not acknowledged by then)."""
+    w, a, b, c = courier_trio()
+    ga, gb = w.runner(a).game, w.runner(b).game
+    ga.limit = 1
+    w.advance(300)
+    assert gb.got[3] == [0]
+    w.lift(b)
+    w.place(c, *grid.neighbour_cell(0, 0, 0))
+    ga.limit = 15  # 14 more to c: a's face 0 has used every number once
+    assert w.run_until(lambda: len(w.runner(c).game.got[3]) == 14, 5000)
+    w.advance(100)  # its acknowledgement back: a holds nothing for c
+    assert not w.runner(a).is_datagram_pending_on_face(0)
+    w.lift(c)
+    w.advance(1000)  # b was away for over a second (on the seed-15 table, 7.7 s)
+    w.place(b, *grid.neighbour_cell(0, 0, 0))
+    ga.limit = 16
+    w.advance(500)
+    assert gb.got[3] == [0, 15]
+    assert gb.bad == []
