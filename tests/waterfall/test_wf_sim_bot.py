@@ -349,3 +349,17 @@ def test_a_step_whose_pawn_did_not_come_is_clicked_again(make_app):
     assert lost and game.phase != BROKEN, game.messages
     assert state.history[-1].move == mv.step("left") and state.history[-1].entered == (0, 0)
     assert game.table.problems(state) == []
+
+
+def test_seed_15s_pull_comes_at_the_first_click(make_app, monkeypatch):
+    """Seed 15 lost B's PULL at 26.7 s with no IR loss: tile 10 took it for a repeat of a
+    datagram tile 9 had sent it from another face during the deal, acknowledged it and dropped
+    it (runtime.faces). Every click must bring the pawn; the game stopped without a second."""
+    from simulator.games.waterfall import table_moves
+
+    monkeypatch.setattr(table_moves, "PAWN_TRIES", 1)
+    app = make_app(seed=15, bot="greedy")
+    game = app.controllers[0]
+    settle(app, game)
+    play_as_person(app, game, turns=9)
+    assert app.world.now > 27000 and game.phase == TURN, game.messages[-1]
