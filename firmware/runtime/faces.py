@@ -17,9 +17,10 @@ there to take. The price: a tile put in the place of another within that second 
 datagram meant for the one it replaced.
 
 Who is a repeat of whom: each face is its own sender (id = the tile's random id + face index),
-since each face numbers its own datagrams; and a face that heard nothing for 1000 ms forgets
-the last (id, seq) it delivered, since the sender has given up on anything unacknowledged by
-then. Without either, a neighbour that came back, or turned another face to us, could send the
+since each face numbers its own datagrams; and a face that heard nothing for 5 s forgets the
+last (id, seq) it delivered, since the sender gave up on anything unacknowledged after 1 s (a
+shorter wait, 1 s, let a link losing 60 % of its frames deliver a resend twice, and a
+re-deal was left unsettled). Without either, a neighbour that came back, or turned another face to us, could send the
 id and seq we last delivered from it: we acknowledged that new datagram as a repeat without
 delivering it, and the sender, acknowledged, forgot it (a Waterfall PULL lost so, seed 15).
 
@@ -45,6 +46,10 @@ except ImportError:  # CPython: const() marks MicroPython's compile-time constan
 FACE_COUNT = const(6)
 EXPIRE_MS = const(200)
 DATAGRAM_DROP_MS = const(1000)
+# A face silent this long forgets the datagram it last delivered (see the module's docstring):
+# far longer than DATAGRAM_DROP_MS, since on a link that loses 60 % of its frames a second of
+# silence comes often enough to deliver a resent datagram twice and upset a deal.
+FORGET_DELIVERED_MS = const(5000)
 PROBE_MS = const(150)
 DATAGRAM_RETRY_MS = const(60)
 RETRY_JITTER_MASK = const(127)
@@ -117,7 +122,7 @@ class Faces:
         value_in = self.value_in
         rx_id = self.rx_id
         for f in range(FACE_COUNT):
-            if rx_id[f] >= 0 and now - last_rx[f] > DATAGRAM_DROP_MS:
+            if rx_id[f] >= 0 and now - last_rx[f] > FORGET_DELIVERED_MS:
                 self._forget_delivered(f)  # before the frames of a new link are taken
             n = hal.receive_frame(f)  # called, not bound to a local: a bound method allocates
             while n:
@@ -178,7 +183,7 @@ class Faces:
             self.ack_due[f] = True
 
     def _forget_delivered(self, f: int) -> None:
-        """The face heard nothing for DATAGRAM_DROP_MS: whatever touches it next starts a new
+        """The face heard nothing for FORGET_DELIVERED_MS: whatever touches it next starts a new
         link, whose datagrams are not repeats of the old one's (the old sender dropped its
         pending datagram by now), and the old one's ack must not clear a new datagram."""
         self.rx_id[f] = -1
