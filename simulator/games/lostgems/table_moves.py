@@ -13,7 +13,9 @@ a time limit). Short waits inside a gesture (click timing) run at once with exac
 clicks work at any speed; longer waits are spread over frames.
 """
 
+from simulator.app import steps
 from simulator.app.layout import DIRECTIONS, hex_distance
+from simulator.app.steps import Until
 from simulator.games.lostgems import physical
 from simulator.games.lostgems.physical import (
     DEAL_TIMEOUT_MS,
@@ -26,54 +28,13 @@ from simulator.games.lostgems.physical import (
 )
 from simulator.games.lostgems.shards import full_deck, parse_shard
 
-EXACT_MS = 400  # waits up to this long run at once (gesture timing), longer ones over frames
 CLICK_DOWN_MS = 60
 CLICK_GAP_MS = 140
 HINT_MS = 500  # a hint moves no tile; the turn still takes a moment
 
 
-class Until:
-    """Wait until `ready()` is true; after `timeout_ms`, fail with `what`."""
-
-    def __init__(self, ready, timeout_ms, what):
-        self.ready = ready
-        self.timeout_ms = timeout_ms
-        self.what = what
-
-
-class Steps:
-    """Runs one move generator over frames. `poll()` returns True once the move is done; a
-    failed `Until` raises Mismatch."""
-
-    def __init__(self, app, gen):
-        self.app = app
-        self.gen = gen
-        self.deadline = None
-        self.until = None
-
-    def poll(self) -> bool:
-        world = self.app.world
-        while True:
-            if self.until is not None:
-                if not self.until.ready():
-                    if world.now >= self.deadline:
-                        raise Mismatch(self.until.what)
-                    return False
-                self.until = None
-            elif self.deadline is not None and world.now < self.deadline:
-                return False
-            self.deadline = None
-            try:
-                step = next(self.gen)
-            except StopIteration:
-                return True
-            if isinstance(step, Until):
-                self.until = step
-                self.deadline = world.now + step.timeout_ms
-            elif step <= EXACT_MS:
-                self.app.advance(step)
-            else:
-                self.deadline = world.now + step
+class Steps(steps.Steps):
+    failure = Mismatch
 
 
 class AppTable(physical.Table):

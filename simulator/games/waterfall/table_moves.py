@@ -22,6 +22,8 @@ import random
 
 from games.waterfall import cards
 
+from simulator.app import steps
+from simulator.app.steps import Until
 from simulator.games.waterfall.physical import (
     DEAL_TIMEOUT_MS,
     HOLD_DEAL_MS,
@@ -31,7 +33,6 @@ from simulator.games.waterfall.physical import (
 )
 from simulator.games.waterfall.rules import PLAYERS, cell_of, place_name
 
-EXACT_MS = 400  # waits up to this long run at once (gesture timing), longer ones over frames
 CLICK_DOWN_MS = 60
 CLICK_GAP_MS = 140
 QUIET_MS = 300  # a move that changes no tile (fall, done) still takes a moment
@@ -48,51 +49,8 @@ class Mismatch(Exception):
     """The tiles do not show what the referee says (or the table has no room for a move)."""
 
 
-class Until:
-    """Wait until `ready()` is true; after `timeout_ms`, fail with `what` (a text or a function
-    giving it), or with `what` None just stop waiting."""
-
-    def __init__(self, ready, timeout_ms, what):
-        self.ready = ready
-        self.timeout_ms = timeout_ms
-        self.what = what
-
-
-class Steps:
-    """Runs one move generator over frames. `poll()` returns True once the move is done; a
-    failed `Until` raises Mismatch."""
-
-    def __init__(self, app, gen):
-        self.app = app
-        self.gen = gen
-        self.deadline = None
-        self.until = None
-
-    def poll(self) -> bool:
-        world = self.app.world
-        while True:
-            if self.until is not None:
-                if not self.until.ready():
-                    if world.now < self.deadline:
-                        return False
-                    what = self.until.what
-                    if what is not None:
-                        raise Mismatch(what() if callable(what) else what)
-                self.until = None
-            elif self.deadline is not None and world.now < self.deadline:
-                return False
-            self.deadline = None
-            try:
-                step = next(self.gen)
-            except StopIteration:
-                return True
-            if isinstance(step, Until):
-                self.until = step
-                self.deadline = world.now + step.timeout_ms
-            elif step <= EXACT_MS:
-                self.app.advance(step)
-            else:
-                self.deadline = world.now + step
+class Steps(steps.Steps):
+    failure = Mismatch
 
 
 def area_of(player, kind="hand"):

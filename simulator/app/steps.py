@@ -1,0 +1,59 @@
+"""A move made on the window's tiles a few frames at a time, for a game's bot game.
+
+A move is a generator of waits: an int (simulated ms) or an `Until` (a condition on the tiles
+with a time limit). `Steps.poll()`, called every frame, runs it: waits up to EXACT_MS run at
+once with exact timing (a click's down and up), so gestures work at any speed; longer ones are
+spread over frames so a playtester watches every move. A game's subclass names the exception a
+failed `Until` raises (`failure`). Lost Gems' and Waterfall's bot games both run on it.
+"""
+
+EXACT_MS = 400  # waits up to this long run at once (gesture timing), longer ones over frames
+
+
+class Until:
+    """Wait until `ready()` is true; after `timeout_ms`, fail with `what` (a text or a function
+    giving it), or with `what` None just stop waiting."""
+
+    def __init__(self, ready, timeout_ms, what):
+        self.ready = ready
+        self.timeout_ms = timeout_ms
+        self.what = what
+
+
+class Steps:
+    """Runs one move generator over frames. `poll()` returns True once the move is done; a
+    failed `Until` raises `failure`."""
+
+    failure = RuntimeError  # what a failed Until raises (a game's own mismatch)
+
+    def __init__(self, app, gen):
+        self.app = app
+        self.gen = gen
+        self.deadline = None
+        self.until = None
+
+    def poll(self) -> bool:
+        world = self.app.world
+        while True:
+            if self.until is not None:
+                if not self.until.ready():
+                    if world.now < self.deadline:
+                        return False
+                    what = self.until.what
+                    if what is not None:
+                        raise self.failure(what() if callable(what) else what)
+                self.until = None
+            elif self.deadline is not None and world.now < self.deadline:
+                return False
+            self.deadline = None
+            try:
+                step = next(self.gen)
+            except StopIteration:
+                return True
+            if isinstance(step, Until):
+                self.until = step
+                self.deadline = world.now + step.timeout_ms
+            elif step <= EXACT_MS:
+                self.app.advance(step)
+            else:
+                self.deadline = world.now + step
