@@ -109,7 +109,21 @@ def check_release():
     return None
 
 
+def forget_modules(kept):
+    """Drop the modules imported since `kept` was taken and collect, so the REPL a failed boot
+    falls back to, and a re-flash through it, has the heap back: a half-imported game would
+    otherwise hold it (on a board-sized heap a re-flash then failed to compile its 2 KB
+    chunks). Only on MicroPython: a CPython process that called main() keeps its modules."""
+    if sys.implementation.name != "micropython":
+        return
+    for name in list(sys.modules):
+        if name not in kept:
+            del sys.modules[name]
+    __import__("gc").collect()
+
+
 def main():
+    kept = set(sys.modules)
     use_firmware_dir()
     recovery = None
     if sys.platform == "rp2":
@@ -132,6 +146,7 @@ def main():
     except Exception as exc:  # noqa: BLE001  never brick a tile: report and fall back to the REPL
         print("BLINKS boot failed:", repr(exc))
         report(exc)
+        forget_modules(kept)  # a game that fails to import does so before the HAL starts
         return
     run(hal, tile, recovery)
 
