@@ -4,10 +4,13 @@ A move is a generator of waits: an int (simulated ms) or an `Until` (a condition
 with a time limit). `Steps.poll()`, called every frame, runs it: waits up to EXACT_MS run at
 once with exact timing (a click's down and up), so gestures work at any speed; longer ones are
 spread over frames so a playtester watches every move. A game's subclass names the exception a
-failed `Until` raises (`failure`). Lost Gems' and Waterfall's bot games both run on it.
+failed `Until` raises (`failure`). `Gestures` are a person's hand on the tiles as such steps.
+Lost Gems' and Waterfall's bot games both run on them.
 """
 
 EXACT_MS = 400  # waits up to this long run at once (gesture timing), longer ones over frames
+CLICK_DOWN_MS = 60
+CLICK_GAP_MS = 140
 
 
 class Until:
@@ -57,3 +60,27 @@ class Steps:
                 self.app.advance(step)
             else:
                 self.deadline = world.now + step
+
+
+class Gestures:
+    """A person's hand on the window's tiles, as move steps made through `self.ops` (so they
+    are recorded); a game's table mixes it in beside its `ops` and `world`."""
+
+    def move_to(self, t, cell, rot=None):
+        if rot is None:
+            rot = self.world.position(t)[2] if self.world.position(t) is not None else 0
+        self.ops.lift(t)
+        self.ops.place(t, cell[0], cell[1], rot)
+
+    def clicks(self, t, n):
+        for i in range(n):
+            if i:
+                yield CLICK_GAP_MS
+            self.ops.press(t)
+            yield CLICK_DOWN_MS
+            self.ops.release(t)
+
+    def hold(self, t, ms):
+        self.ops.press(t)
+        yield ms
+        self.ops.release(t)

@@ -15,7 +15,7 @@ clicks work at any speed; longer waits are spread over frames.
 
 from simulator.app import steps
 from simulator.app.layout import DIRECTIONS, hex_distance
-from simulator.app.steps import Until
+from simulator.app.steps import Gestures, Until
 from simulator.games.lostgems import physical
 from simulator.games.lostgems.physical import (
     DEAL_TIMEOUT_MS,
@@ -28,8 +28,6 @@ from simulator.games.lostgems.physical import (
 )
 from simulator.games.lostgems.shards import full_deck, parse_shard
 
-CLICK_DOWN_MS = 60
-CLICK_GAP_MS = 140
 HINT_MS = 500  # a hint moves no tile; the turn still takes a moment
 
 
@@ -37,7 +35,7 @@ class Steps(steps.Steps):
     failure = Mismatch
 
 
-class AppTable(physical.Table):
+class AppTable(Gestures, physical.Table):
     """The session runner's table bookkeeping on the app's world, with frame-driven moves.
 
     Built without calling `physical.Table.__init__`, which would make a world of its own."""
@@ -138,24 +136,6 @@ class AppTable(physical.Table):
             timeout,
             f"tile {t} shows {self.state_of(t)}, expected {' or '.join(states)}",
         )
-
-    def move_to(self, t, cell):
-        rot = self.world.position(t)[2] if self.world.position(t) is not None else 0
-        self.ops.lift(t)
-        self.ops.place(t, cell[0], cell[1], rot)
-
-    def clicks(self, t, n):
-        for i in range(n):
-            if i:
-                yield CLICK_GAP_MS
-            self.ops.press(t)
-            yield CLICK_DOWN_MS
-            self.ops.release(t)
-
-    def hold(self, t, ms):
-        self.ops.press(t)
-        yield ms
-        self.ops.release(t)
 
     # --- the deal and the moves ---------------------------------------------------------------
     def deal(self, held):

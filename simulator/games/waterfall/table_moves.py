@@ -23,7 +23,7 @@ import random
 from games.waterfall import cards
 
 from simulator.app import steps
-from simulator.app.steps import Until
+from simulator.app.steps import Gestures, Until
 from simulator.games.waterfall.physical import (
     DEAL_TIMEOUT_MS,
     HOLD_DEAL_MS,
@@ -33,8 +33,6 @@ from simulator.games.waterfall.physical import (
 )
 from simulator.games.waterfall.rules import PLAYERS, cell_of, place_name
 
-CLICK_DOWN_MS = 60
-CLICK_GAP_MS = 140
 QUIET_MS = 300  # a move that changes no tile (fall, done) still takes a moment
 PAWN_TRIES = 3  # clicks for a step, as a person clicks again when the pawn did not come
 PAWN_WAIT_MS = 2500  # how long they wait for it before clicking again
@@ -57,7 +55,7 @@ def area_of(player, kind="hand"):
     return f"{kind}_{PLAYERS[player].lower()}"
 
 
-class AppTable:
+class AppTable(Gestures):
     """Which world tile is which referee tile, where each lies, and the moves on the tiles."""
 
     def __init__(self, app, seed, players=2):
@@ -168,20 +166,6 @@ class AppTable:
         return Until(agree, SETTLE_MS, lambda: "; ".join(found[:3]))
 
     # --- gestures -------------------------------------------------------------------------------
-    def move_to(self, t, cell, rot=None):
-        if rot is None:
-            rot = self.world.position(t)[2] if self.world.position(t) is not None else 0
-        self.ops.lift(t)
-        self.ops.place(t, cell[0], cell[1], rot)
-
-    def clicks(self, t, n):
-        for i in range(n):
-            if i:
-                yield CLICK_GAP_MS
-            self.ops.press(t)
-            yield CLICK_DOWN_MS
-            self.ops.release(t)
-
     def turn(self, t, state):
         """Double-click: show or hide the card; wait until the tile shows `state`."""
         yield from self.clicks(t, 2)
