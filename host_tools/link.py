@@ -28,6 +28,7 @@ from mpremote.transport import TransportError
 READ_TIMEOUT = 2.0  # s: longest single read; a board answers raw-REPL requests in milliseconds
 CONNECT_TIMEOUT = 5.0  # s: for the tile to stop its program and show the raw REPL prompt
 LEAVE_TIMEOUT = 2.0  # s: for the friendly prompt, and for a reboot to start
+BUSY_WAIT = 2.0  # s: a port that exists but cannot be opened yet (a tile just reset) is retried
 
 _chatter = threading.local()
 
@@ -96,16 +97,28 @@ def describe_failure(port, exc):
     return f"{type(exc).__name__}: {exc}"
 
 
+def open_port(port, busy_wait=BUSY_WAIT):
+    """The SerialTransport on `port`, or LinkError saying why not. A port that is there but
+    refused is tried again for `busy_wait` s: a tile that has just been reset (by the flash
+    before, say) can hold it for a moment, and a second command should not fail for that."""
+    give_up = time.monotonic() + busy_wait
+    while True:
+        try:
+            return transport_serial.SerialTransport(port, timeout=READ_TIMEOUT)
+        except (TransportError, OSError, ValueError) as exc:
+            busy = os.path.exists(port) and "failed to access" in str(exc)
+            if not busy or time.monotonic() >= give_up:
+                raise LinkError(describe_failure(port, exc)) from None
+        time.sleep(0.1)
+
+
 def connect(port, overall=60.0, connect_timeout=CONNECT_TIMEOUT):
     """An open SerialTransport in the raw REPL (the tile's program stopped), or LinkError.
 
     Every read and write after `overall` seconds raises LinkError, so no tile, silent or
     chattering, can hold a command for longer.
     """
-    try:
-        t = transport_serial.SerialTransport(port, timeout=READ_TIMEOUT)
-    except (TransportError, OSError, ValueError) as exc:
-        raise LinkError(describe_failure(port, exc)) from None
+    t = open_port(port)
     t.serial = _Deadlined(t.serial, time.monotonic() + overall, overall)
     _chatter.last = None
     try:
