@@ -116,7 +116,8 @@ def _check_filesystem_place(info, pages, release, what):
     end = max(pages) + uf2.PAGE
     if end > base:
         raise TileUf2Error(
-            f"{what} reaches 0x{end:08x}, into the filesystem at 0x{base:08x}: not RPI_PICO's"
+            f"{what} writes up to 0x{end:08x}, into the filesystem at 0x{base:08x}: a tile "
+            "image (from blinks uf2) or not RPI_PICO's MicroPython; give the plain MicroPython UF2"
         )
 
 
