@@ -17,7 +17,7 @@ from emu_helpers import booted_build, flashed_image
 from pinned_server import FileServer, isolate, serve_pins
 
 from host_tools import cli, pins
-from host_tools.bridge import fs_image, uf2
+from host_tools.bridge import bootsel, fs_image, uf2
 from host_tools.bridge.build import build
 from host_tools.bridge.tile_uf2 import TileUf2Error, read_micropython_uf2
 from host_tools.cli.flash import flash_all
@@ -154,3 +154,19 @@ def test_a_first_blinks_emu_fetches_both_checks_them_and_boots_and_a_second_fetc
         assert code == 0 and out.startswith("PORT 0 ")
         assert server.requests == {firmware: 1, bootrom: 1}  # nothing fetched again
         assert "Fetching" not in capsys.readouterr().err
+
+
+def test_flash_through_a_port_sends_the_tile_to_its_bootloader_then_waits_for_the_drive(
+    rp2_images, cluster, tmp_path, monkeypatch, capsys
+):
+    """machine.bootloader() on the official firmware, through the raw REPL. The emulator has no
+    USB mass storage: its board restarts (the harness rebuilds it, into MicroPython again), no
+    RPI-RP2 drive appears, and the command says so; a real Pico shows the drive."""
+    tiles = cluster(1, mode="fast")
+    monkeypatch.setattr(bootsel, "DRIVE_WAIT_S", 1.0)
+    monkeypatch.setattr(bootsel, "mount_points", list)  # this machine's drives: none
+    before = len(tiles.resets[0])
+    argv = ["uf2", "--firmware-uf2", rp2_images[0], "--flash", "--port", tiles.ports[0]]
+    assert cli.main(argv) == 1
+    assert "no RPI-RP2 drive appeared within 1 s" in capsys.readouterr().err
+    tiles.wait_reset(0, before + 1)  # the board took the command and restarted
