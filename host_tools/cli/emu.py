@@ -107,6 +107,12 @@ def run(args):
                 raise EmuError("the emulator stopped while the tiles were starting")
             stop.wait(0.1)
         print(f"blinks emu: {args.tiles} tile(s) ({args.shape}); Ctrl-C to stop", file=sys.stderr)
+        print(
+            "blinks emu: to flash them, in another terminal:\n"
+            f"  export BLINKS_PORTS={os.pathsep.join(cluster.ports)}\n"
+            "  blinks flash --all && blinks monitor --all",
+            file=sys.stderr,
+        )
         while not stop.wait(0.5):
             if not cluster.alive():
                 raise EmuError("the emulator stopped")
