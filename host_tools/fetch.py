@@ -25,6 +25,7 @@ import urllib.request
 
 CHUNK = 1 << 16
 TIMEOUT_S = 30  # longest wait for the server at any one moment
+USER_AGENT = "blinks-tiles (fetching a pinned file)"  # some sites refuse Python's default
 
 
 class FetchError(RuntimeError):
@@ -130,8 +131,9 @@ def _download(pin, part, progress):
     from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
 
+    request = urllib.request.Request(pin.url, headers={"User-Agent": USER_AGENT})
     try:
-        response = urllib.request.urlopen(pin.url, timeout=TIMEOUT_S)
+        response = urllib.request.urlopen(request, timeout=TIMEOUT_S)
     except urllib.error.HTTPError as exc:
         raise FetchError(f"could not download {pin.url}: HTTP {exc.code} {exc.reason}") from None
     except (urllib.error.URLError, OSError) as exc:
