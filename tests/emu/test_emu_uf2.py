@@ -114,17 +114,19 @@ def run_blinks_emu(monkeypatch, state):
 
     def stop_when_up():
         out.up.wait(240)
-        os.kill(os.getpid(), signal.SIGTERM)
+        # only into blinks emu's own handler: the default one would end the test run
+        if signal.getsignal(signal.SIGTERM) is not handlers[signal.SIGTERM]:
+            os.kill(os.getpid(), signal.SIGTERM)
 
     watcher = threading.Thread(target=stop_when_up, daemon=True)
     watcher.start()
     try:
         code = cli.main(["emu", "--tiles", "1", "--fast", "--state", str(state)])
     finally:
-        out.up.set()
-        watcher.join(10)
         for sig, handler in handlers.items():
             signal.signal(sig, handler)
+        out.up.set()
+        watcher.join(10)
     return code, out.text
 
 
