@@ -14,6 +14,7 @@ comes back; `blinks ports` then names the build).
 import contextlib
 import glob
 import os
+import re
 import string
 import sys
 import time
@@ -46,12 +47,18 @@ def read_info(folder):
 def _proc_mounts():
     try:
         with open("/proc/mounts") as f:
-            lines = f.read().splitlines()
+            return mount_folders(f.read())
     except OSError:
         return []
-    # /proc/mounts escapes spaces and such in octal (\040)
+
+
+def mount_folders(text):
+    """The mount points in the text of /proc/mounts, which writes a space, tab, newline or
+    backslash in a path as octal (\\040)."""
     return [
-        line.split()[1].encode().decode("unicode_escape") for line in lines if len(line.split()) > 1
+        re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), line.split()[1])
+        for line in text.splitlines()
+        if len(line.split()) > 1
     ]
 
 

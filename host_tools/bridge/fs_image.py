@@ -54,9 +54,10 @@ class _Recorder(littlefs.UserContext):
     """A RAM block device that remembers every block littlefs read, programmed or erased."""
 
     def __init__(self, data=None):
-        super().__init__(buffsize=STORAGE_BYTES) if data is None else super().__init__(
-            buffer=bytearray(data)
-        )
+        if data is None:
+            super().__init__(buffsize=STORAGE_BYTES)  # erased flash: all 0xFF
+        else:
+            super().__init__(buffer=bytearray(data))
         self.touched = set()
 
     def read(self, cfg, block, off, size):

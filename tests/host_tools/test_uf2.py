@@ -314,6 +314,11 @@ def test_the_bootsel_drive_is_found_by_its_info_file(tmp_path):
         bootsel.wait_for_drive(timeout=0, places=[pico2])
 
 
+def test_mount_points_are_read_from_proc_mounts_as_linux_escapes_them():
+    text = "/dev/sdb1 /media/me/RPI\\040RP2 vfat rw 0 0\nproc /proc proc rw 0 0\n"
+    assert bootsel.mount_folders(text) == ["/media/me/RPI RP2", "/proc"]
+
+
 def test_flash_through_a_port_refuses_a_board_that_is_no_pico(
     micropython_uf2, tmp_path, make_tile, capsys
 ):
