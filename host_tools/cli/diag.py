@@ -1,0 +1,166 @@
+"""`blinks diag`: a bring-up check the tiles run on themselves (docs/hardware.md, "Bring-up").
+
+Each tile named with --port is stopped, checked and restarted into its game, nothing written on
+it (host_tools/bridge/diag.py has the phases, hal/diag.py what runs on the tile,
+host_tools/bridge/diag_report.py the judgement). Exit 0 when every face with a neighbour (and
+every face --expect names) passes and every tile could be checked; 1 naming each tile or face
+that failed and how (on stderr); 2 for bad usage, before any tile is touched. Prompts for the
+person (watch the pixels, press a button) go to stderr; stdout holds the table, or with --json
+only the JSON object.
+"""
+
+import json
+import sys
+
+from host_tools.bridge.diag import BUTTON_S, DiagRun
+from host_tools.bridge.diag_report import check_expectations, failures, parse_expect
+from host_tools.bridge.ports import port_problem, same_port
+from host_tools.cli.console import table_console
+
+
+def add_arguments(parser):
+    parser.add_argument(
+        "--port",
+        action="append",
+        default=[],
+        metavar="P",
+        help="check the tile on this port (repeatable: tiles that touch are checked together)",
+    )
+    parser.add_argument(
+        "--expect",
+        action="append",
+        default=[],
+        metavar="T:F-T:F",
+        help="these two faces touch (tiles numbered from 0 in --port order, faces 0-5), so "
+        "hearing nothing there is a failure, not 'no neighbour' (repeatable)",
+    )
+    parser.add_argument("--no-button", action="store_true", help="skip the button test")
+    parser.add_argument(
+        "--button-timeout",
+        type=float,
+        default=BUTTON_S,
+        metavar="S",
+        help=f"seconds to wait for each button press (default {BUTTON_S:.0f})",
+    )
+    parser.add_argument("--no-pixels", action="store_true", help="skip the pixel test")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def usage_problem(args):
+    """Why the options cannot run, or None (exit 2)."""
+    if not args.port:
+        return "name each tile with --port P (tiles that touch are checked together)"
+    seen = {}
+    for port in args.port:
+        problem = port_problem(port)
+        if problem:
+            return f"--port {port}: {problem}"
+        key = same_port(port)
+        if key in seen:
+            return f"--port {port} names the same tile as --port {seen[key]}"
+        seen[key] = port
+    if not 0 < args.button_timeout <= 600:
+        return "--button-timeout must be more than 0 and at most 600 seconds"
+    return None
+
+
+def run(args):
+    problem = usage_problem(args)
+    expect = []
+    if problem is None:
+        try:
+            expect = [parse_expect(text, len(args.port)) for text in args.expect]
+            check_expectations(expect)
+        except ValueError as exc:
+            problem = str(exc)
+    if problem:
+        print(f"blinks diag: {problem}", file=sys.stderr)
+        return 2
+
+    def say(text):
+        print(f"blinks diag: {text}", file=sys.stderr, flush=True)
+
+    say(f"checking {len(args.port)} tile(s): their games stop now and restart at the end")
+    diag = DiagRun(
+        args.port,
+        expect=expect,
+        pixels=not args.no_pixels,
+        button=not args.no_button,
+        button_s=args.button_timeout,
+        say=say,
+    )
+    try:
+        report = diag.run()
+    except KeyboardInterrupt:
+        print("blinks diag: interrupted; every tile was restarted into its game", file=sys.stderr)
+        return 130
+    if args.json:
+        print(json.dumps(report, sort_keys=True))
+    else:
+        print_report(report)
+    for line in failures(report):
+        print(f"FAILED {line}", file=sys.stderr)
+    return 0 if report["passed"] else 1
+
+
+def _us(value):
+    return "-" if value is None else f"{value:.0f} us"
+
+
+def _yes(value):
+    return {True: "yes", False: "[red]no[/red]", None: "?"}[value]
+
+
+def _verdict(face):
+    if face["passed"] is None:
+        return "no neighbour" + ("" if not face["notes"] else "; " + "; ".join(face["notes"]))
+    words = "pass" if face["passed"] else "[red]FAIL[/red]: " + "; ".join(face["problems"])
+    if face["notes"]:
+        words += "; " + "; ".join(face["notes"])
+    return words
+
+
+def print_report(report):
+    from rich.table import Table
+
+    console = table_console()
+    for t in report["tiles"]:
+        fw = t["firmware"] or {}
+        build = f"build {fw.get('build', '?')} ({t['game']})" if t["game"] else "no build"
+        heap = "?" if t["heap_free_kb"] is None else f"{t['heap_free_kb']} KB"
+        pass_ms = "?" if t["pass_us"] is None else f"{t['pass_us'] / 1000:.2f} ms"
+        title = (
+            f"tile {t['tile']}  {t['port']}  serial {t['serial'] or '?'}\n"
+            f"MicroPython {t['micropython'] or '?'} on {t['board'] or '?'}, {build}\n"
+            f"pass {pass_ms}, heap free {heap}, pixels {t['pixels'] or '?'}, "
+            f"button {t['button'] or '?'}: " + ("passed" if t["passed"] else "[red]FAILED[/red]")
+        )
+        table = Table(title=title, title_justify="left")
+        for col in ("face", "neighbour", "echo", "sent", "received", "bad", "bit errors"):
+            table.add_column(col, overflow="fold")
+        for col in ("reply gap min", "firmware's", "margin", "verdict"):
+            table.add_column(col, overflow="fold")
+        for f in t["faces"]:
+            n = f["neighbour"]
+            table.add_row(
+                str(f["face"]),
+                "-" if n is None else f"tile {n['tile']} face {n['face']}",
+                _yes(f["hears_itself"]),
+                *("-" if f[k] is None else str(f[k]) for k in ("sent", "received", "bad")),
+                "-" if f["bit_errors"] is None else str(f["bit_errors"]),
+                _us(f["reply_gap_us_min"]),
+                _us(f["reply_gap_us_firmware"]),
+                _us(f["margin_us"]),
+                _verdict(f),
+            )
+        for p in t["problems"]:
+            table.caption = (table.caption + "\n" if table.caption else "") + f"[red]{p}[/red]"
+        console.print(table)
+    pairs = ", ".join(
+        f"tile {a} face {fa} - tile {b} face {fb}" for a, fa, b, fb in report["pairs"]
+    )
+    verdict = "passed" if report["passed"] else "FAILED"
+    console.print(
+        f"{len(report['tiles'])} tile(s), touching: {pairs or 'none'}; "
+        f"{report['frames']} frames each way a pair: {verdict}"
+    )
