@@ -39,7 +39,8 @@ rings, the pixels, the button), so a face that passes here is one the game talks
   `turnaround_us`) is one of the steps. B writes the original word back at the end; the soft
   reset that ends the diag reloads the program anyway.
 - pixels: each face lit white in turn for a person to watch.
-- button: the tile lights blue and waits for its button, read from the pin.
+- button: the tile lights blue and waits for its button, read from the pin, then for its
+  release (a button held as the host restarts the tile would boot it into safe mode).
 """
 
 import binascii
@@ -51,7 +52,7 @@ import machine
 from hal import board
 from hal.ir_faces import READ_ADDR, RX_COUNT, TRANS_COUNT_TRIG
 from hal.ir_frames import DARK_BYTES, encode_words
-from hal.ir_phy import CLOCKS_PER_BIT, QUIET_CLOCKS, QUIET_OUTER, bit_us, turnaround_us
+from hal.ir_phy import CLOCKS_PER_BIT, QUIET_CLOCKS, QUIET_OUTER, bit_us, deaf_us, turnaround_us
 from hal.ir_pio import ir_face
 from hal.rp2_hal import Rp2Hal
 
@@ -74,6 +75,8 @@ QUIET_TURN = (QUIET_CLOCKS - 1) // QUIET_OUTER  # clocks a turn of the quiet loo
 FIRMWARE_X = QUIET_OUTER - 1  # the immediate of hal/ir_pio.py's `set(x, 25)`
 PIO_BASE = (0x50200000, 0x50300000)  # PIO0 and PIO1, the same on the RP2040 and RP2350
 INSTR_MEM0 = 0x048
+STEADY_MS = 20  # a button level that lasts this long is no bounce
+RELEASE_MS = 10000
 WHITE = 0x7FFF
 BLUE = 0x001F
 
@@ -129,6 +132,7 @@ class Diag:
         return {
             "serial": binascii.hexlify(self.serial).decode(),
             "reply_gap_us_firmware": round(turnaround_us(), 1),
+            "deaf_us_firmware": round(deaf_us(), 1),
             "firmware_x": FIRMWARE_X,
             "gap_us": [round(gap_us(x), 1) for x in range(X_TOP + 1)],
         }
@@ -409,29 +413,38 @@ class Diag:
         return {"pixels": "shown"}
 
     def button(self, ms):
+        """Wait for a press (held STEADY_MS), then for its release: the host restarts the tile
+        next, and a button still held then would boot it into safe mode (hal/recovery.py)."""
         pin = self.hal._button
         if pin.value() == 0:
             self._sleep(300)
             if pin.value() == 0:
-                return {"button": "stuck", "held_ms": 300}
+                return {"button": "stuck"}
         self.hal.show([BLUE] * 6)  # this tile is the one asking
+        pressed = self._level(pin, 0, ms)
+        self.hal.show([0] * 6)
+        if pressed is None:
+            return {"button": "not pressed"}
+        released = self._level(pin, 1, RELEASE_MS)
+        if released is None:
+            return {"button": "held", "after_ms": pressed}
+        return {"button": "pressed", "after_ms": pressed, "held_ms": released}
+
+    def _level(self, pin, level, ms):
+        """Milliseconds until `pin` reads `level` for STEADY_MS (no bounce), or None."""
         start = time.ticks_ms()
-        down_at = None
-        result = {"button": "not pressed", "waited_ms": ms}
+        since = None
         while time.ticks_diff(time.ticks_ms(), start) < ms:
             now = time.ticks_ms()
-            if pin.value() == 0:
-                if down_at is None:
-                    down_at = now
-                elif time.ticks_diff(now, down_at) >= 20:  # held 20 ms: no bounce
-                    result = {"button": "pressed", "after_ms": time.ticks_diff(down_at, start)}
-                    break
-            else:
-                down_at = None
+            if pin.value() != level:
+                since = None
+            elif since is None:
+                since = now
+            elif time.ticks_diff(now, since) >= STEADY_MS:
+                return time.ticks_diff(since, start)
             time.sleep_ms(2)
             self._beat()
-        self.hal.show([0] * 6)
-        return result
+        return None
 
     def _sleep(self, ms):
         start = time.ticks_ms()

@@ -28,10 +28,11 @@ and reported with the reason; the others go on.
 import json
 import os
 import threading
+import time
 
 from mpremote.transport import TransportError
 
-from host_tools.bridge.diag_report import build_report, hearing, pairs_from
+from host_tools.bridge.diag_report import build_report, hearing, pairs_from, with_expected
 from host_tools.bridge.link import LinkError, close, connect
 from host_tools.firmware_tree import FIRMWARE
 
@@ -231,47 +232,73 @@ class DiagRun:
         return [s for s in self.sessions if s.alive]
 
     def run(self):
-        """Every phase, then every tile back to its game; the report (build_report's JSON)."""
+        """Every phase, then every tile back to its game; the report (build_report's JSON),
+        with the seconds each phase took (wall clock) under "seconds"."""
+        steps = [
+            ("open", lambda: each_at_once(self.sessions, TileSession.open)),
+            ("probe", lambda: each_at_once(self.sessions, TileSession.run_probe)),
+            ("load", lambda: each_at_once(self.sessions, TileSession.load)),
+            ("echo", self._echo),
+            ("discover", self._discover),
+            ("exchange", self._exchange),
+            ("sweep", self._sweeps),
+        ]
+        if self.pixels:
+            steps.append(("pixels", self._pixels))
+        if self.button:
+            steps.append(("button", self._buttons))
+        seconds = {}
         try:
-            each_at_once(self.sessions, TileSession.open)
-            each_at_once(self.sessions, TileSession.run_probe)
-            each_at_once(self.sessions, TileSession.load)
-            for s in self.live():
-                _guarded(s, lambda s: setattr(s, "echo", s.phase("echo()")))
-            each_at_once(
-                self.sessions,
-                lambda s: setattr(s, "discover", s.phase(f"discover({DISCOVER_MS})")),
-            )
-            self.heard, self.strangers = hearing(
-                [(s.index, (s.hello or {}).get("serial"), s.discover) for s in self.sessions]
-            )
-            self.pairs = pairs_from(self.heard)
-            self._exchange()
-            for (ta, fa), (tb, fb) in self.pairs:
-                a, b = self.sessions[ta], self.sessions[tb]
-                for x, fx, y, fy in ((a, fa, b, fb), (b, fb, a, fa)):
-                    if x.alive and y.alive:
-                        sweep(x, fx, y, fy)
-            if self.pixels and self.live():
-                self.say(
-                    "watch the tiles: each lights its faces white one at a time, "
-                    "face 0 (the top) first, then clockwise"
-                )
-                each_at_once(
-                    self.sessions, lambda s: setattr(s, "pixels", s.phase(f"pixels({PIXEL_MS})"))
-                )
-            if self.button:
-                for s in self.live():
-                    self.say(
-                        f"press the button on tile {s.index} ({s.port}) now "
-                        f"(it lights blue; {self.button_s:.0f} s)"
-                    )
-                    ms = int(self.button_s * 1000)
-                    _guarded(s, lambda s, ms=ms: setattr(s, "button", s.phase(f"button({ms})")))
+            for name, step in steps:
+                start = time.monotonic()
+                step()
+                seconds[name] = round(time.monotonic() - start, 1)
         finally:
+            start = time.monotonic()
             for s in self.sessions:
                 s.close()
-        return self.report()
+            seconds["restart"] = round(time.monotonic() - start, 1)
+        report = self.report()
+        report["seconds"] = seconds
+        return report
+
+    def _echo(self):
+        for s in self.live():  # one tile at a time: nothing else may light a detector
+            _guarded(s, lambda s: setattr(s, "echo", s.phase("echo()")))
+
+    def _discover(self):
+        each_at_once(
+            self.sessions, lambda s: setattr(s, "discover", s.phase(f"discover({DISCOVER_MS})"))
+        )
+        self.heard, self.strangers = hearing(
+            [(s.index, (s.hello or {}).get("serial"), s.discover) for s in self.sessions]
+        )
+        self.pairs = with_expected(pairs_from(self.heard), self.expect)
+
+    def _sweeps(self):
+        for (ta, fa), (tb, fb) in self.pairs:
+            a, b = self.sessions[ta], self.sessions[tb]
+            for x, fx, y, fy in ((a, fa, b, fb), (b, fb, a, fa)):
+                if x.alive and y.alive:
+                    sweep(x, fx, y, fy)
+
+    def _pixels(self):
+        if not self.live():
+            return
+        self.say(
+            "watch the tiles: each lights its faces white one at a time, "
+            "face 0 (the top) first, then clockwise"
+        )
+        each_at_once(self.sessions, lambda s: setattr(s, "pixels", s.phase(f"pixels({PIXEL_MS})")))
+
+    def _buttons(self):
+        ms = int(self.button_s * 1000)
+        for s in self.live():
+            self.say(
+                f"press the button on tile {s.index} ({s.port}) now "
+                f"(it lights blue; {self.button_s:.0f} s)"
+            )
+            _guarded(s, lambda s: setattr(s, "button", s.phase(f"button({ms})")))
 
     def _exchange(self):
         roles = {s.index: [0] * 6 for s in self.sessions}

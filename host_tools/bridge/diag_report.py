@@ -101,6 +101,18 @@ def pairs_from(heard):
     return pairs
 
 
+def with_expected(pairs, expect):
+    """The pairs to measure: those found, then each expected pair whose faces found nobody,
+    so a cut face gets its figures too (frames sent, none received)."""
+    used = {face for pair in pairs for face in pair}
+    out = list(pairs)
+    for a, b in expect:
+        if a not in used and b not in used:
+            out.append((a, b))
+            used.update((a, b))
+    return out
+
+
 def _echo(session, face):
     """(hears_itself, hears_own_frames, own bytes), None where it could not be told."""
     if not session.echo:
@@ -176,8 +188,9 @@ def face_report(session, face, ctx):
             problems.append(f"expected to touch {_name(expected)}, heard nothing")
         else:
             problems.append(f"expected to touch {_name(expected)}, touches {_name(neighbour)}")
-    if neighbour is not None:
-        _judge_link(session, face, neighbour, ctx, entry)
+    partner = ctx["partner"].get(me)
+    if partner is not None:
+        _judge_link(session, face, neighbour, partner, ctx, entry)
     if firmware_gap is not None and entry["reply_gap_us_min"] is not None:
         entry["margin_us"] = round(firmware_gap - entry["reply_gap_us_min"], 1)
     if problems:
@@ -187,12 +200,15 @@ def face_report(session, face, ctx):
     return entry
 
 
-def _judge_link(session, face, neighbour, ctx, entry):
+def _judge_link(session, face, neighbour, partner, ctx, entry):
+    """The figures of the link to `partner` (the neighbour found, or the one expected)."""
     me = (session.index, face)
     problems = entry["problems"]
     frames = ctx["frames"]
     heard = ctx["heard"]
-    if heard.get(me) != neighbour:
+    if neighbour is None:
+        pass  # expected, heard nothing: said already
+    elif heard.get(me) != neighbour:
         problems.append(
             f"hears nothing from {_name(neighbour)}, which hears it: this face's receiver "
             "or that face's emitter"
@@ -220,7 +236,7 @@ def _judge_link(session, face, neighbour, ctx, entry):
     entry["reply_gaps_tried"] = len(sweep["steps"])
     firmware_gap = entry["reply_gap_us_firmware"]
     if not sweep["answered"]:
-        problems.append(f"no answer from {_name(neighbour)} to its sweep frames")
+        problems.append(f"no answer from {_name(partner)} to its sweep frames")
     elif sweep["reply_gap_us_min"] is None:
         longest = session.hello["gap_us"][-1]
         problems.append(f"answers lost even at the longest reply gap, {longest:.0f} us")
@@ -243,6 +259,7 @@ def tile_report(session, ctx):
         "game": probe.get("game"),
         "pass_us": probe.get("pass_us"),
         "heap_free_kb": round(probe["heap_free"] / 1024, 1) if "heap_free" in probe else None,
+        "deaf_us_firmware": (session.hello or {}).get("deaf_us_firmware"),
         "pixels": "skipped" if not ctx["pixels"] else (session.pixels or {}).get("pixels"),
         "button": "skipped" if not ctx["button"] else (session.button or {}).get("button"),
         "passed": False,
@@ -256,6 +273,11 @@ def tile_report(session, ctx):
         problems.append(f"button not pressed within {ctx['button_s']:.0f} s")
     elif entry["button"] == "stuck":
         problems.append("button reads pressed before it was asked for: stuck or shorted")
+    elif entry["button"] == "held":
+        problems.append(
+            "button pressed but not let go within 10 s (stuck? held at the restart, the tile "
+            "starts in safe mode: restart it with the button up)"
+        )
     if session.hello:
         entry["faces"] = [face_report(session, f, ctx) for f in range(6)]
     entry["passed"] = not problems and all(f["passed"] is not False for f in entry["faces"])
@@ -263,18 +285,25 @@ def tile_report(session, ctx):
 
 
 def build_report(sessions, pairs, heard, strangers, expect=(), frames=50, options=None):
-    """The whole diag as `blinks diag --json` prints it."""
+    """The whole diag as `blinks diag --json` prints it. `pairs`: the pairs measured (found
+    ones, and expected ones that found nobody: with_expected)."""
     options = options or {}
     neighbour = {}
+    partner = {}
+    found = set(pairs_from(heard))
     for a, b in pairs:
-        neighbour[a] = b
-        neighbour[b] = a
+        partner[a] = b
+        partner[b] = a
+        if (a, b) in found:
+            neighbour[a] = b
+            neighbour[b] = a
     expected = {}
     for a, b in expect:
         expected[a] = b
         expected[b] = a
     ctx = {
         "neighbour": neighbour,
+        "partner": partner,
         "expected": expected,
         "heard": heard,
         "strangers": strangers,

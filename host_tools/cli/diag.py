@@ -129,16 +129,19 @@ def print_report(report):
         build = f"build {fw.get('build', '?')} ({t['game']})" if t["game"] else "no build"
         heap = "?" if t["heap_free_kb"] is None else f"{t['heap_free_kb']} KB"
         pass_ms = "?" if t["pass_us"] is None else f"{t['pass_us'] / 1000:.2f} ms"
+        gap = next((f["reply_gap_us_firmware"] for f in t["faces"]), None)
         title = (
             f"tile {t['tile']}  {t['port']}  serial {t['serial'] or '?'}\n"
             f"MicroPython {t['micropython'] or '?'} on {t['board'] or '?'}, {build}\n"
-            f"pass {pass_ms}, heap free {heap}, pixels {t['pixels'] or '?'}, "
-            f"button {t['button'] or '?'}: " + ("passed" if t["passed"] else "[red]FAILED[/red]")
+            f"pass {pass_ms}, heap free {heap}, the firmware's reply gap {_us(gap)} "
+            "(margin = it minus the shortest that worked)\n"
+            f"pixels {t['pixels'] or '?'}, button {t['button'] or '?'}: "
+            + ("passed" if t["passed"] else "[red]FAILED[/red]")
         )
         table = Table(title=title, title_justify="left")
         for col in ("face", "neighbour", "echo", "sent", "received", "bad", "bit errors"):
             table.add_column(col, overflow="fold")
-        for col in ("reply gap min", "firmware's", "margin", "verdict"):
+        for col in ("reply gap min", "margin", "verdict"):
             table.add_column(col, overflow="fold")
         for f in t["faces"]:
             n = f["neighbour"]
@@ -149,7 +152,6 @@ def print_report(report):
                 *("-" if f[k] is None else str(f[k]) for k in ("sent", "received", "bad")),
                 "-" if f["bit_errors"] is None else str(f["bit_errors"]),
                 _us(f["reply_gap_us_min"]),
-                _us(f["reply_gap_us_firmware"]),
                 _us(f["margin_us"]),
                 _verdict(f),
             )
