@@ -101,7 +101,7 @@ def bit_errors(got, want):
 
 
 def _written(link):
-    return RX_COUNT - link.rx.count  # type: ignore[attr-defined]  # the stubs omit DMA.count
+    return RX_COUNT - link.rx.count  # the stubs omit DMA.count: `link` is left untyped
 
 
 def _tx_busy(link):
@@ -197,7 +197,7 @@ class Diag:
     def discover(self, ms):
         hal = self.hal
         ids = [b"I" + self.serial + bytes((face,)) for face in range(6)]
-        heard = [{} for _ in range(6)]
+        heard = [{} for _ in range(6)]  # type: list
         other = [0] * 6
         for face in range(6):
             self._drain(face)
@@ -246,7 +246,7 @@ class Diag:
         waiting = [False] * 6
         owe = [False] * 6
         done = [r == 0 for r in roles]
-        since = [0] * 6
+        since = [0] * 6  # type: list
         for face in range(6):
             self._drain(face)
         start = time.ticks_ms()

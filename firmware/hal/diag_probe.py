@@ -62,8 +62,8 @@ def _no_save(data):
 def probe():
     """The tile's release, board, serial and build, and its game's pass time and heap."""
     v = sys.implementation.version
-    suffix = "-" + v[3] if len(v) > 3 and v[3] else ""  # type: ignore[misc]
-    info = {
+    suffix = "-" + v[3] if len(v) > 3 and v[3] else ""
+    info = {  # type: dict
         "micropython": "{}.{}.{}".format(*v[:3]) + suffix,
         "board": os.uname().machine,
         "serial": binascii.hexlify(machine.unique_id()).decode(),
