@@ -47,14 +47,14 @@ import binascii
 import json
 import time
 
-import machine
-
 from hal import board
 from hal.ir_faces import READ_ADDR, RX_COUNT, TRANS_COUNT_TRIG
 from hal.ir_frames import DARK_BYTES, encode_words
 from hal.ir_phy import CLOCKS_PER_BIT, QUIET_CLOCKS, QUIET_OUTER, bit_us, deaf_us, turnaround_us
-from hal.ir_pio import ir_face
-from hal.rp2_hal import Rp2Hal
+
+# The board's own modules (machine, rp2 through hal.ir_pio and hal.rp2_hal) are imported where
+# they are used, so this module imports anywhere: on the unix port a flashed build's modules
+# are all imported by the tests, and the pure parts here are tested on CPython.
 
 BEAT_MS = 250
 # A fixed pattern: all zeros and ones, alternating bits, every single bit, and the three bytes
@@ -119,6 +119,9 @@ def _send(link, data, dark):
 
 class Diag:
     def __init__(self):
+        from hal.ir_pio import ir_face
+        from hal.rp2_hal import Rp2Hal
+
         first = ir_face[0][0]  # type: ignore[index]  # asm_pio's result is a list
         if first >> 13 != 0b111 or (first >> 5) & 7 != 1 or first & 31 != FIRMWARE_X:
             raise ValueError(f"the face program does not start with set(x, {FIRMWARE_X})")
@@ -160,6 +163,10 @@ class Diag:
 
     def _patch(self, face, x):
         """The quiet loop's outer count of face's PIO block, set to x (FIRMWARE_X restores)."""
+        import machine
+
+        from hal.ir_pio import ir_face
+
         block = face >> 2  # faces 0-3 on PIO0, 4-5 on PIO1 (hal/ir_links.make_links)
         offset = ir_face[1 + block]  # type: ignore[index]  # where MicroPython loaded it
         word = (ir_face[0][0] & ~31) | x  # type: ignore[index]
@@ -170,6 +177,8 @@ class Diag:
         return {"faces": [self._echo(face) for face in range(6)]}
 
     def _echo(self, face):
+        import machine
+
         link = self.links[face]
         self._wait_idle(link)
         self._drain(face)

@@ -19,8 +19,6 @@ import os
 import sys
 import time
 
-import machine
-
 WARM_PASSES = 25
 PASSES = 50
 PASS_MS = 20
@@ -61,6 +59,8 @@ def _no_save(data):
 
 def probe():
     """The tile's release, board, serial and build, and its game's pass time and heap."""
+    import machine  # here, not above: the module imports on the unix port too
+
     v = sys.implementation.version
     suffix = "-" + v[3] if len(v) > 3 and v[3] else ""
     info = {  # type: dict

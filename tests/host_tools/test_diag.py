@@ -265,3 +265,17 @@ def test_the_button_and_a_dropped_tile_fail_the_tile():
     report = judge([dropped])
     assert report["tiles"][0]["passed"] is False
     assert failures(report) == ["tile 0 (/dev/ttyACM0): the tile went silent for 60 s (hung?)"]
+
+
+# ---- the tile's side, its pure parts -----------------------------------------------------------
+def test_the_pattern_counts_bit_errors_and_every_frame_fits_a_frame():
+    from hal.diag import PATTERN, X_FRAME, bit_errors
+    from hal.ir_frames import BOF, EOF, ESC, MAX_FRAME
+
+    assert {BOF, EOF, ESC} <= set(PATTERN)  # the escapes are exercised too
+    assert len(X_FRAME) <= MAX_FRAME and len(b"S..") + len(PATTERN) <= MAX_FRAME
+    assert bit_errors(X_FRAME, X_FRAME) == 0
+    flipped = bytearray(X_FRAME)
+    flipped[3] ^= 0x81
+    assert bit_errors(bytes(flipped), X_FRAME) == 2
+    assert bit_errors(X_FRAME[:-2], X_FRAME) == 16
