@@ -1,11 +1,12 @@
 """Host side of the tiles: everything that runs on a computer and talks to tiles.
 
-- cli/: the `blinks` command and the host tools' subcommands (flash, monitor, ports, emu, uf2,
-  fetch)
+- cli/: the `blinks` command and the host tools' subcommands (flash, monitor, ports, diag, emu,
+  uf2, fetch)
 - bridge/: the serial bridge to real tiles, in layers: link (mpremote's transport with the
   limits it lacks), ports (finding and probing tiles), build and manifest (what goes on a
   tile, as .mpy), mpy_compat, deploy (one tile, safely), monitor and tile_states (reading logs);
-  and the one-file tile: uf2 (the container), binary_info (what a Pico program says of itself),
+  diag and diag_report (`blinks diag`: the bring-up check's phases and its judgement); and the
+  one-file tile: uf2 (the container), binary_info (what a Pico program says of itself),
   fs_image (the littlefs image), tile_uf2 (the two together), bootsel (the Pico's UF2 drive)
 - virtual_tile/: a board's USB REPL played by the real `micropython` unix port on a pty
 - emu/: emulated RP2040 tiles running the official MicroPython firmware
