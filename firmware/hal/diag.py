@@ -49,7 +49,7 @@ import time
 
 from hal import board
 from hal.ir_faces import READ_ADDR, RX_COUNT, TRANS_COUNT_TRIG
-from hal.ir_frames import DARK_BYTES, encode_words
+from hal.ir_frames import DARK_BYTES, encode_words, tx_word
 from hal.ir_phy import CLOCKS_PER_BIT, QUIET_CLOCKS, QUIET_OUTER, bit_us, deaf_us, turnaround_us
 
 # The board's own modules (machine, rp2 through hal.ir_pio and hal.rp2_hal) are imported where
@@ -108,16 +108,27 @@ def _tx_busy(link):
     return link.tx.active() or link.sm.tx_fifo()
 
 
-def _send(link, data, dark):
-    """Send one frame with `dark` dark bytes after it (the HAL's send_frame sends DARK_BYTES)."""
-    n = encode_words(data, link.words)
+def _encode(link, data):
+    """Encode a frame into the face's own word buffer; its count, dark bytes included."""
     link.sent = None  # the HAL's cached encoding of a face value is gone
+    return encode_words(data, link.words)
+
+
+def _kick(link, count):
+    """Send the first `count` words of the face's buffer (what the HAL's send_frame does)."""
     regs = link.tx_regs
     regs[READ_ADDR] = link.words_at
-    regs[TRANS_COUNT_TRIG] = n - DARK_BYTES + dark
+    regs[TRANS_COUNT_TRIG] = count
+
+
+def _send(link, data, dark):
+    """Send one frame with `dark` dark bytes after it (the HAL's send_frame sends DARK_BYTES)."""
+    _kick(link, _encode(link, data) - DARK_BYTES + dark)
 
 
 class Diag:
+    """The checks of one tile, on the game's own HAL: one instance for the whole diag."""
+
     def __init__(self):
         from hal.ir_pio import ir_face
         from hal.rp2_hal import Rp2Hal
@@ -137,6 +148,7 @@ class Diag:
             "reply_gap_us_firmware": round(turnaround_us(), 1),
             "deaf_us_firmware": round(deaf_us(), 1),
             "firmware_x": FIRMWARE_X,
+            "batch": BATCH,
             "gap_us": [round(gap_us(x), 1) for x in range(X_TOP + 1)],
         }
 
@@ -160,17 +172,6 @@ class Diag:
         start = time.ticks_ms()
         while _tx_busy(link) and time.ticks_diff(time.ticks_ms(), start) < ms:
             time.sleep_ms(1)
-
-    def _patch(self, face, x):
-        """The quiet loop's outer count of face's PIO block, set to x (FIRMWARE_X restores)."""
-        import machine
-
-        from hal.ir_pio import ir_face
-
-        block = face >> 2  # faces 0-3 on PIO0, 4-5 on PIO1 (hal/ir_links.make_links)
-        offset = ir_face[1 + block]  # type: ignore[index]  # where MicroPython loaded it
-        word = (ir_face[0][0] & ~31) | x  # type: ignore[index]
-        machine.mem32[PIO_BASE[block] + INSTR_MEM0 + 4 * offset] = word
 
     # ---- phases ------------------------------------------------------------------------------
     def echo(self):
@@ -327,27 +328,40 @@ class Diag:
         }
 
     def sweep_send(self, face):
-        """A's side of the reply-gap sweep on `face` (see the module's docstring)."""
+        """A's side of the reply-gap sweep on `face` (see the module's docstring). Each step
+        also says how long after its frame's last byte left the FIFO the answer's first byte
+        arrived (median, us): it shrinks by the step (27 us) when B's patched quiet time is
+        what the answers wait for."""
+        import gc
+
         link = self.links[face]
         self._wait_idle(link)
         self._drain(face)
+        count = _encode(link, b"S" + bytes((X_TOP, X_TOP)) + PATTERN)
+        answers = [b"R" + bytes((x,)) + PATTERN for x in range(X_TOP + 1)]
+        gc.collect()  # no collection in the middle of a step, if it can be helped
         steps = []
         # warm-up: until B answers at all (it may start its phase a little later)
         start = time.ticks_ms()
         answered = False
         while not answered and time.ticks_diff(time.ticks_ms(), start) < WARM_MS:
-            answered = self._ask(link, face, X_TOP, X_TOP) is not None
+            answered = self._ask(link, face, count, X_TOP, X_TOP)[0] is not None
             self._beat()
         best = None
         if answered:
             for x in range(X_TOP, -1, -1):
                 ok = 0
+                after = []
                 for k in range(BATCH):
                     x_next = x if k < BATCH - 1 or x == 0 else x - 1
-                    if self._ask(link, face, x, x_next) == b"R" + bytes((x,)) + PATTERN:
+                    answer, first = self._ask(link, face, count, x, x_next)
+                    if answer == answers[x]:
                         ok += 1
+                    if first is not None:
+                        after.append(first)
                     self._beat()
-                steps.append([x, ok])
+                after.sort()
+                steps.append([x, ok, after[len(after) // 2] if after else None])
                 if ok < BATCH:
                     break
                 best = x
@@ -367,25 +381,58 @@ class Diag:
             "reply_gap_us_min": None if best is None else round(gap_us(best), 1),
         }
 
-    def _ask(self, link, face, x, x_next):
-        """Send one sweep frame, with no dark bytes after it; the answer heard, or None."""
+    def _ask(self, link, face, count, x, x_next):
+        """Send the encoded sweep frame for x and x_next, with no dark bytes after it: (the
+        answer heard or None, us from its last byte leaving the FIFO to the answer's first byte
+        in the ring, or None)."""
         self._wait_idle(link)
         self._drain(face)
-        _send(link, b"S" + bytes((x, x_next)) + PATTERN, 0)
+        words = link.words
+        words[2] = tx_word(x)  # BOF, `S`, x, x_next: no byte here needs escaping
+        words[3] = tx_word(x_next)
+        _kick(link, count - DARK_BYTES)
         start = time.ticks_ms()
+        while _tx_busy(link) and time.ticks_diff(time.ticks_ms(), start) < REPLY_MS:
+            pass
+        sent_at = time.ticks_us()
+        heard = _written(link)
+        first = None
+        while time.ticks_diff(time.ticks_ms(), start) < REPLY_MS:  # only the ring's count here
+            if _written(link) != heard:
+                first = time.ticks_diff(time.ticks_us(), sent_at)
+                break
         while time.ticks_diff(time.ticks_ms(), start) < REPLY_MS:
             frame = self._frame(face)
             if frame is not None and len(frame) > 1:
-                return frame
-        return None
+                return frame, first
+        return None, first
 
     def sweep_answer(self, face, ms):
-        """B's side: answer each of A's frames as early as the quiet time set by A allows."""
+        """B's side: answer each of A's frames as early as the quiet time set by A allows.
+
+        Nothing in the loop allocates or touches the filesystem: `import machine` looks for a
+        machine.py on the filesystem first (MicroPython 1.21+ lets one extend a built-in
+        module), 7 ms on an emulated tile, and a pause that long made B queue its answers after
+        A's frame had ended, so they all waited the same time whatever x was."""
+        import gc
+
+        import machine
+
+        from hal.ir_pio import ir_face
+
+        hal = self.hal
         link = self.links[face]
+        block = face >> 2  # faces 0-3 on PIO0, 4-5 on PIO1 (hal/ir_links.make_links)
+        address = PIO_BASE[block] + INSTR_MEM0 + 4 * ir_face[1 + block]  # type: ignore[index]
+        first_word = ir_face[0][0] & ~31  # type: ignore[index]  # set(x, 0)
+        mem32 = machine.mem32
         self._wait_idle(link)
         self._drain(face)
+        count = _encode(link, b"R" + bytes((X_TOP,)) + PATTERN)
+        words = link.words
         x = X_TOP
-        self._patch(face, x)
+        mem32[address] = first_word | x
+        gc.collect()
         answered = 0
         last = _written(link)
         start = time.ticks_ms()
@@ -396,19 +443,21 @@ class Diag:
                 if _tx_busy(link):
                     last = written  # bytes heard while an answer waits belong to its frame
                 elif written != last:
-                    _send(link, b"R" + bytes((x,)) + PATTERN, DARK_BYTES)
+                    words[2] = tx_word(x)  # BOF, `R`, x: the x its state machine waits with
+                    _kick(link, count)
                     last = written
                     answered += 1
-                frame = self._frame(face)
-                if frame is not None:
-                    if len(frame) >= 3 and frame[0] == ord("S") and frame[2] <= X_TOP:
+                n = hal.receive_frame(face)
+                if n:
+                    frame = hal.rx_frame
+                    if n >= 3 and frame[0] == 0x53 and frame[2] <= X_TOP:  # `S x x_next`
                         x = frame[2]
-                        self._patch(face, x)
-                    elif frame == END:
+                        mem32[address] = first_word | x
+                    elif n == 1 and frame[0] == END[0]:
                         ended = True
                 self._beat()
         finally:
-            self._patch(face, FIRMWARE_X)
+            mem32[address] = first_word | FIRMWARE_X
         self._wait_idle(link)
         return {"face": face, "answered": answered, "ended": ended}
 

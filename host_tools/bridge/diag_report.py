@@ -233,7 +233,13 @@ def _judge_link(session, face, neighbour, partner, ctx, entry):
         problems.append("reply gap not measured (a tile dropped out)")
         return
     entry["reply_gap_us_min"] = sweep["reply_gap_us_min"]
-    entry["reply_gaps_tried"] = len(sweep["steps"])
+    # each step: the gap B waited, answers heard of those asked, and when the answer's first
+    # byte arrived after A's last byte left (it shrinks by a step a step: the patch took)
+    gaps, batch = session.hello["gap_us"], session.hello["batch"]
+    entry["sweep"] = [
+        {"gap_us": gaps[x], "answers": ok, "of": batch, "answer_after_us": after}
+        for x, ok, after in sweep["steps"]
+    ]
     firmware_gap = entry["reply_gap_us_firmware"]
     if not sweep["answered"]:
         problems.append(f"no answer from {_name(partner)} to its sweep frames")

@@ -126,6 +126,14 @@ def test_diag_passes_two_facing_tiles_and_names_a_cut_face(cluster, tmp_path):
                 assert face["bit_errors"] == 0
                 # the shortest reply gap that worked is at most the firmware's own
                 assert 0 < face["reply_gap_us_min"] <= firmware_gap
+                # and the answers came sooner as the gap shrank: the patched quiet time is
+                # what they waited for (a flat 2 ms once showed a loop too slow to answer)
+                longest, shortest = face["sweep"][0], face["sweep"][-1]
+                if shortest["answers"] < shortest["of"]:  # the step where answers were lost
+                    shortest = face["sweep"][-2]
+                assert shortest["gap_us"] == face["reply_gap_us_min"]
+                sooner = longest["answer_after_us"] - shortest["answer_after_us"]
+                assert sooner >= 0.8 * (longest["gap_us"] - shortest["gap_us"])
                 assert face["margin_us"] == round(firmware_gap - face["reply_gap_us_min"], 1)
                 assert face["passed"] is True
             else:

@@ -47,6 +47,7 @@ def session(index, heard=None, exchange=None, sweeps=None, echo=None, button="pr
             "reply_gap_us_firmware": GAP,
             "deaf_us_firmware": 633.7,
             "gap_us": [44.5 + 26.9 * x for x in range(32)],
+            "batch": 8,
         },
         echo=echo
         or {
@@ -81,7 +82,7 @@ def swept(face, gap=313.1, answered=True):
         face: {
             "face": face,
             "answered": answered,
-            "steps": [[31, 8]],
+            "steps": [[31, 8, 1050]],
             "x_min": 10,
             "reply_gap_us_min": gap,
         }
