@@ -171,8 +171,8 @@ def face_report(session, face, ctx):
         }
     if own_frames:
         problems.append(
-            f"hears its own frames ({own_bytes} bytes): its receiver still rings when the "
-            "face listens again, 634 us after its light"
+            f"hears its own frames ({own_bytes} byte{'s' if own_bytes != 1 else ''}): its "
+            "receiver still rings when the face listens again, 634 us after its light"
         )
     if hears_itself is False:
         notes.append(
