@@ -170,9 +170,11 @@ def face_report(session, face, ctx):
             "port": ctx["ports"][neighbour[0]],
         }
     if own_frames:
+        deaf = session.hello["deaf_us_firmware"] if session.hello else None
+        after = "" if deaf is None else f", {deaf:.0f} us after its light"
         problems.append(
             f"hears its own frames ({own_bytes} byte{'s' if own_bytes != 1 else ''}): its "
-            "receiver still rings when the face listens again, 634 us after its light"
+            f"receiver still rings when the face listens again{after}"
         )
     if hears_itself is False:
         notes.append(
