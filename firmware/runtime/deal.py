@@ -62,6 +62,11 @@ Hooks the host (the game) provides, all with the tile's millis() as `now`:
 """
 
 try:
+    import micropython
+except ImportError:  # CPython: plain Python (runtime/native.py)
+    from runtime import native as micropython  # type: ignore[no-redef]
+
+try:
     from micropython import const
 except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
 
@@ -392,6 +397,7 @@ class Deal:
             self._decide(False, -1, now, "a tile forgot the deal (reset)")
 
     # -- every pass ---------------------------------------------------------------------------
+    @micropython.native
     def poll(self, now):
         """Track present faces; then, in a deal under way, give up when a tile left or on a
         timeout and repeat what stalls; voted, ask for the outcome; uncertain, say so."""

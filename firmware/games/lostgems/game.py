@@ -67,6 +67,11 @@ State names may contain a space ('face down'): split `<old> -> <new>` on ' -> ' 
 remainder on ' shard='.
 """
 
+try:
+    import micropython
+except ImportError:  # CPython: plain Python (runtime/native.py)
+    from runtime import native as micropython  # type: ignore[no-redef]
+
 from runtime import colors
 from runtime.courier import Courier
 from runtime.deal import PHASES, Deal, is_deal_message
@@ -157,6 +162,7 @@ class LostGems:
         )
         self._log("restore", now, f"{state} shard={shards.name(shard) or '-'} board={r}{y}{b}")
 
+    @micropython.native
     def loop(self):
         t = self.tile
         now = t.millis()
@@ -269,6 +275,7 @@ class LostGems:
         self._save()
 
     # -- gestures ---------------------------------------------------------------------------
+    @micropython.native
     def _buttons(self, now):
         t = self.tile
         held = self.held_from
@@ -320,6 +327,7 @@ class LostGems:
             self._join_count(new_id, now, now, -1)
 
     # -- plays ------------------------------------------------------------------------------
+    @micropython.native
     def _listen(self, now):
         """What the neighbours say of the board (an expired face says nothing); nothing for
         FRESH_MS after a commit, when a value could still be one sent before the deal."""
@@ -374,6 +382,7 @@ class LostGems:
                 self.courier.send(f, bytes((_COUNT, count_id, elapsed >> 8, elapsed & 255)))
 
     # -- datagrams --------------------------------------------------------------------------
+    @micropython.native
     def _receive(self, now):
         t = self.tile
         ready = t.datagram_faces()
@@ -397,6 +406,7 @@ class LostGems:
                 self._join_count(data[1], now - (data[2] << 8 | data[3]), now, f)
 
     # -- the picture ------------------------------------------------------------------------
+    @micropython.native
     def showing(self, now):
         """The name of what the tile shows now (inspect's "show"): the state or an overlay on it."""
         if self.failed:
@@ -419,6 +429,7 @@ class LostGems:
     def _gem_complete(self):
         return gem_board.highest(self.board, shards.colour_of(self.shard)) == 3
 
+    @micropython.native
     def picture(self, now):
         """Six colours for this pass, painted into the game's own list (no allocation)."""
         show = self.showing(now)
