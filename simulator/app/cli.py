@@ -285,12 +285,26 @@ def run(args) -> int:
     finally:
         app.close()
         pygame.quit()
-        for controller in app.controllers:
-            for path in getattr(controller, "saved_scripts", ()):
-                print(f"blinks sim: saved {path}")
-            for problem in getattr(controller, "unsaved", ()):
-                print(f"blinks sim: {problem}", file=sys.stderr)
-                status = status or 1
+        status = _tell_at_exit(app, args, status)
+    return status
+
+
+def _tell_at_exit(app, args, status):
+    """What the controllers (a bot game) have to say once the window is closed: the scripts
+    saved, and why none was; a game that could not be saved or a bot that failed make it 1."""
+    from simulator.sessions.user_code import report
+
+    for controller in app.controllers:
+        for path in getattr(controller, "saved_scripts", ()):
+            print(f"blinks sim: saved {path}")
+        for note in getattr(controller, "notes", ()):
+            print(f"blinks sim: {note}")
+        for problem in getattr(controller, "unsaved", ()):
+            print(f"blinks sim: {problem}", file=sys.stderr)
+            status = status or 1
+        for error in getattr(controller, "failures", ()):
+            code = report("sim", error, args)
+            status = status or code
     return status
 
 

@@ -58,6 +58,10 @@ def area_of(player, kind="hand"):
 class AppTable(Gestures):
     """Which world tile is which referee tile, where each lies, and the moves on the tiles."""
 
+    SETTLE_MS = SETTLE_MS
+    HOLD_DEAL_MS = HOLD_DEAL_MS
+    DEAL_TIMEOUT_MS = DEAL_TIMEOUT_MS
+
     def __init__(self, app, seed, players=2):
         self.app = app
         self.players = players
@@ -118,16 +122,6 @@ class AppTable(Gestures):
         return cell in set(self.area_cells("waterfall")) and self.world.tile_at(*cell) is None
 
     # --- reading the tiles ----------------------------------------------------------------------
-    def state_of(self, t):
-        return self.world.inspect(t).get("state")
-
-    def wait_state(self, t, state, timeout=SETTLE_MS):
-        return Until(
-            lambda: self.state_of(t) == state,
-            timeout,
-            lambda: f"tile {t} shows {self.state_of(t)}, expected {state}",
-        )
-
     def problems(self, state):
         """How the tiles differ from the referee's game; [] when they agree."""
         w, app = self.world, self.app
@@ -174,20 +168,8 @@ class AppTable(Gestures):
     # --- the deal and the setup -----------------------------------------------------------------
     def deal(self, held):
         """Hold `held` for 6 s, let the cluster deal itself; every tile then shows its back."""
+        yield from self.hold_to_deal(held, "card")
         w = self.world
-        before = w.inspect(held)["deal"]["id"]
-        self.ops.press(held)
-        yield Until(
-            lambda: w.inspect(held)["deal"]["id"] != before,
-            HOLD_DEAL_MS + 1000,
-            "holding a tile for 6 s did not start a deal",
-        )
-        self.ops.release(held)
-        yield Until(
-            lambda: all(self.state_of(t) == "card" for t in w.tiles),
-            DEAL_TIMEOUT_MS,
-            lambda: "the deal failed: " + str(w.inspect(held)["deal"]["result"]),
-        )
         if sorted(cards.parse(w.inspect(t)["card"]) for t in w.tiles) != cards.deck():
             raise Mismatch(f"the tiles do not hold the {cards.DECK_SIZE} cards exactly once")
 
