@@ -4,7 +4,7 @@ import math
 import os
 import sys
 
-from host_tools.cli.output_path import output_problem
+from host_tools.cli.output_path import folder_problem, output_problem
 from simulator.app.display import headless, hide_pygame_banner, open_display, save_screenshot
 
 WINDOW_TITLE = "Blinks simulator"
@@ -81,6 +81,9 @@ def add_arguments(parser):
         help="with --bot: save each game as a session script in DIR (when it ends, or is left "
         "unfinished), to replay with `blinks session run`",
     )
+    from simulator.sessions.playtest_cli import add_debug_argument
+
+    add_debug_argument(parser)
     parser.add_argument(
         "--replay-log",
         metavar="FILE",
@@ -118,6 +121,8 @@ def _check(args):
         return "--scripts needs a folder name"
     if scripts is not None and args.bot is None:
         return "--scripts DIR saves the games played against a bot: use it with --bot NAME"
+    if scripts is not None and folder_problem(scripts):
+        return f"--scripts {scripts}: {folder_problem(scripts)}"
     try:
         w, h = window_size(args.window)
     except ValueError:
@@ -189,7 +194,11 @@ def make_app(args, size=None, runners=None):
     if runners is None and getattr(args, "mpy", 0):
         from simulator.cosim import mpy_runners
 
-        runners = mpy_runners(args.mpy, len(layout))  # ValueError for a count that does not fit
+        if not 0 <= args.mpy <= len(layout):  # a recording's layout fixes the tiles
+            raise ValueError(
+                f"--mpy takes a number of tiles from 0 to {len(layout)}, not {args.mpy}"
+            )
+        runners = mpy_runners(args.mpy, len(layout))
     world = build_world(game_class, layout, seed, ir_loss, runners, bit_flip)
     recorder = None
     if args.record:
@@ -227,10 +236,20 @@ def _close_runners(world, runners):
 
 
 def run(args) -> int:
-    problem = _check(args)
+    from simulator.sessions.user_code import UserCodeError, report
+
+    try:
+        problem = _check(args)
+    except UserCodeError as error:  # a bot module of your own that fails to load
+        return report("blinks sim", error, args)
     if problem:
         print("blinks sim: " + problem, file=sys.stderr)
         return 2
+    if args.replay_log:
+        empty = _nothing_to_replay(args.replay_log)
+        if empty:
+            print(f"blinks sim --replay-log: {empty}", file=sys.stderr)
+            return 2
     hide_pygame_banner()
     import pygame
 
@@ -256,6 +275,12 @@ def run(args) -> int:
         pygame.quit()
         print(f"blinks sim: {exc}", file=sys.stderr)
         return 2
+    except UserCodeError as error:
+        pygame.quit()
+        return report("blinks sim", error, args)
+    except Exception as exc:  # noqa: BLE001 - a game's own code; game_failed raises ours again
+        pygame.quit()
+        return report("blinks sim", game_failed(exc, args.game, args.seed), args)
     from simulator.app.app import ReplayError
 
     try:
@@ -273,6 +298,9 @@ def run(args) -> int:
         except ReplayError as exc:
             print(f"blinks sim: {args.replay}: {exc}", file=sys.stderr)
             status = 2
+        except Exception as exc:  # noqa: BLE001 - a game's own code; ours is raised again
+            error = game_failed(exc, app.game_name, app.seed, app.world.now)
+            status = report("blinks sim", error, args)
         if args.screenshot:
             try:
                 save_screenshot(screen, args.screenshot)
@@ -289,6 +317,52 @@ def run(args) -> int:
     return status
 
 
+def _nothing_to_replay(path):
+    """What to say of a physical session's recording that names no tile (no `LG`/`WF` line
+    was recorded, or the file is empty), or None; an unreadable file is left to the replay,
+    which names the line."""
+    from host_tools.bridge.monitor import load_records
+
+    try:
+        records = load_records(path)
+    except (OSError, ValueError):
+        return None
+    if any((rec.get("event") or {}).get("tile") for rec in records):
+        return None
+    held = f"its {len(records)} records name no tile" if records else "it holds no record"
+    return f"{path}: nothing to replay: {held} (a tile's `LG ...` or `WF ...` log lines)"
+
+
+def game_failed(exc, game, seed, now=None):
+    """The UserCodeError for a firmware game of your own that raised (as it was built or in a
+    pass: its setup() or loop()), naming the tile and the simulated time; `exc` itself, raised
+    again, when no line of the game's own is on the way (the platform's own failure)."""
+    from simulator.sessions.user_code import is_theirs, wrap
+
+    if not is_theirs(exc):
+        raise exc
+    running = [f"world seed {seed}"]
+    tile = failing_tile(exc)
+    if tile is not None:
+        running.append(f"tile {tile}")
+    if now is not None:
+        running.append(f"{now / 1000:.3f} s simulated")
+    return wrap(exc, f"game {game or 'lostgems'}", ", ".join(running))
+
+
+def failing_tile(exc):
+    """The tile whose pass raised `exc`: the world's advance() was running it (its `tid`)."""
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code.co_name == "advance" and "tid" in frame.f_locals:
+            tid = frame.f_locals["tid"]
+            if isinstance(tid, int):
+                return tid
+        tb = tb.tb_next
+    return None
+
+
 def _tell_at_exit(app, args, status):
     """What the controllers (a bot game) have to say once the window is closed: the scripts
     saved, and why none was; a game that could not be saved or a bot that failed make it 1."""
@@ -303,7 +377,7 @@ def _tell_at_exit(app, args, status):
             print(f"blinks sim: {problem}", file=sys.stderr)
             status = status or 1
         for error in getattr(controller, "failures", ()):
-            code = report("sim", error, args)
+            code = report("blinks sim", error, args)
             status = status or code
     return status
 

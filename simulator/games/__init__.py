@@ -26,6 +26,7 @@ A descriptor (module-level names of the game's host module):
 """
 
 import importlib
+import pkgutil
 
 # short name -> the module that describes the game on the host
 HOST_MODULES = {
@@ -47,6 +48,23 @@ class PlainGame:
     @staticmethod
     def table_areas(width, height, size, margin, label_px=30):
         return [("table", "Table", (margin, margin, width - 2 * margin, height - 2 * margin))]
+
+
+def game_names():
+    """Every game there is by name: those with a host module, and every firmware game in the
+    `games` package (firmware/games/), sorted."""
+    import games
+
+    found = {info.name for info in pkgutil.iter_modules(games.__path__)}
+    return sorted(found | set(HOST_MODULES))
+
+
+def name_problem(name):
+    """None if `name` can name a game, else what is wrong with it (a game is a module of the
+    firmware's `games` package: its name is a Python identifier), listing the games there are."""
+    if name is None or (name.isidentifier() and name.isascii()):
+        return None
+    return f"{name!r} is not a game's name; the games: {', '.join(game_names())}"
 
 
 def host_game(name=None):

@@ -7,6 +7,7 @@ host_tools/, firmware/runtime/, firmware/hal/) nor Python's own library; a synta
 the line it is on.
 """
 
+import importlib
 import os
 import sys
 import sysconfig
@@ -36,9 +37,12 @@ class UserCodeError(Exception):
     (kept as text: it crosses process boundaries, where a traceback object cannot)."""
 
     def __init__(self, message, details=""):
-        Exception.__init__(self, message)
+        Exception.__init__(self, message, details)  # both in args: a worker's pickles whole
         self.message = message
         self.details = details
+
+    def __str__(self):
+        return self.message
 
 
 def debugging(args=None):
@@ -91,22 +95,69 @@ def user_code_error(exc, whose, running):
     return f"{at}{what(exc)} (in {whose}; {running})"
 
 
+def is_theirs(exc):
+    """Whether `exc` was raised in someone's own code (not the platform's alone)."""
+    return where(exc) is not None
+
+
 def wrap(exc, whose, running):
     """A UserCodeError for `exc`, its traceback kept as text."""
     details = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     return UserCodeError(user_code_error(exc, whose, running), details)
 
 
-def report(command, error, args=None, stream=None):
-    """Print `error` (a UserCodeError) for `blinks COMMAND`: the traceback first with --debug
-    or BLINKS_DEBUG=1, else a pointer to them. Returns the exit code, 1."""
+def report(prefix, error, args=None, stream=None):
+    """Print `error` (a UserCodeError) on stderr after `prefix` (the command's, e.g.
+    "blinks sim"): the whole traceback first with --debug or BLINKS_DEBUG=1, else one line
+    saying how to get it. Returns the exit code, 1."""
     stream = stream or sys.stderr
     if debugging(args) and error.details:
         stream.write(error.details)
-    print(f"blinks {command}: {error.message}", file=stream)
+    print(f"{prefix}: {error.message}", file=stream)
     if not debugging(args):
-        print(
-            f"blinks {command}: (the full traceback: add --debug, or set {DEBUG_ENV}=1)",
-            file=stream,
-        )
+        print(f"{prefix}: (the whole traceback: add --debug, or set {DEBUG_ENV}=1)", file=stream)
     return 1
+
+
+def bot_name(bot):
+    """How a bot is named where a bot name goes: its `name`, or `module:Class` for one of
+    your own that keeps the base class's name."""
+    cls = type(bot)
+    own = cls.__dict__.get("name")
+    return own if own else f"{cls.__module__}:{cls.__qualname__}"
+
+
+def bot_failed(exc, bot, seed, turn, seat):
+    """The UserCodeError for a bot that raised in game `seed`, at `turn`, in `seat` (A, B...),
+    or `exc` itself when the platform raised it (no line of the bot's own on the way)."""
+    if not is_theirs(exc):
+        return exc
+    return wrap(exc, f"bot {bot_name(bot)}", f"game seed {seed}, turn {turn}, seat {seat}")
+
+
+def load_class(spec, kind, base, base_name, unknown):
+    """The class `module:Class` names, a subclass of `base` (a bot of your own, say, whose
+    base's public name is `base_name`): the
+    module is looked for in the current folder and on the Python path. A name that finds
+    nothing raises `unknown(text)`; a module that fails as it loads (a syntax error, an
+    exception) raises UserCodeError naming its line."""
+    module_name, _, class_name = spec.partition(":")
+    if os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())  # as `python -m` would find a module beside you
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        if exc.name is not None and module_name.startswith(exc.name):
+            raise unknown(f"{spec}: cannot import {module_name!r} ({exc})") from None
+        raise wrap(exc, f"{kind} {spec}", "loading its module") from None
+    except (ValueError, TypeError):  # importlib refuses a module named '' or '.x'
+        raise unknown(f"{spec}: name the module in full, not {module_name!r}") from None
+    except Exception as exc:  # noqa: BLE001 - their module may raise anything as it loads
+        raise wrap(exc, f"{kind} {spec}", "loading its module") from None
+    cls = getattr(module, class_name, None)
+    if not (isinstance(cls, type) and issubclass(cls, base)):
+        raise unknown(
+            f"{spec}: {module_name} has no {base.__name__} subclass called {class_name!r} "
+            f"(subclass {base_name} and override act)"
+        )
+    return cls

@@ -316,9 +316,7 @@ def test_bot_options_are_checked(tmp_path, capsys):
     assert "use it with --bot NAME" in capsys.readouterr().err
     (tmp_path / "taken").write_text("")
     assert blinks(["sim", "--bot", "cautious", "--scripts", str(tmp_path / "taken")]) == 2
-    assert (
-        capsys.readouterr().err == f"blinks sim: --scripts: {tmp_path / 'taken'} is not a folder\n"
-    )
+    assert capsys.readouterr().err == f"blinks sim: --scripts {tmp_path / 'taken'}: not a folder\n"
     for name in (":", ".mybots:Greedy"):  # names importlib refuses with ValueError/TypeError
         assert blinks(["sim", "--bot", name]) == 2
         assert capsys.readouterr().err.startswith(f"blinks sim: --bot: {name}: name the module")
