@@ -8,6 +8,9 @@ the deal, the rest to the game's `on_datagram(face, data, now)`), `deal.poll(now
   before a deal; `dealt(item, now)`: show the item of a deal that committed.
 The deal's hooks (runtime.deal) are then all here but `deal_deck`, `deal_aborted`.
 
+"Lone" (a first play, a discard) means unheard: no frame, valid or not, on any face for a while;
+a lone hold (a discard) means unheard all through the hold and the LONE_BEFORE_MS before it.
+
 The hold that deals: from COUNT_AFTER_MS into a hold the cluster counts itself (nothing shows),
 at HOLD_DEAL_MS it deals (or at the runtime's long-long press, which needs a face heard at that
 instant, which a lossy link can miss, and never fires on a lone tile, a cluster of 1 to us); a
@@ -31,7 +34,8 @@ DEALING = "dealing"
 UNCERTAIN = "uncertain"
 HOLD_DEAL_MS = const(6000)
 COUNT_AFTER_MS = const(1000)  # into a hold, the cluster starts counting itself for a deal
-LONE_MS = const(600)  # a tile is lone (a first play, a discard) after this long unheard
+LONE_MS = const(600)  # a tile is lone (a first play) after this long unheard
+LONE_BEFORE_MS = const(600)  # a hold is a lone one if nothing was heard this long before it
 NOT_HELD = const(-1)  # hold(): the button is up (or held on after its deal started)
 DONE = const(-2)  # hold(): nothing more this pass (no news from the button, or it dealt)
 
@@ -149,5 +153,14 @@ class DealtGame:
         return holding
 
     def unheard(self, now):
-        """ms since any neighbour was heard (a valid frame on any face)."""
-        return now - max(self.deal.last_seen)
+        """ms since any neighbour was heard: a frame on any face, valid or not (a frame that
+        fails its checks is still a neighbour's light)."""
+        return now - max(max(self.deal.last_seen), self.tile.last_light_ms())
+
+    def lone_hold(self, now, holding):
+        """Whether a hold of `holding` ms is a lone tile's: nothing heard all through it nor in
+        the LONE_BEFORE_MS before it. A tile of a cluster held for a deal can go unheard for
+        seconds on a noisy link (its faces busy with the deal's datagrams, which noise spoils
+        more often than short frames), but a neighbour heard just before it was pressed
+        means it was not put down alone."""
+        return holding >= 0 and self.unheard(now) > holding + LONE_BEFORE_MS

@@ -318,9 +318,7 @@ def test_bot_options_are_checked(tmp_path, capsys):
     (tmp_path / "taken").write_text("")
     scripts = ["--scripts", str(tmp_path / "taken")]
     assert blinks(["sim", "--game", "waterfall", "--bot", "greedy", *scripts]) == 2
-    assert (
-        capsys.readouterr().err == f"blinks sim: --scripts: {tmp_path / 'taken'} is not a folder\n"
-    )
+    assert capsys.readouterr().err == f"blinks sim: --scripts {tmp_path / 'taken'}: not a folder\n"
 
 
 def test_a_step_whose_pawn_did_not_come_is_clicked_again(make_app):

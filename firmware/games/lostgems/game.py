@@ -13,11 +13,12 @@ Gestures (read every pass so the runtime's latched flags never go stale):
   sleeping tile deals 6 s after the press that woke it (the runtime swallows that press, and
   an older one must not count).
 - double-click a face-down or revealed shard: toggle face down <-> revealed.
-- "lone" below means no neighbour frame for LONE_MS (0.6 s), so a link that blinks out for a
-  moment does not make a tile in a cluster lone.
+- "lone" below means no neighbour frame, valid or not, for LONE_MS (0.6 s), so a link that
+  blinks out for a moment does not make a tile in a cluster lone (runtime.dealt).
 - triple-click (3 or more clicks) a lone face-down or revealed shard: the first play; a 1 becomes
   played and starts the board, anything else is an error.
-- hold 2 s (button_long_pressed) on a shard lone all through the hold: discarded.
+- hold 2 s (button_long_pressed) on a shard lone all through the hold and the 0.6 s before
+  it: discarded (a tile of a cluster held to deal must not discard itself on a noisy link).
 - triple-click a played tile: score count over the whole board.
 
 Face values: a played tile sends the board (2 bits per colour, see `board`) on every face, all
@@ -244,8 +245,7 @@ class LostGems(DealtGame):
         hold = t.button_long_pressed()
         double = t.button_double_clicked()
         triple = t.button_multi_clicked()
-        alone = self.unheard(now)
-        lone = alone >= LONE_MS
+        lone = self.unheard(now) >= LONE_MS
         if self.state == FACE_DOWN or self.state == REVEALED:
             if double:
                 self.enter(REVEALED if self.state == FACE_DOWN else FACE_DOWN, now)
@@ -254,9 +254,8 @@ class LostGems(DealtGame):
                     self._become_played(gem_board.EMPTY, now)
                 else:
                     self.enter(ERROR, now)
-            elif hold and alone > holding:
-                # lone all through the hold: a noisy link can go quiet for 0.6 s, and a tile of
-                # a cluster held for a deal must not discard itself at 2 s
+            elif hold and self.lone_hold(now, holding):
+                # a tile of a cluster held for a deal must not discard itself at 2 s
                 self.enter(DISCARDED, now)
         elif self.state == PLAYED and triple:  # score count: start one under a new id
             new_id = self.count_id
