@@ -4,7 +4,8 @@ session framework, the playtest command) asks a game what it needs instead of kn
 A game's host code lives in one place, `simulator/games/<name>/` (lostgems, waterfall), whose
 `__init__` is its descriptor. This module is the only one of the platform that names games.
 A firmware game with no host package (the demo, or `games.<name>` of your own) gets a plain
-table and no sessions. docs/writing-a-game.md walks through adding one.
+table and no sessions. A host package outside simulator/games/ joins through BLINKS_GAMES
+(`register`). docs/writing-a-game.md walks through adding one.
 
 A descriptor (module-level names of the game's host module):
 - NAME, FIRMWARE = ("games.<name>", "Class"): the tile firmware the world runs
@@ -26,7 +27,9 @@ A descriptor (module-level names of the game's host module):
 """
 
 import importlib
+import os
 import pkgutil
+import sys
 
 # short name -> the module that describes the game on the host
 HOST_MODULES = {
@@ -34,6 +37,39 @@ HOST_MODULES = {
     "waterfall": "simulator.games.waterfall",
 }
 DEFAULT = "lostgems"
+# More games' host packages, without editing HOST_MODULES: folders (or name=module), separated
+# by os.pathsep, e.g. BLINKS_GAMES=examples/tally (docs/writing-a-game.md).
+GAMES_ENV = "BLINKS_GAMES"
+
+
+def register(entry):
+    """Add a game's host package to HOST_MODULES and return its name: `entry` is the folder that
+    holds it (its name is the folder's; the folder's parent goes on sys.path) or `name=module`.
+    Raises ValueError for a folder with no package in it."""
+    if "=" in entry:
+        name, module = entry.split("=", 1)
+    else:
+        path = os.path.abspath(entry)
+        name = module = os.path.basename(path)
+        if not os.path.isfile(os.path.join(path, "__init__.py")):
+            raise ValueError(f"{GAMES_ENV}: {entry} is no game's host package (no __init__.py)")
+        parent = os.path.dirname(path)
+        if parent not in sys.path:
+            sys.path.append(parent)
+    HOST_MODULES[name] = module
+    return name
+
+
+def _register_from_environment():
+    for entry in os.environ.get(GAMES_ENV, "").split(os.pathsep):
+        if entry:
+            try:
+                register(entry)
+            except ValueError as exc:
+                print(f"blinks: {exc}", file=sys.stderr)
+
+
+_register_from_environment()
 
 
 class PlainGame:
@@ -51,8 +87,8 @@ class PlainGame:
 
 
 def game_names():
-    """Every game there is by name: those with a host module, and every firmware game in the
-    `games` package (firmware/games/), sorted."""
+    """Every game there is by name: those with a host module (BLINKS_GAMES' too), and every
+    firmware game in the `games` package (firmware/games/), sorted."""
     import games
 
     found = {info.name for info in pkgutil.iter_modules(games.__path__)}
