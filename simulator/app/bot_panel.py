@@ -34,13 +34,18 @@ def button(surface, game, text, rect, key, enabled, fill=BUTTON_FILL, off=BUTTON
     game.buttons.append((rect, key, enabled))
 
 
-def transcript(surface, panel, game, x, y, width, size):
-    """The game's messages, `width` characters a line; returns the y below them."""
+def transcript(surface, panel, game, x, y, width, size, room=None):
+    """The game's messages, `width` characters a line, newest last, as many of the newest
+    lines as fit above `room` (default: where the panel's help and legend begin, less the New
+    game button's height); returns the y below them."""
     from simulator.app.panels import wrap
 
-    for text, kind in game.messages:
-        for line in wrap(text, width):
-            y = panel.text.blit(surface, line, (x, y), size, KIND_COLOR[kind]).bottom
+    lines = [(line, kind) for text, kind in game.messages for line in wrap(text, width)]
+    room = panel.bottom - panel.px(44) if room is None else room
+    height = panel.text.font(size).get_sized_height()
+    fits = max(1, int((room - y) // max(1, height)))
+    for line, kind in lines[-fits:]:
+        y = panel.text.blit(surface, line, (x, y), size, KIND_COLOR[kind]).bottom
     return y
 
 

@@ -45,6 +45,14 @@ def add_arguments(parser):
         metavar="P",
         help="flip each bit of an infrared frame with probability P",
     )
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        metavar="N",
+        help="players at the table, for games with a choice (Waterfall: 2-4, default 2): "
+        "their hands and score piles, and with --bot the bots in the other seats",
+    )
     parser.add_argument("--speed", type=int, default=1, choices=(1, 4, 16), help="starting speed")
     parser.add_argument(
         "--record", metavar="FILE", help="record every input with its simulated time (JSON Lines)"
@@ -135,6 +143,15 @@ def _check(args):
         return "--record must not overwrite the --replay file"
     if not args.replay and not 0 <= args.mpy <= args.tiles:
         return f"--mpy takes a number of tiles from 0 to {args.tiles}, not {args.mpy}"
+    players = getattr(args, "players", None)
+    if players is not None:
+        from simulator.games import host_game
+
+        counts = getattr(host_game(args.game), "PLAYER_COUNTS", None)
+        if not counts:
+            return f"--players: {args.game or 'lostgems'} has no choice of players"
+        if players not in counts:
+            return f"--players must be one of {', '.join(map(str, counts))}, not {players}"
     if args.bot is not None:
         return _check_bot(args)
     return None
@@ -174,12 +191,14 @@ def make_app(args, size=None, runners=None):
     size = size or (window_size(window) if window else (WIDTH, HEIGHT))
     replay = None
     game, seed, ir_loss, tiles = args.game, args.seed, args.ir_loss, args.tiles
+    players = getattr(args, "players", None)
     bit_flip = getattr(args, "ir_bit_flip", 0.0)
     layout = None
     if args.replay:
         header, events = rec.load(args.replay)
         game, seed, ir_loss = header.get("game"), header["seed"], float(header.get("ir_loss", 0.0))
         bit_flip = float(header.get("ir_bit_flip", 0.0))
+        players = header.get("players")
         layout = [tuple(cell) for cell in header.get("layout") or []]
         tiles = len(layout)
         replay = rec.Replay(events)
@@ -190,7 +209,7 @@ def make_app(args, size=None, runners=None):
         host = host_game(game_name)
         if tiles is None:
             tiles = default_tiles(game_name)
-        layout = starting_layout(table_for(size, tiles, table_areas(host)), tiles)
+        layout = starting_layout(table_for(size, tiles, table_areas(host, players)), tiles)
     if runners is None and getattr(args, "mpy", 0):
         from simulator.cosim import mpy_runners
 
@@ -210,18 +229,30 @@ def make_app(args, size=None, runners=None):
             "ir_bit_flip": bit_flip,
             "layout": [list(c) for c in layout],
         }
+        if players is not None:
+            header["players"] = players
         try:
             recorder = rec.Recorder(args.record, header)
         except OSError:
             _close_runners(world, runners)
             raise
-    app = SimApp(world, game_name, seed, note=note, recorder=recorder, replay=replay, size=size)
+    app = SimApp(
+        world,
+        game_name,
+        seed,
+        note=note,
+        recorder=recorder,
+        replay=replay,
+        size=size,
+        players=players,
+    )
     app.badge_micropython = bool(runners)
     app.clock.set_speed(args.speed)
     bot = getattr(args, "bot", None)
     if bot is not None:
         try:
-            app.host.attach_sim_bot(app, bot, seed, getattr(args, "scripts", None))
+            seats = {"players": players} if players is not None else {}
+            app.host.attach_sim_bot(app, bot, seed, getattr(args, "scripts", None), **seats)
         except OSError as exc:  # the scripts folder cannot be made
             app.close()
             raise OSError(f"--scripts: {exc}") from None

@@ -12,7 +12,8 @@ A descriptor (module-level names of the game's host module):
 - TILES: how many tiles `blinks sim --game NAME` lays out by default
 - table_areas(width, height, size, margin, label_px) -> [(name, label, (x, y, w, h))]: what
   the table holds, the first area being where the starting cluster lies (optional: a plain
-  table, PlainGame.table_areas)
+  table, PlainGame.table_areas); a game with PLAYER_COUNTS (and DEFAULT_PLAYERS) takes
+  `players=` too and lays out only the seats in play (`blinks sim --players N`)
 - SCRIPT_SUFFIX, parse_script(text) and session_runners(): `blinks session run` for the game's
   scripts (optional); CEILING = True if its runners take --ceiling
 - run_playtest(args) -> exit code: `blinks playtest --game NAME` (optional)
@@ -112,9 +113,19 @@ def host_game(name=None):
     return importlib.import_module(module)
 
 
-def table_areas(game):
-    """The game's table_areas function (a plain table if it describes none)."""
-    return getattr(game, "table_areas", PlainGame.table_areas)
+def table_areas(game, players=None):
+    """The game's table_areas function (a plain table if it describes none). A game with a
+    choice of players (PLAYER_COUNTS) lays out the seats of `players` (default its
+    DEFAULT_PLAYERS) and no others."""
+    areas = getattr(game, "table_areas", PlainGame.table_areas)
+    if not getattr(game, "PLAYER_COUNTS", None):
+        return areas
+    seats = players or game.DEFAULT_PLAYERS
+
+    def seated(width, height, size, margin, label_px=30):
+        return areas(width, height, size, margin, label_px, players=seats)
+
+    return seated
 
 
 def script_games():

@@ -121,16 +121,11 @@ def play_as_person(app, game, turns=None, each_move=lambda: None):
         settle(app, game)
 
 
-SPARE = {"hand_d": "hand_a", "score_d": "score_a", "hand_c": "hand_b", "score_c": "score_b"}
-
-
 def tiles_by_area(app):
-    """The tiles' inspect() by area; with 2 players, a hand or score pile too big for its area
-    goes on in the free C or D area beside it: those count as A's and B's."""
+    """The tiles' inspect() by area."""
     out = {}
     for tid in app.world.tiles:
-        area = app.area_name(tid)
-        out.setdefault(SPARE.get(area, area), []).append(app.world.inspect(tid))
+        out.setdefault(app.area_name(tid), []).append(app.world.inspect(tid))
     return out
 
 
