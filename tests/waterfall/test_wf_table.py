@@ -121,3 +121,36 @@ def test_the_top_leaves_room_for_the_sixth_row_on_both_sides(make_app):
     top = game.table.top
     for i in range(6):
         assert game.table.fits((5, i)), cell_of((5, i), top)
+
+
+def test_players_is_for_games_with_a_choice_and_a_recording_keeps_it(tmp_path, capsys):
+    from host_tools.cli import main as blinks
+
+    assert blinks(["sim", "--players", "4", "--run-for", "0"]) == 2
+    assert "--players: lostgems has no choice of players" in capsys.readouterr().err
+    assert blinks(["sim", "--game", "waterfall", "--players", "5", "--run-for", "0"]) == 2
+    assert "--players must be one of 2, 3, 4, not 5" in capsys.readouterr().err
+    record = tmp_path / "four.jsonl"
+    assert (
+        blinks(
+            [
+                "sim",
+                "--game",
+                "waterfall",
+                "--players",
+                "4",
+                "--run-for",
+                "1",
+                "--record",
+                str(record),
+            ]
+        )
+        == 0
+    )
+    pygame.display.init()
+    again = cli.make_app(app_args(replay=str(record), bot=None))
+    try:
+        assert again.players == 4
+        assert {"hand_c", "hand_d"} <= {a.name for a in again.table.areas}
+    finally:
+        again.close()
