@@ -20,7 +20,7 @@ that press, and an older one must not count). A press clears a failed deal's fla
 """
 
 from runtime.courier import Courier
-from runtime.deal import Deal, is_deal_message
+from runtime.deal import PHASES, Deal, is_deal_message
 
 try:
     from micropython import const
@@ -72,6 +72,17 @@ class DealtGame:
 
     def on_datagram(self, face, data, now):
         pass
+
+    def deal_view(self):
+        """The deal as inspect() shows it (for tests, the inspector and sessions)."""
+        d = self.deal
+        return {
+            "id": d.shown,
+            "phase": PHASES[d.phase],
+            "root": d.root,
+            "size": d.size,
+            "result": d.result,
+        }
 
     # -- state and log --------------------------------------------------------------------------
     def enter(self, state, now):

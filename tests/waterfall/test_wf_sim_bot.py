@@ -14,7 +14,6 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
-import pytest
 from games.waterfall import cards
 
 from host_tools.cli import main as blinks
@@ -39,24 +38,6 @@ def app_args(**kw):
     }
     args.update(kw)
     return argparse.Namespace(**args)
-
-
-@pytest.fixture
-def make_app():
-    from simulator.app import cli
-
-    pygame.display.init()
-    apps = []
-
-    def make(**kw):
-        app = cli.make_app(app_args(**kw))
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        app.close()
-    pygame.display.quit()
 
 
 def frames(app, ms):

@@ -61,22 +61,6 @@ def test_tiles_are_at_least_half_again_as_large_as_before(size):
         assert table.layout.size >= 1.5 * before[size]
 
 
-@pytest.fixture
-def make_app():
-    pygame.display.init()
-    apps = []
-
-    def make(**kw):
-        app = cli.make_app(app_args(**kw))
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        app.close()
-    pygame.display.quit()
-
-
 @pytest.mark.parametrize("window, players", [("1100x700", 4), ("1280x800", 2)])
 def test_mid_game_the_hands_fill_their_rows_and_every_word_is_readable(make_app, window, players):
     app = make_app(window=window, players=players)

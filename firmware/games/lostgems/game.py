@@ -69,7 +69,6 @@ remainder on ' shard='.
 """
 
 from runtime import colors, dealt
-from runtime.deal import PHASES
 from runtime.dealt import DONE, LONE_MS, DealtGame
 
 from games.lostgems import board as gem_board
@@ -176,20 +175,15 @@ class LostGems(DealtGame):
 
     def inspect(self):
         d = self.deal
+        deal = self.deal_view()
+        deal["item"] = shards.name(d.item) if d.active() else None
         return {
             "state": self.state,
             "shard": shards.name(self.shard),
             "board": gem_board.describe(self.board) if self.state == PLAYED else None,
             "rank": self.rank if self.state == PLAYED else None,
             "show": self.showing(self.tile.millis()),
-            "deal": {
-                "id": d.shown,
-                "phase": PHASES[d.phase],
-                "root": d.root,
-                "size": d.size,
-                "result": d.result,
-                "item": shards.name(d.item) if d.active() else None,
-            },
+            "deal": deal,
         }
 
     # -- state changes ----------------------------------------------------------------------

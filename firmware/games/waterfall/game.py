@@ -27,7 +27,6 @@ Log lines: WF state tile=<hex> t=<ms> <old> -> <new> card=<card> up=<face>
 """
 
 from runtime import colors, dealt
-from runtime.deal import PHASES
 from runtime.dealt import DONE, LONE_MS, DealtGame
 
 from games.waterfall import actions, cards, display, orientation, store
@@ -116,7 +115,6 @@ class Waterfall(DealtGame):
             t.set_color_on_face(frame[f], f)
 
     def inspect(self):
-        d = self.deal
         now = self.tile.millis()
         water = self.state == WATERFALL
         tr = self.travel
@@ -138,13 +136,7 @@ class Waterfall(DealtGame):
             "open": water and self.actions.is_open(now),
             "spots": self._open_faces() if water else 0,
             "show": self.showing(now),
-            "deal": {
-                "id": d.shown,
-                "phase": PHASES[d.phase],
-                "root": d.root,
-                "size": d.size,
-                "result": d.result,
-            },
+            "deal": self.deal_view(),
         }
 
     # -- state ------------------------------------------------------------------------------
