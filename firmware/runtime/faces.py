@@ -94,6 +94,7 @@ class Faces:
         self.inbox: list = [None] * FACE_COUNT
         self.flag_rx_ms = _LONG_AGO  # latest arrival of a frame carrying the press flag
         self.sleep_rx_ms = _LONG_AGO  # latest arrival of a sleep frame
+        self.noise_rx_ms = _LONG_AGO  # latest arrival of a frame that failed its checks
         self.sleep_left = [0] * FACE_COUNT  # sleep frames still to send on each face
         self.frames_dropped = 0
         self._pairs = bytearray(2 * FACE_COUNT)  # the faces' values, as hal.receive_values gives
@@ -180,6 +181,7 @@ class Faces:
             b = data[1]
         else:
             self.frames_dropped += 1
+            self.noise_rx_ms = ms  # no message, but a neighbour's light all the same
             return
         if self.tx_seq[f] and ms - self.last_rx[f] > DATAGRAM_DROP_MS:
             self._drop_pending(f)

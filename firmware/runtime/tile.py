@@ -380,6 +380,13 @@ class Tile:
         """True when all six faces are expired."""
         return self._faces.all_expired(self._now)
 
+    def last_light_ms(self) -> int:
+        """When the latest frame arrived on any face, valid or not: a frame that fails its
+        checks carries no message but is still a neighbour's light, so a noisy link does not
+        make a tile in a cluster look alone (runtime.dealt's `unheard`)."""
+        faces = self._faces
+        return max(faces.last_heard(), faces.noise_rx_ms)
+
     # ---- datagrams: acknowledged, resent until acked, dropped 1000 ms after the last valid
     # frame on their face (see runtime.faces) ----
 

@@ -19,6 +19,7 @@ import signal
 import sys
 import threading
 
+from host_tools.cli.output_path import folder_problem
 from host_tools.emu import images
 from host_tools.emu.cluster import SHAPES, EmuCluster, EmuError
 from host_tools.emu.node_env import EmuSetupError
@@ -68,6 +69,12 @@ def run(args):
         return 2
     if not 0.0 <= args.loss <= 1.0:
         print(f"blinks emu: --loss must be 0-1, got {args.loss}", file=sys.stderr)
+        return 2
+    if args.seed < 0:
+        print(f"blinks emu: --seed must be a whole number >= 0, got {args.seed}", file=sys.stderr)
+        return 2
+    if args.state is not None and folder_problem(args.state):
+        print(f"blinks emu: --state {args.state}: {folder_problem(args.state)}", file=sys.stderr)
         return 2
     try:  # before the signal handlers: Ctrl-C stops a download (which then keeps nothing)
         firmware = images.firmware_path(args.firmware, fetch=True, offline=args.offline)
