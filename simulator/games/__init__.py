@@ -31,6 +31,7 @@ import importlib
 HOST_MODULES = {
     "lostgems": "simulator.games.lostgems",
     "waterfall": "simulator.games.waterfall",
+    "gemmatch": "simulator.games.gemmatch",
 }
 DEFAULT = "lostgems"
 
