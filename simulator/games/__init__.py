@@ -13,7 +13,8 @@ A descriptor (module-level names of the game's host module):
   the table holds, the first area being where the starting cluster lies (optional: a plain
   table, PlainGame.table_areas)
 - SCRIPT_SUFFIX, parse_script(text) and session_runners(): `blinks session run` for the game's
-  scripts (optional); CEILING = True if its runners take --ceiling
+  scripts (optional); CEILING = True if its runners take --ceiling, BOARD_PNG = True if they
+  take --board-png DIR (a picture of the board after each move)
 - run_playtest(args) -> exit code: `blinks playtest --game NAME` (optional)
 - bot_names() -> [name]: the bots `blinks playtest --bot` takes, for its --help (optional)
 - sim_bot_problem(args) -> None or the error, and attach_sim_bot(app, name, seed, scripts):
@@ -32,6 +33,7 @@ HOST_MODULES = {
     "lostgems": "simulator.games.lostgems",
     "waterfall": "simulator.games.waterfall",
     "gemmatch": "simulator.games.gemmatch",
+    "gembatan": "simulator.games.gembatan",
 }
 DEFAULT = "lostgems"
 
