@@ -16,6 +16,10 @@ COLOURS = 6
 BASIC = 0
 IMPROVED = 1
 
+# The smallest gems a group of each tier holds (docs/gemmatch.md, "group sizes"): the document
+# says 3, 4 and 5 or more on a square field; a hex field's groups are one gem smaller.
+TIER_SIZES = (2, 3, 4)
+
 # kind -> (basic side, improved side), six gem letters each for faces 0..5; index 0: no token.
 # A basic side alternates two colours; its improved side keeps that alternation on faces 2-5
 # and shows a pair of a third colour on faces 0 and 1. Each colour is on three basic sides

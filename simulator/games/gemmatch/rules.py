@@ -6,6 +6,8 @@ docs/gemmatch.md's, each with its reason: the gem colours are the tokens' (games
 and the group sizes of the three tiers are TIER_SIZES.
 """
 
+from games.gemmatch import tokens
+
 PLAYERS = ("A", "B")
 HAND_START = 4  # tokens each player starts with: 2 basic side up, 2 improved
 HAND_IMPROVED = 2
@@ -23,7 +25,7 @@ SIDES = ("basic", "improved")
 # count as one group of the next tier. The document's sizes are 3, 4 and 5+; on hexes each is
 # one gem smaller, and a group joins two tokens or more (docs/gemmatch.md, "group sizes").
 SMALL, BIG, HUGE = 1, 2, 3
-TIER_SIZES = (2, 3, 4)
+TIER_SIZES = tokens.TIER_SIZES  # (2, 3, 4): the tiles light groups by the same numbers
 TIER_NAMES = {SMALL: "2", BIG: "3", HUGE: "4+"}
 
 ENDS = ("pile", "skips", "turns")  # the pile ran out, both players skipped, the turn limit
