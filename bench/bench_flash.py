@@ -19,7 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from host_tools import virtual_tile
-from host_tools.build import build
+from host_tools.bridge.build import build
 
 TILES = 6
 

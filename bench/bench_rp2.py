@@ -99,7 +99,7 @@ def _is(rgb, colours):
 
 def run(quick: bool) -> dict:
     _setup()
-    from host_tools.build import build
+    from host_tools.bridge.build import build
 
     image = build()
     work = tempfile.mkdtemp(prefix="bench-rp2-")

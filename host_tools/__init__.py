@@ -1,4 +1,15 @@
-"""Host side of the tiles: the `blinks` command, the serial bridge (ports, flash, monitor)."""
+"""Host side of the tiles: everything that runs on a computer and talks to tiles.
+
+- cli/: the `blinks` command and the host tools' subcommands (flash, monitor, ports, emu)
+- bridge/: the serial bridge to real tiles, in layers: link (mpremote's transport with the
+  limits it lacks), ports (finding and probing tiles), build and manifest (what goes on a
+  tile, as .mpy), mpy_compat, deploy (one tile, safely), monitor and tile_states (reading logs)
+- virtual_tile/: a board's USB REPL played by the real `micropython` unix port on a pty
+- emu/: emulated RP2040 tiles running the official MicroPython firmware
+- mirror/: a window drawing physical tiles' states, live or from a recorded session
+- host_micropython.py (the unix port the virtual tiles and co-simulation run) and
+  firmware_tree.py (the firmware's packages by their tile names)
+"""
 
 from host_tools.firmware_tree import put_firmware_on_path
 

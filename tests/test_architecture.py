@@ -4,7 +4,10 @@
 - the firmware has no `match` statement (MicroPython has none);
 - the headless world never imports pygame;
 - each game's referee and the rest of its rules engine never import the world;
-- the platform (world, app, co-simulation, session framework) imports no game's modules.
+- the platform (world, app, co-simulation, session framework) imports no game's modules;
+- the serial bridge (host_tools/bridge) imports neither pygame nor the simulator, and no host
+  tool imports a command-line module of the simulator (the old circle: the replay of a physical
+  session imported `blinks sim`'s module, which imported it back).
 Imports guarded by `try: ... except ImportError` are allowed (they are optional by design).
 """
 
@@ -115,6 +118,14 @@ def test_the_platform_knows_no_game_by_name():
     for folder in PLATFORM:
         bad += offending_imports(folder, forbidden)
     assert bad == []
+
+
+def test_the_serial_bridge_stands_alone():
+    assert offending_imports("host_tools/bridge", ["pygame", "simulator"]) == []
+
+
+def test_no_host_tool_imports_a_simulator_command():
+    assert offending_imports("host_tools", ["simulator.app.cli", "simulator.sessions.cli"]) == []
 
 
 def test_the_checker_sees_a_forbidden_import(tmp_path):

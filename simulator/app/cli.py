@@ -4,12 +4,11 @@ import math
 import os
 import sys
 
-from host_tools.output_path import output_problem
-from simulator.app.display import headless, hide_pygame_banner, open_display
+from host_tools.cli.output_path import output_problem
+from simulator.app.display import headless, hide_pygame_banner, open_display, save_screenshot
 
 WINDOW_TITLE = "Blinks simulator"
 FRAME_MS = 1000.0 / 60.0
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tga")
 MIN_WINDOW = (1100, 700)  # the side panel and five table areas need this much
 MAX_WINDOW = (7680, 4320)  # an 8K screen; past it pygame runs out of memory for the table
 
@@ -242,7 +241,7 @@ def run(args) -> int:
     if args.replay_log:
         # A physical session has no world to rebuild: the tiles' recorded states are drawn as
         # the monitor's mirror draws live tiles.
-        from host_tools.replay_log import run_replay_log
+        from host_tools.mirror.replay_log import run_replay_log
 
         return run_replay_log(
             args.replay_log, args.speed, args.run_for, args.screenshot, window_size(args.window)
@@ -293,16 +292,6 @@ def run(args) -> int:
                 print(f"blinks sim: {problem}", file=sys.stderr)
                 status = status or 1
     return status
-
-
-def save_screenshot(surface, path):
-    """A PNG at `path`, whatever its name (pygame would write a TGA for `shot` or `shot.out`);
-    a name ending in another format pygame writes (.jpg, .bmp, .tga) gets that format."""
-    import pygame
-
-    suffix = os.path.splitext(path)[1].lower()
-    with open(path, "wb") as f:
-        pygame.image.save(surface, f, suffix if suffix in IMAGE_SUFFIXES else ".png")
 
 
 def run_loop(app, screen, run_for=None):

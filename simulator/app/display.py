@@ -64,3 +64,16 @@ def open_display(who):
             if reason is not None:
                 pygame.display.quit()
     return None if reason is None else cannot_show(who, reason)
+
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tga")
+
+
+def save_screenshot(surface, path):
+    """A PNG at `path`, whatever its name (pygame would write a TGA for `shot` or `shot.out`);
+    a name ending in another format pygame writes (.jpg, .bmp, .tga) gets that format."""
+    import pygame
+
+    suffix = os.path.splitext(path)[1].lower()
+    with open(path, "wb") as f:
+        pygame.image.save(surface, f, suffix if suffix in IMAGE_SUFFIXES else ".png")

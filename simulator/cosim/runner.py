@@ -40,13 +40,13 @@ _compiled = {}  # firmware folder -> its compiled build's folder, once per proce
 
 def compiled_firmware(firmware_dir=FIRMWARE):
     """The firmware as `blinks flash` lays it on a tile's flash: every module compiled to .mpy
-    (host_tools.build), written once per build under the system's temporary folder; returns
+    (host_tools.bridge.build), written once per build under the system's temporary folder; returns
     that build's folder. Tiles on MicroPython import it, as a real tile imports its build: the
     same bytecode in the heap, and no parse trees of a compile left between the game's objects
     (compiling the sources on a board-sized heap fragmented it until 640 bytes did not
     fit in 108K free)."""
     if firmware_dir not in _compiled:
-        from host_tools.build import build
+        from host_tools.bridge.build import build
 
         image = build(firmware_dir=firmware_dir)
         root = os.path.join(tempfile.gettempdir(), "blinks-cosim-" + image.build)

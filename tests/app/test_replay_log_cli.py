@@ -2,8 +2,8 @@
 
 import json
 
+from host_tools.bridge.monitor import parse_line
 from host_tools.cli import main
-from host_tools.monitor import parse_line
 
 
 def record(path, lines):

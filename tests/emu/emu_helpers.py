@@ -7,9 +7,9 @@ import shutil
 import tempfile
 import time
 
+from host_tools.cli.flash import flash_all
 from host_tools.emu import images
 from host_tools.emu.cluster import EmuCluster
-from host_tools.flash_cli import flash_all
 
 
 def boot_lines(tiles, i):

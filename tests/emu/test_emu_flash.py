@@ -12,9 +12,9 @@ import time
 
 from emu_helpers import boot_lines, booted_build, flashed_image
 
-from host_tools.build import build
+from host_tools.bridge.build import build
+from host_tools.cli.flash import TileResult, flash_all, flash_one
 from host_tools.emu.cluster import EmuError
-from host_tools.flash_cli import TileResult, flash_all, flash_one
 
 
 def test_six_tiles_flash_at_once_then_an_unchanged_reflash_sends_nothing(cluster):

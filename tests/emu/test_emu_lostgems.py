@@ -16,9 +16,9 @@ emulator's (driven mode): the same run every time.
 from emu_helpers import flashed_image
 from games.lostgems import display, shards
 
-from host_tools.build import build
+from host_tools.bridge.build import build
+from host_tools.bridge.monitor import Monitor
 from host_tools.emu.cluster import pixel_colour
-from host_tools.monitor import Monitor
 
 
 class Table:

@@ -11,7 +11,7 @@ import re
 from emu_helpers import booted_build, flashed_image
 from games.waterfall import cards, display
 
-from host_tools.build import build
+from host_tools.bridge.build import build
 
 CARD_LINE = re.compile(r"WF state tile=\w+ t=\d+ dealing -> card card=([A-Z]+-[RGB]\d)")
 

@@ -8,8 +8,8 @@ import serial
 from repl_checks import SilentPort
 from vtile_helpers import FAST, run_blinks, run_mpremote
 
-from host_tools.build import build
-from host_tools.flash_cli import flash_all
+from host_tools.bridge.build import build
+from host_tools.cli.flash import flash_all
 
 
 def read_for(port, seconds):
@@ -106,8 +106,8 @@ def test_a_silent_port_is_reported_in_valid_json_whatever_its_path(tmp_path):
 
 
 def test_all_adds_every_found_port_after_the_named_ones_each_once(monkeypatch):
-    from host_tools import ports
-    from host_tools.ports import target_ports
+    from host_tools.bridge import ports
+    from host_tools.bridge.ports import target_ports
 
     monkeypatch.setattr(ports.list_ports, "comports", list)  # no real tiles plugged in here
     monkeypatch.setenv("BLINKS_PORTS", "/dev/vt-a:/dev/vt-b")

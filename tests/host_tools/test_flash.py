@@ -13,8 +13,8 @@ import pytest
 from repl_checks import ANSWER, SilentPort, typed_answer
 from vtile_helpers import FAST, ROOT, boot_check, run_blinks
 
-from host_tools.build import BuildError, build, resolve_game
-from host_tools.flash_cli import flash_all
+from host_tools.bridge.build import BuildError, build, resolve_game
+from host_tools.cli.flash import flash_all
 
 
 def tile_files(flash_dir):
@@ -304,7 +304,7 @@ def test_a_build_the_tile_cannot_import_is_refused_and_the_old_firmware_kept(
 
 
 def test_mpy_compatibility_follows_micropythons_rules():
-    from host_tools.mpy_compat import incompatibility
+    from host_tools.bridge.mpy_compat import incompatibility
 
     def tile(version, sub=3, arch=2):  # sys.implementation._mpy
         return version | sub << 8 | arch << 10
@@ -328,7 +328,8 @@ def test_a_bad_option_shows_the_subcommands_usage():
 
 
 def test_all_with_no_tile_found_says_so(monkeypatch, capsys):
-    from host_tools import cli, ports
+    from host_tools import cli
+    from host_tools.bridge import ports
 
     monkeypatch.setattr(ports.list_ports, "comports", list)  # no USB tile plugged in
     monkeypatch.delenv("BLINKS_PORTS", raising=False)

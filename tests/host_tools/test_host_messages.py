@@ -7,7 +7,7 @@ import re
 import pytest
 
 from host_tools.cli import main
-from host_tools.flash_cli import TileResult, outcome_words
+from host_tools.cli.flash import TileResult, outcome_words
 
 
 def test_flash_names_a_firmware_folder_that_does_not_exist(tmp_path, capsys):

@@ -5,7 +5,7 @@ import time
 
 from vtile_helpers import FAST, run_blinks
 
-from host_tools.monitor import Monitor, load_records, parse_line
+from host_tools.bridge.monitor import Monitor, load_records, parse_line
 
 CHATTY_MAIN = """
 import time
@@ -159,7 +159,7 @@ def test_monitor_refuses_a_negative_duration():
 def test_monitor_mirror_draws_the_tiles(make_tile, tmp_path, monkeypatch):
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     one = chatty_tile(make_tile, tmp_path, "one", "a001")
-    from host_tools.mirror import Mirror
+    from host_tools.mirror.window import Mirror
 
     mirror = Mirror()
     monitor = Monitor([one.port]).start()
@@ -183,7 +183,7 @@ def test_an_uncertain_tile_is_drawn_as_the_tile_draws_it():
     # mirror must draw the turning magenta pair the tile shows, not a dark tile
     from games.lostgems import display
 
-    from host_tools.tile_states import TileView
+    from host_tools.bridge.tile_states import TileView
 
     view = TileView("ab12")
     event = parse_line("LG state tile=ab12 t=40 dealing -> uncertain shard=-")

@@ -9,8 +9,8 @@ import time
 from hypothesis import given
 from hypothesis import strategies as st
 
-from host_tools import monitor
-from host_tools.monitor import MAX_LINE, LineSplitter, PortReader, parse_line
+from host_tools.bridge import monitor
+from host_tools.bridge.monitor import MAX_LINE, LineSplitter, PortReader, parse_line
 
 # The state pattern the monitor used to match with; the linear parser must agree with it.
 OLD_STATE = re.compile(r"tile=(\S+) t=(-?\d+) (.+?) -> (.+) shard=(\S+)$")

@@ -13,7 +13,7 @@ import zipfile
 import pytest
 from vtile_helpers import ROOT
 
-from host_tools.build import project_version
+from host_tools.bridge.build import project_version
 from host_tools.firmware_tree import FIRMWARE
 
 FIRMWARE_NAMES = {"runtime", "hal", "games"}

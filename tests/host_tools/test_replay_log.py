@@ -6,8 +6,8 @@ import time
 import pytest
 from vtile_helpers import FAST
 
-from host_tools.monitor import Monitor
-from host_tools.replay_log import replay, run_replay_log
+from host_tools.bridge.monitor import Monitor
+from host_tools.mirror.replay_log import replay, run_replay_log
 
 STORY = """
 import os, time
@@ -77,7 +77,7 @@ def test_a_recorded_session_replays(make_tile, tmp_path, monkeypatch):
     assert session.snapshot() == {"a001": ("face down", "B2"), "b002": ("revealed", "R1")}
 
     # in the window, fast: the tiles end as recorded, drawn in their colours
-    from host_tools import mirror as mirror_mod
+    from host_tools.mirror import window as mirror_mod
 
     drawn = {}
     real_close = mirror_mod.Mirror.close

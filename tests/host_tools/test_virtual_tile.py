@@ -11,7 +11,7 @@ from mpremote.transport_serial import SerialTransport
 from vtile_helpers import FAST, run_mpremote
 
 from host_tools.virtual_tile import VirtualTile
-from host_tools.vt_repl import continues
+from host_tools.virtual_tile.repl import continues
 
 
 def wait_for(predicate, timeout=10.0):

@@ -12,7 +12,7 @@ its new firmware:
 Hashes (sha256) are computed on the tile, so unchanged files are never sent again.
 
 Before step 1 the tile's MicroPython release is checked against what the firmware needs
-(hal/requirements.py) and its .mpy version against the build's (host_tools.mpy_compat): a tile
+(hal/requirements.py) and its .mpy version against the build's (host_tools.bridge.mpy_compat): a tile
 too old, or a build the tile could not import, is refused with nothing written. `cancel` (a threading.Event)
 stops a flash between two commands on the tile, never inside one, so the switch stays atomic.
 """
@@ -24,7 +24,7 @@ import hashlib
 from hal.requirements import min_release, too_old
 from mpremote.transport import TransportExecError
 
-from host_tools.mpy_compat import incompatibility
+from host_tools.bridge.mpy_compat import incompatibility
 
 CHUNK = 2048  # raw bytes per exec: ~2.7 KB of base64 source, small for a board's heap
 # Longest silence while a command runs. A board hashes the whole build in well under a second;
@@ -142,7 +142,7 @@ class Deployer:
     """Flashes `image` through an open mpremote SerialTransport; `progress(done, total, step)`."""
 
     def __init__(self, transport, image, progress=None, cancel=None):
-        self.transport = transport  # already in the raw REPL (host_tools.link.connect)
+        self.transport = transport  # already in the raw REPL (host_tools.bridge.link.connect)
         self.image = image
         self.progress = progress or (lambda done, total, step: None)
         self.cancel = cancel

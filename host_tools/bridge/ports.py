@@ -140,10 +140,10 @@ def probe(device, restart=True):
     where os.uname is missing)} of the tile on `device`.
 
     Entering the raw REPL stops the running game; `restart` soft-resets the tile afterwards so
-    it goes back to its game. Raises host_tools.link.LinkError (or TransportError) when the tile
+    it goes back to its game. Raises host_tools.bridge.link.LinkError (or TransportError) when the tile
     cannot be reached, within PROBE_DEADLINE_S whatever the port.
     """
-    from host_tools.link import close, connect
+    from host_tools.bridge.link import close, connect
 
     t = connect(device, overall=PROBE_DEADLINE_S)
     try:

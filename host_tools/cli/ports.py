@@ -8,9 +8,9 @@ the table, or with --json only the JSON list.
 
 import json
 
-from host_tools.console import table_console
-from host_tools.link import LinkError
-from host_tools.ports import find_ports, port_problem, probe
+from host_tools.bridge.link import LinkError
+from host_tools.bridge.ports import find_ports, port_problem, probe
+from host_tools.cli.console import table_console
 
 
 def add_arguments(parser):

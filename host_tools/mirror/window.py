@@ -3,13 +3,13 @@
 Tiles are laid out in rows in order of first appearance (the serial link does not say where a
 tile lies on the table); under each: the end of its serial number, its state and shard. The
 tiles grow with the window and shrink to fit however many there are.
-Used live by `blinks monitor --mirror` and offline by host_tools.replay_log.
+Used live by `blinks monitor --mirror` and offline by host_tools.mirror.replay_log.
 """
 
 import math
 import time
 
-from host_tools.tile_states import Session
+from host_tools.bridge.tile_states import Session
 
 FACE_DIRS = [0, 1, 2, 3, 4, 5]
 SIZE = 44  # a tile's hex size (centre to corner) in the default window

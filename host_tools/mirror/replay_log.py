@@ -11,8 +11,8 @@ import os
 import sys
 import time
 
-from host_tools.monitor import load_records
-from host_tools.tile_states import Session
+from host_tools.bridge.monitor import load_records
+from host_tools.bridge.tile_states import Session
 
 
 def replay(path, speed=1.0, window=True, hold_s=2.0, run_for=None, screenshot=None, size=None):
@@ -28,7 +28,7 @@ def replay(path, speed=1.0, window=True, hold_s=2.0, run_for=None, screenshot=No
         for rec in records:
             session.apply(rec)
         return session
-    from host_tools.mirror import Mirror
+    from host_tools.mirror.window import Mirror
     from simulator.app.display import headless
 
     start = time.monotonic()
@@ -45,7 +45,7 @@ def replay(path, speed=1.0, window=True, hold_s=2.0, run_for=None, screenshot=No
             clock[0] = max(clock[0], records[-1]["time"])
         mirror.draw(clock[0])
         if screenshot:
-            from simulator.app.cli import save_screenshot
+            from simulator.app.display import save_screenshot
 
             save_screenshot(mirror.screen, screenshot)
     finally:
@@ -93,7 +93,7 @@ def run_replay_log(path, speed=1.0, run_for=None, screenshot=None, size=None):
 
 
 def main(argv=None):
-    """`python -m host_tools.replay_log FILE [--speed S]` (what `blinks sim --replay-log` runs)."""
+    """`python -m host_tools.mirror.replay_log FILE [--speed S]` (what `blinks sim --replay-log` runs)."""
     import argparse
 
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")

@@ -5,7 +5,7 @@ every bridge test runs the real code path, fast and with no firmware image. The 
 raw REPL of its own, so this module plays the board's REPL protocol (vt_repl.py: raw REPL,
 raw-paste, Ctrl-A/B/C/D/E as pyexec.c does, and a deliberately plain friendly REPL: no history,
 cursor keys or Tab completion; the real REPL is on emulated tiles, `blinks emu`, and real
-boards) and runs the code in one persistent `micropython` process (host_tools/vt_agent.py) that
+boards) and runs the code in one persistent `micropython` process (host_tools/virtual_tile/vt_agent.py) that
 mounts the tile's directory at `/`, so the directory is the whole flash. Soft reset = a fresh
 process on the same directory; Ctrl-C = a fresh process too (see _interrupt). As on a board,
 every soft reset runs boot.py, and power-on and a friendly-REPL Ctrl-D then run main.py.
@@ -47,7 +47,7 @@ from host_tools.host_micropython import (
     micropython_command,
     not_found_message,
 )
-from host_tools.vt_repl import BoardRepl
+from host_tools.virtual_tile.repl import BoardRepl
 
 AGENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vt_agent.py")
 MARK = b"\x00\x17VT"  # an agent's marker: MARK, a kind byte, 8 hex digits of length, payload
@@ -529,7 +529,3 @@ def main(argv=None):
         for t in tiles:
             t.stop()
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

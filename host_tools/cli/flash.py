@@ -1,6 +1,6 @@
 """`blinks flash`: build the firmware once, then flash every tile in parallel.
 
-One thread per tile, each with its own mpremote SerialTransport (opened by host_tools.link);
+One thread per tile, each with its own mpremote SerialTransport (opened by host_tools.bridge.link);
 one progress bar per tile; a summary table at the end. Exit status 1 if any tile failed (each
 failure is named with its reason) or --all found no tile, 2 if the firmware could not be built
 or no tile was named, 130 on Ctrl-C. Ctrl-C lets each tile finish the command it is running
@@ -13,11 +13,11 @@ import sys
 import threading
 import time
 
-from host_tools.build import FIRMWARE, BuildError, build
-from host_tools.console import table_console
-from host_tools.deploy import Cancelled, Deployer
-from host_tools.link import LinkError, close, connect
-from host_tools.ports import no_tile_message, port_problem, target_ports
+from host_tools.bridge.build import FIRMWARE, BuildError, build
+from host_tools.bridge.deploy import Cancelled, Deployer
+from host_tools.bridge.link import LinkError, close, connect
+from host_tools.bridge.ports import no_tile_message, port_problem, target_ports
+from host_tools.cli.console import table_console
 
 # Longest a tile may take, whatever it does: five minutes plus 500 B/s for the image. A board
 # writes ~50 kB/s; emulated tiles (`blinks emu`) share one CPU and can be 50 times slower. A

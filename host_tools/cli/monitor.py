@@ -8,9 +8,9 @@ import argparse
 import sys
 import time
 
-from host_tools.monitor import Monitor
-from host_tools.output_path import output_problem
-from host_tools.ports import no_tile_message, target_ports
+from host_tools.bridge.monitor import Monitor
+from host_tools.bridge.ports import no_tile_message, target_ports
+from host_tools.cli.output_path import output_problem
 
 COLOURS = (
     "cyan",
@@ -105,7 +105,7 @@ def run(args):
         if no_window:
             print(no_window, file=sys.stderr)
             return 2
-        from host_tools.mirror import Mirror
+        from host_tools.mirror.window import Mirror
 
         mirror = Mirror()
     try:
