@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from host_tools import build
+from host_tools.bridge import build
 from host_tools.host_micropython import micropython_command
 
 MICROPYTHON = micropython_command()
