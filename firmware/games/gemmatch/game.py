@@ -13,7 +13,7 @@ Gestures:
 - triple-click a lone hand token: it starts the field (the field is empty).
 - attach a hand token to a field tile: it is placed (as it is turned and the side it shows).
 - click a field tile whose gems blink (a group): take it to the victory heap; double-click:
-  take it to the hand. It shows so, and leaves the field when lifted (alone).
+  take it to the hand. It shows so, and leaves the field once lifted off it.
 - hold a field tile of a group for 2 s: it shows its other side while held.
 
 The groups come from the face values (`groups`): the tiles light every group of two gems or
@@ -112,7 +112,7 @@ class Gemmatch:
         s = self.state
         if s == HAND:
             self._attach(now)
-        elif s == TAKEN and self._alone(now):
+        elif s == TAKEN and not self._touches_field(now):
             self._enter(HAND if self.to_hand else HEAP, now)
         elif s == UNCERTAIN and not self.deal.active():
             self.prior, self.prior_kind = UNDEALT, 0
@@ -271,6 +271,16 @@ class Gemmatch:
             if now - last[f] < _LONE_MS:
                 return False
         return True
+
+    def _touches_field(self, now):
+        """Whether a field tile was heard on some face in the last _LONE_MS: a taken token
+        leaves the field once lifted off it, whatever it is put beside (a heap, a hand)."""
+        t = self.tile
+        last = self.deal.last_seen
+        for f in range(6):
+            if now - last[f] < _LONE_MS and t.get_last_value_received_on_face(f):
+                return True
+        return False
 
     def _in_group(self):
         for f in range(6):

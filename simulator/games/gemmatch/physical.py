@@ -254,9 +254,10 @@ class TilesRunner(RulesRunner):
             raise _Stop(line, "; ".join(problems[:3]))
 
 
-def tile_problems(w, s, tile_of):
-    """How the tiles differ from referee `s` (tile_of: referee token id -> world tile); [] when
-    they agree. Shared with the simulator's bot game."""
+def tile_problems(w, s, tile_of, cell_of=world_cell):
+    """How the tiles differ from referee `s` (tile_of: referee token id -> world tile; cell_of:
+    a field cell -> its world cell); [] when they agree. Shared with the simulator's bot
+    game."""
     problems = []
     lit = lit_gems(s.field)
     for cell, placed in sorted(s.field.cells.items()):
@@ -272,7 +273,7 @@ def tile_problems(w, s, tile_of):
             )
             continue
         pos = w.position(t)
-        if pos is None or (pos[0], pos[1]) != world_cell(cell) or pos[2] != placed.rotation:
+        if pos is None or (pos[0], pos[1]) != cell_of(cell) or pos[2] != placed.rotation:
             problems.append(f"{where} lies at {pos}, not turned {placed.rotation}")
             continue
         want_lit = [lit.get((cell, (f + placed.rotation) % 6), 0) for f in range(6)]
