@@ -15,7 +15,8 @@ A descriptor (module-level names of the game's host module):
   table, PlainGame.table_areas); a game with PLAYER_COUNTS (and DEFAULT_PLAYERS) takes
   `players=` too and lays out only the seats in play (`blinks sim --players N`)
 - SCRIPT_SUFFIX, parse_script(text) and session_runners(): `blinks session run` for the game's
-  scripts (optional); CEILING = True if its runners take --ceiling
+  scripts (optional); CEILING = True if its runners take --ceiling, BOARD_PNG = True if they
+  take --board-png DIR (a picture of the board after each move)
 - run_playtest(args) -> exit code: `blinks playtest --game NAME` (optional)
 - bot_names() -> [name]: the bots `blinks playtest --bot` takes, for its --help (optional)
 - sim_bot_problem(args) -> None or the error, and attach_sim_bot(app, name, seed, scripts):
@@ -36,6 +37,8 @@ import sys
 HOST_MODULES = {
     "lostgems": "simulator.games.lostgems",
     "waterfall": "simulator.games.waterfall",
+    "gemmatch": "simulator.games.gemmatch",
+    "gembatan": "simulator.games.gembatan",
 }
 DEFAULT = "lostgems"
 # More games' host packages, without editing HOST_MODULES: folders (or name=module), separated
