@@ -15,6 +15,11 @@ face down (LOSTGEMS.md's deal_ms); the held tile varies with the seed (centre an
   down) or exactly the old table: a duplicate, a missing shard, a tile still dealing or
   uncertain when nothing was moved (goal 0).
 - deal_redeals_dealt: how many re-deals dealt a new table (the others failed cleanly).
+- deal_longest_dealing_ms: the longest any tile showed `dealing` without a break in those
+  re-deals (goal: at most runtime.deal's SHOW_LIMIT_MS, 45 s, seen every 100 ms), and
+  deal_last_dealing_after_hold_ms: how long after its hold the last tile still showed it.
+  `python bench/bench_deal.py --bound [N]` runs N (512) re-deals of two rounds each on 6, 12
+  and 18 tiles for these figures alone (about N/100 minutes on two cores).
 - deal_frames_flipped, deal_flipped_frames_accepted: frames the links corrupted during those
   re-deals, and how many of them a tile took for good ones (goal 0: runtime.link checks values
   with a distance-6 code and datagrams with a CRC-24).
@@ -41,6 +46,7 @@ for path in (ROOT, os.path.join(ROOT, "firmware")):
 
 from games.lostgems import LostGems, shards
 from runtime import link
+from runtime.deal import SHOW_LIMIT_MS
 
 from simulator.world import World, shapes
 from simulator.world.ir import IrModel
@@ -116,14 +122,38 @@ def judge(w, old):
     return "new"
 
 
-def wait(w, done, limit_ms, step_ms=100):
-    """Advance in steps until done() (checking every pass would cost more than the tiles)."""
+def wait(w, done, limit_ms, step_ms=100, watch=None):
+    """Advance in steps until done() (checking every pass would cost more than the tiles);
+    `watch` (a Watch) looks at the tiles at every step."""
     end = w.now + limit_ms
     while not done():
         if w.now >= end:
             return False
         w.advance(step_ms)
+        if watch is not None:
+            watch.look(w)
     return True
+
+
+class Watch:
+    """How long tiles show the deal under way (`dealing`), seen every step of `wait`: the
+    longest any tile showed it without a break (`longest_ms`), and how long after the hold
+    fired the last tile still showed it (`last_ms`)."""
+
+    def __init__(self, fired):
+        self.fired = fired
+        self.since = {}  # tile -> when it began to show `dealing`
+        self.longest_ms = 0
+        self.last_ms = 0
+
+    def look(self, w):
+        for t in w.tiles:
+            if w.inspect(t)["state"] == "dealing":
+                began = self.since.setdefault(t, w.now)
+                self.longest_ms = max(self.longest_ms, w.now - began)
+                self.last_ms = max(self.last_ms, w.now - self.fired)
+            else:
+                self.since.pop(t, None)
 
 
 def flips_accepted(w):
@@ -134,17 +164,19 @@ def flips_accepted(w):
     return w.ir.flipped - sum(w.inspect(t)["frames_dropped"] for t in w.tiles)
 
 
-def redeal(shape, loss, flips, seed, rounds=1, disturb=None):
-    """A clean deal, then `rounds` re-deals with the links at `loss` and `flips`. Returns
-    (outcome of the last round, frames flipped, flipped frames accepted); an outcome is 'new',
-    'old' or what went wrong (the first round that went wrong).
+def redeal(shape, loss, flips, seed, rounds=1, disturb=None, n=18, watch=None):
+    """A clean deal of `n` tiles, then `rounds` re-deals with the links at `loss` and `flips`.
+    Returns (outcome of the last round, frames flipped, flipped frames accepted); an outcome is
+    'new', 'old' or what went wrong (the first round that went wrong), such as the held tile
+    taking its 6-second hold for a lone tile's 2-second discard. `watch`, a list, gets each
+    round's Watch (how long tiles showed the deal under way).
 
     `disturb` = ("lift" or "reset", ms): in each re-deal, that long after the hold fires, a
     random tile is lifted (and put back 20 s later) or reset. Meanwhile no other tile may show
     `uncertain`; the outcome is judged once every tile knows it."""
     rng = random.Random(seed * 7919 + 11)
-    w = cluster(shape, seed)
-    first = rng.randrange(18)
+    w = cluster(shape, seed, n=n)
+    first = rng.randrange(n)
     hold(w, first)
     if not wait(w, lambda: settled(w, first), SETTLE_MS) or judge(w, []) != "new":
         raise RuntimeError(f"the clean first deal failed ({shape}, seed {seed})")
@@ -153,12 +185,21 @@ def redeal(shape, loss, flips, seed, rounds=1, disturb=None):
     for _ in range(rounds):
         w.advance(500)
         old = table(w)
-        held = rng.randrange(18)
-        fired = hold(w, held)
-        if disturb:
+        held = rng.randrange(n)
+        pressed = w.now
+        try:
+            fired = hold(w, held)
+        except RuntimeError:  # the held tile is still in a count it never heard the end of
+            fired = w.now
+        seen = Watch(fired)
+        if watch is not None:
+            watch.append(seen)
+        if any(t >= pressed and "-> discarded" in line for t, line in w.hal(held).log_lines):
+            outcome = f"the held tile {held} discarded itself"
+        if disturb and outcome == "new":
             outcome = shake(w, rng, disturb, fired)
         if outcome in ("new", "old"):
-            if not wait(w, lambda held=held: settled(w, held), SETTLE_MS):
+            if not wait(w, lambda held=held: settled(w, held), SETTLE_MS, watch=seen):
                 outcome = "unsettled: " + ", ".join(sorted(set(states(w))))
             else:
                 outcome = judge(w, old)
@@ -172,7 +213,7 @@ def shake(w, rng, disturb, fired):
     fired, watching that no other tile shows `uncertain` meanwhile. Returns 'new' when all went
     as it should, else what went wrong."""
     how, after = disturb
-    tile = rng.randrange(18)
+    tile = rng.randrange(len(w.tiles))
     w.advance(max(0, fired + after - w.now))
     if how == "reset":
         w.reset_tile(tile)
@@ -191,23 +232,50 @@ def shake(w, rng, disturb, fired):
     return "new"
 
 
-def conditions(count):
-    """`count` re-deals: (shape, loss, flips, seed), every shape and noise mix in turn."""
-    mixes = [(s, lo, fl) for lo in LOSSES for fl in FLIPS for s in SHAPES]
-    return [(*mixes[i % len(mixes)], i // len(mixes)) for i in range(count)]
+def conditions(count, sizes=(18,), rounds=1):
+    """`count` re-deals: (shape, loss, flips, seed, rounds, n), every shape, noise mix and
+    cluster size in turn."""
+    mixes = [(s, lo, fl, n) for n in sizes for lo in LOSSES for fl in FLIPS for s in SHAPES]
+    out = []
+    for i in range(count):
+        shape, loss, flips, n = mixes[i % len(mixes)]
+        out.append((shape, loss, flips, i // len(mixes), rounds, n))
+    return out
 
 
 def _redeal(args):
-    return redeal(*args)
+    """One re-deal's (outcome, frames flipped, flipped frames accepted, the longest any tile
+    showed `dealing`, how long after its hold the last tile did), in ms (the worst round)."""
+    shape, loss, flips, seed, rounds, n = args
+    watch = []
+    outcome, flipped, accepted = redeal(shape, loss, flips, seed, rounds, n=n, watch=watch)
+    longest = max((seen.longest_ms for seen in watch), default=0)
+    last = max((seen.last_ms for seen in watch), default=0)
+    return outcome, flipped, accepted, longest, last
 
 
-def redeals(count, jobs=2):
-    """Outcomes of `count` noisy re-deals, shared out over `jobs` processes."""
-    todo = conditions(count)
+def redeals(count, jobs=2, sizes=(18,), rounds=1):
+    """Outcomes of `count` noisy re-deals (see _redeal), shared out over `jobs` processes."""
+    todo = conditions(count, sizes, rounds)
     if jobs <= 1:
         return list(map(_redeal, todo))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         return list(pool.map(_redeal, todo, chunksize=4))
+
+
+def bound_figures(outcomes, prefix="deal_"):
+    """What re-deals say of the deal's bound on `dealing` (runtime.deal: no tile shows it
+    longer than SHOW_LIMIT_MS) and of the tables they left."""
+    wrong = [o for o, *_ in outcomes if o not in ("new", "old")]
+    return {
+        prefix + "redeals": len(outcomes),
+        prefix + "redeals_dealt": sum(1 for o, *_ in outcomes if o == "new"),
+        prefix + "wrong_tables": len(wrong),
+        prefix + "wrong_examples": sorted(set(wrong))[:5],
+        prefix + "longest_dealing_ms": max(longest for *_, longest, _ in outcomes),
+        prefix + "last_dealing_after_hold_ms": max(last for *_, last in outcomes),
+        prefix + "show_limit_ms": SHOW_LIMIT_MS,
+    }
 
 
 def frames_past_the_checks(p, count, seed=1):
@@ -239,22 +307,29 @@ def run(quick: bool) -> dict:
         corrupted, passed = frames_past_the_checks(p, 200000 if quick else 1000000)
         checks["frames_corrupted_" + name] = corrupted
         checks["frames_passed_" + name] = passed
-    wrong = [o for o, _, _ in outcomes if o not in ("new", "old")]
     return {
         "deal_ms": statistics.median(one_deal("blob", 0.1, s) for s in range(samples)),
         "deal_ms_line_0": statistics.median(one_deal("line", 0.0, s) for s in range(samples)),
         "deal_ms_line_30": statistics.median(one_deal("line", 0.3, s) for s in range(samples)),
-        "deal_redeals": len(outcomes),
-        "deal_redeals_dealt": sum(1 for o, _, _ in outcomes if o == "new"),
-        "deal_wrong_tables": len(wrong),
-        "deal_wrong_examples": sorted(set(wrong))[:5],
-        "deal_frames_flipped": sum(f for _, f, _ in outcomes),
-        "deal_flipped_frames_accepted": sum(a for _, _, a in outcomes),
+        **bound_figures(outcomes),
+        "deal_frames_flipped": sum(o[1] for o in outcomes),
+        "deal_flipped_frames_accepted": sum(o[2] for o in outcomes),
         "value_frame_air_ms": World(bit_rate=BIT_RATE).ir.frame_airtime(bytes(link.VALUE_LEN)),
         "datagram_check_bytes": link.TRAILER,
         **checks,
     }
 
 
+def bound_run(count=512, jobs=2):
+    """`python bench/bench_deal.py --bound [N]`: N noisy re-deals (two rounds each, after a clean
+    deal) on 6, 12 and 18 tiles of every shape, every noise mix: no wrong table, no held tile
+    discarding itself, no tile showing `dealing` longer than SHOW_LIMIT_MS."""
+    return bound_figures(redeals(count, jobs, sizes=(6, 12, 18), rounds=2), prefix="bound_")
+
+
 if __name__ == "__main__":
-    print(run("--quick" in sys.argv))
+    if "--bound" in sys.argv:
+        rest = sys.argv[sys.argv.index("--bound") + 1 :]
+        print(bound_run(int(rest[0]) if rest else 512))
+    else:
+        print(run("--quick" in sys.argv))

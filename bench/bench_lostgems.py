@@ -130,8 +130,9 @@ def deployed_firmware(into):
     at the same relative path as on the tile's flash; returns that path ("fw/<build>")."""
     sys.path.insert(0, ROOT)
     from host_tools.bridge import build
+    from host_tools.host_micropython import native_arch
 
-    image = build.build(game="games.lostgems:LostGems")
+    image = build.build(game="games.lostgems:LostGems").for_arch(native_arch())
     image.write_under(into)
     return image.fw_dir
 

@@ -14,6 +14,11 @@ this bench fails and says what is missing.
 - rp2_awake_busy / rp2_sleep_busy: the fraction of time that tile's CPU runs, awake (passes
   20 ms apart) and in warm sleep (passes 100 ms apart, no game loop; its neighbour falls asleep
   with it, as a cluster does). Between passes the CPU waits for an interrupt.
+- tile_ma_awake, tile_ma_asleep, battery_hours_awake, battery_days_asleep: a tile's current
+  mid-game (face down, its six faces talking, the CPU as busy as rp2_awake_busy) and in deep
+  sleep, and what a 500 mAh cell gives: a model from the parts' datasheets and that measured
+  duty (bench/power_model.py), not a measurement. Goals: asleep <= 2 mA, >= 14 days asleep,
+  >= 10 hours awake.
 """
 
 import os
@@ -97,6 +102,18 @@ def _is(rgb, colours):
     return [pixel_colour(p) for p in rgb] == colours
 
 
+def power_figures(awake_busy):
+    import power_model
+    from games.lostgems import display
+    from hal.board import PIXEL_MAX
+    from hal.ir_frames import wire_bytes
+    from runtime.link import VALUE_FRAME
+
+    frame = wire_bytes(VALUE_FRAME[0])  # what a face-down tile sends, a pass a face
+    pulses = sum(1 + 8 - b.bit_count() for b in frame)  # a start pulse and one a 0 bit
+    return power_model.figures(awake_busy, display.face_down(), PIXEL_MAX, pulses)
+
+
 def run(quick: bool) -> dict:
     _setup()
     from host_tools.bridge.build import build
@@ -105,6 +122,7 @@ def run(quick: bool) -> dict:
     work = tempfile.mkdtemp(prefix="bench-rp2-")
     try:
         figures = pass_figures(image, os.path.join(work, "pass"))
+        figures.update(power_figures(figures["rp2_awake_busy"]))
         figures.update(deal_figures(image, os.path.join(work, "deal")))
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -11,7 +11,9 @@ re-flashed. Lines starting `BLINKS ` are the bridge's (boot, fatal errors); the 
 On an rp2 board (hal/recovery.py): too old a MicroPython is refused with both versions named; a
 crash restarts the tile and is counted; three quick crashes, or the button held at power-up,
 boot into safe mode (no game, the REPL free); Ctrl-C from the host stops the game cleanly. The
-loop runs a pass every `hal.pass_ms` (slower while the tile sleeps) and idles in between.
+loop runs a pass every `hal.pass_ms` (slower while the tile sleeps) and idles in between; once
+the cluster has settled asleep, a HAL that can (an rp2 tile on battery) stops its clocks until
+its button or a face wakes it.
 """
 
 FIRMWARE_DIR = None
@@ -163,6 +165,7 @@ def run(hal, tile, recovery):
     awake_ms = getattr(hal, "pass_ms", 20)
     asleep_ms = getattr(hal, "sleep_pass_ms", awake_ms)
     idle = getattr(hal, "idle", sleep_ms)  # the rp2 HAL writes its log lines meanwhile
+    deep_sleep = getattr(hal, "deep_sleep", None)
     if recovery is not None:
         recovery.start(hal.millis())
     due = hal.millis()
@@ -172,6 +175,9 @@ def run(hal, tile, recovery):
             now = hal.millis()
             if recovery is not None:
                 recovery.feed(now)
+            if deep_sleep is not None and tile.settled_asleep() and hal.can_deep_sleep():
+                deep_sleep()  # until the button or a face wakes it (its clock stood still)
+                due = now = hal.millis()
             due += asleep_ms if tile.asleep else awake_ms
             if due > now:
                 idle(due - now)

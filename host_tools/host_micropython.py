@@ -41,3 +41,27 @@ def heap_bytes(size):
     if not number.isdigit() or int(number) == 0:
         raise ValueError(f"a heap size is a positive number of bytes, K or M, not {size!r}")
     return int(number) * scale
+
+
+_native_arch = {}
+
+
+def native_arch():
+    """The mpy-cross -march name of the host MicroPython's native code (x64 on a PC), asked
+    once; None when it runs none."""
+    command = micropython_command()
+    if command not in _native_arch:
+        import subprocess
+
+        from host_tools.bridge.build import ARCHES
+
+        out = subprocess.run(
+            [command, "-c", "import sys; print(getattr(sys.implementation, '_mpy', 0) >> 10)"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        code = out.stdout.strip()
+        _native_arch[command] = ARCHES.get(int(code)) if code.isdigit() else None
+    return _native_arch[command]

@@ -10,7 +10,19 @@ which reads every other frame. Pure Python, so the host tests run it on stand-in
 
 The RX channel counts down from RX_COUNT: how far it got tells how many bytes arrived, so a
 ring the CPU fell behind on is noticed (`overruns`) and skipped, never misread.
+
+`receive_values` takes the face values of all six faces in one call (the runtime's common case:
+every neighbour's value frame, a pass). The rp2 HAL replaces it with the same thing in viper
+(hal/ir_values.py), which reads the DMA counts and the rings straight from memory: the read
+positions (`reads`) and whether a frame is half read (`receiving`) live in arrays for it.
 """
+
+from array import array
+
+try:
+    import micropython
+except ImportError:  # CPython: plain Python (runtime/native.py)
+    from runtime import native as micropython  # type: ignore[no-redef]
 
 from runtime.hal import Hal
 
@@ -43,23 +55,60 @@ class IrFaces(Hal):
 
     def __init__(self, links):
         self._links: list[FaceLink] = links
+        self.reads = array("i", [0] * 6)  # bytes of each ring read so far (like the DMA's count)
+        self.receiving = bytearray(6)  # 1 while a face's reader is inside a frame
         self.rx_frame = links[0].reader.frame
         self.rx_ms = 0  # the board's clock (Rp2Hal.millis) keeps it: a frame's time is its pass's
         self.rx_more = False
 
+    def receive_values(self, pairs) -> int:
+        """Take each face's next frame when it is a whole plain face value (BOF, 2 bytes, EOF):
+        its two bytes go to pairs[2 * face], pairs[2 * face + 1]. Returns bit f for a face whose
+        value was taken, bit 8 + f for a face with bytes left for receive_frame."""
+        got = 0
+        reads = self.reads
+        for face in range(6):
+            link = self._links[face]
+            written = RX_COUNT - link.rx.count  # type: ignore[attr-defined]
+            read = reads[face]
+            if written == read:
+                continue
+            if 4 <= written - read <= RING_BYTES and not self.receiving[face]:
+                ring = link.ring
+                a = ring[(read + 1) & RING_MASK]
+                b = ring[(read + 2) & RING_MASK]
+                if (
+                    ring[read & RING_MASK] == BOF
+                    and ring[(read + 3) & RING_MASK] == EOF
+                    and not (SPECIAL[a] or SPECIAL[b])
+                ):
+                    pairs[2 * face] = a
+                    pairs[2 * face + 1] = b
+                    read += 4
+                    reads[face] = read
+                    got |= 1 << face
+                    if read != written:
+                        got |= 0x100 << face
+                    continue
+            got |= 0x100 << face
+        return got
+
+    @micropython.native
     def receive_frame(self, face: int) -> int:
         """Read what arrived on `face` up to the end of the next whole frame: its length (0: no
         whole frame left), its bytes in rx_frame; rx_more says whether bytes are left after it."""
         link = self._links[face]
         written = RX_COUNT - link.rx.count  # type: ignore[attr-defined]  # stubs omit DMA.count
-        read = link.read
+        reads = self.reads
+        read = reads[face]
         if written == read:
             return 0
         reader = link.reader
         if written - read > RING_BYTES:
             link.overruns += 1  # the DMA lapped us: what is left in the ring is mixed up
-            link.read = written
+            reads[face] = written
             reader.reset()
+            self.receiving[face] = 0
             return 0
         ring = link.ring
         if (
@@ -75,24 +124,27 @@ class IrFaces(Hal):
                 frame = reader.frame
                 frame[0] = a
                 frame[1] = b
-                link.read = read = read + 4
+                reads[face] = read = read + 4
                 self.rx_frame = frame
                 self.rx_more = read != written
                 return 2
-        read = link.read = reader.read(ring, read, written, RING_MASK)
+        reads[face] = read = reader.read(ring, read, written, RING_MASK)
+        self.receiving[face] = reader.receiving
         n = reader.length
         if n:
             self.rx_frame = reader.frame
             self.rx_more = read != written
         elif written >= RX_COUNT:
             link.arm_rx()  # the channel ran its count out (after days of traffic): go on
+            reads[face] = 0
         return n
 
+    @micropython.native
     def send_frame(self, face: int, data) -> bool:
         """Start sending one frame; False while one is still going out or one is arriving (the
         state machine waits for a quiet line anyway; the runtime tries again next pass)."""
         link = self._links[face]
-        if link.sm.tx_fifo() or link.tx.active() or link.reader.receiving:
+        if link.sm.tx_fifo() or link.tx.active() or self.receiving[face]:
             return False
         if data is not link.sent:  # a face value goes out again and again: encoded once
             link.count = encode_words(data, link.words)

@@ -16,6 +16,11 @@ run it against the PIO emulators. Nothing here allocates once built, so a tile's
 stays allocation-free.
 """
 
+try:
+    import micropython
+except ImportError:  # CPython: plain Python (runtime/native.py)
+    from runtime import native as micropython  # type: ignore[no-redef]
+
 BOF = 0xC0
 EOF = 0xC1
 ESC = 0x7D
@@ -106,6 +111,7 @@ class FrameReader:
         self._n = -1  # bytes of the frame so far; -1 while waiting for a BOF
         self._escaped = False
 
+    @micropython.native
     def read(self, ring, pos: int, end: int, mask: int) -> int:
         """Read ring[pos & mask] onwards up to `end` (exclusive); returns the next position."""
         self.length = 0

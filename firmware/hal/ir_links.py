@@ -54,7 +54,6 @@ class FaceLink:
             jmp_pin=rx,
         )
         self.ring = ring
-        self.read = 0  # bytes of the ring read so far (a running count, like the DMA's)
         self.reader = FrameReader()
         self.overruns = 0
         self.words = array("H", bytes(2 * MAX_WORDS))
@@ -85,8 +84,7 @@ class FaceLink:
     def arm_rx(self):
         self.rx.config(
             read=self.sm, write=self.ring, count=RX_COUNT, ctrl=self._rx_ctrl, trigger=True
-        )
-        self.read = 0
+        )  # the ring is read from its start again (IrFaces.reads)
 
 
 def make_links(board) -> list:

@@ -11,6 +11,9 @@
 - Identity and entropy: machine.unique_id() and os.urandom.
 - Log: lines are queued and written in the idle time between passes, never waiting for a host
   that does not read (hal/serial_log.py).
+- Deep sleep (hal/dormant.py): once the cluster has fallen asleep, a tile on battery switches
+  its pixel rail off and stops every clock until its button or any face sees a falling edge.
+  On USB power it stays in warm sleep, so its serial port stays up (DORMANT stops USB).
 
 A steady pass allocates nothing here: frames are read into each face's own buffer and handed to
 the runtime one at a time (`receive_frame`), a face value is encoded once, the pixel buffer and
@@ -18,19 +21,28 @@ the empty edge list are made once. What still allocates is rare: a button edge, 
 frame (the runtime builds it), a saved state, a log line.
 """
 
+try:
+    import micropython
+except ImportError:  # CPython: plain Python (runtime/native.py)
+    from runtime import native as micropython  # type: ignore[no-redef]
+
 import os
 import time
+from array import array
 
 import machine
+import uctypes
 
-from hal import board
+from hal import board, dormant
 from hal.ir_faces import IrFaces
 from hal.ir_links import make_links
+from hal.ir_values import take_values
 from hal.serial_log import SerialLog
 from hal.storage import STATE_FILE, read_file, write_atomic
 
 FACE_COUNT = 6
 EDGE_QUEUE = 32  # edges kept between loop passes; older ones are dropped first
+DMA_TRANS_COUNT = 0x50000008  # channel 0's TRANS_COUNT; each channel's registers are 0x40 apart
 WS2812_TIMING = (400, 850, 800, 450)  # ns high/low for a 0 bit, then for a 1 bit (800 kHz)
 _NO_EDGES = ()
 
@@ -42,7 +54,10 @@ class Rp2Hal(IrFaces):
     sleep_pass_ms = 100  # asleep: a slower loop (the DMA keeps every frame meanwhile)
 
     def __init__(self):
-        super().__init__(make_links(board))
+        links = make_links(board)
+        super().__init__(links)
+        self._counts = array("I", [DMA_TRANS_COUNT + 0x40 * link.rx.channel for link in links])
+        self._rings = array("I", [uctypes.addressof(link.ring) for link in links])
         self._last_ticks = time.ticks_ms()
         self._ms = 0
         self._pixel_power = machine.Pin(board.PIXEL_POWER_PIN, machine.Pin.OUT, value=1)
@@ -55,6 +70,14 @@ class Rp2Hal(IrFaces):
             handler=self._on_edge, trigger=machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
         )
         self.serial_log = SerialLog()
+        self._vbus = machine.Pin(board.VBUS_SENSE_PIN, machine.Pin.IN)
+        self._wake_pins = (board.BUTTON_PIN,) + tuple(board.IR_RX_PINS)
+        self.deep_sleeps = 0
+
+    def receive_values(self, pairs) -> int:
+        """IrFaces.receive_values in viper (hal/ir_values.py): the pass's common case."""
+        # viper takes any buffer where a pointer type is declared; the stubs see only ptr types
+        return take_values(self._counts, self._rings, self.reads, self.receiving, pairs)  # type: ignore[arg-type]
 
     def _on_edge(self, pin):
         # Soft IRQ: record (raw ticks, down); the pin reads 0 while the button is held.
@@ -62,6 +85,7 @@ class Rp2Hal(IrFaces):
             self._edges.pop(0)
         self._edges.append((time.ticks_ms(), pin.value() == 0))
 
+    @micropython.native
     def millis(self) -> int:
         # ticks_ms wraps after 2**30 ms (12.4 days); the runtime wants a clock that never wraps
         # frames read from now on arrived in this pass: the DMA keeps no arrival times (rx_ms)
@@ -71,6 +95,7 @@ class Rp2Hal(IrFaces):
         self._ms = self.rx_ms = ms
         return ms
 
+    @micropython.native
     def button_edges(self):
         # No comprehension here: locals a comprehension reads become cells, and MicroPython
         # allocates a function's cells on every call, even one that returns at its first line.
@@ -85,6 +110,7 @@ class Rp2Hal(IrFaces):
             edges[i] = (now_ms - time.ticks_diff(now_ticks, t), down)
         return edges
 
+    @micropython.native
     def show(self, colors) -> None:
         cap = board.PIXEL_MAX
         buf = self._pixel_buf
@@ -101,6 +127,23 @@ class Rp2Hal(IrFaces):
                 buf[i + 2] = (c & 31) * cap // 31
         if changed:
             machine.bitstream(self._pixel_pin, 0, WS2812_TIMING, buf)
+
+    def can_deep_sleep(self) -> bool:
+        """On battery (no USB power) and on an RP2040 (hal/dormant.py)."""
+        return not self._vbus.value() and dormant.supported()
+
+    def deep_sleep(self) -> None:
+        """Pixels off, then DORMANT until the button or a face sees a falling edge. What woke
+        the tile is the runtime's to see: a button edge (the pin IRQ records it), or the
+        neighbour's next frames (the one whose light woke it may be lost: the link resends)."""
+        self._pixel_pin.value(0)  # nothing drives the buffer's input while its rail is off
+        self._pixel_power.value(0)
+        self.serial_log.flush(100)
+        dormant.sleep_until_edge(self._wake_pins)
+        self.deep_sleeps += 1
+        self._pixel_power.value(1)
+        for face in range(FACE_COUNT):
+            self._shown[face] = -1  # the pixels lost their colours with their rail: send all
 
     def entropy(self) -> int:
         return int.from_bytes(os.urandom(4), "little")

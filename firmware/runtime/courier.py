@@ -10,6 +10,11 @@ A queue is a tuple, oldest first: an idle face holds the shared empty tuple, whi
 """
 
 try:
+    import micropython
+except ImportError:  # CPython: plain Python (runtime/native.py)
+    from runtime import native as micropython  # type: ignore[no-redef]
+
+try:
     from micropython import const
 except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
 
@@ -42,6 +47,7 @@ class Courier:
     def idle(self, face):
         return not self.queues[face]
 
+    @micropython.native
     def poll(self):
         """Advance every face's queue by one step; call once per loop pass."""
         if self.queues.count(()) == 6:

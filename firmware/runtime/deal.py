@@ -32,7 +32,15 @@ tagged with a 16-bit deal id chosen by the held tile, the root.
    tiles around it ask, and hear so).
 
 So a tile shows an item of a deal that committed, or what it showed before the deal, or that it
-is uncertain until it hears how the deal ended. An uncertain tile that touches a cluster whose
+is uncertain until it hears how the deal ended.
+
+How long a deal shows (the bound docs/rules.md states): no tile shows the deal under way for
+more than SHOW_LIMIT_MS (45 s), counted on its own clock from getting its item; then it gives
+the deal up if it has not voted (it shows what it showed before), or, voted, shows `uncertain`
+until a neighbour tells it the outcome. The root decides within ROOT_TIMEOUT_MS (45 s) of its
+hold firing, so no tile gives up on a deal that could still commit, and it hands out within
+HAND_OUT_MS (30 s) or the deal fails, so the last tile leaves the deal under way at most
+30 s + the hops its item took + 45 s after the hold. An uncertain tile that touches a cluster whose
 tiles have forgotten its deal (they remember KNOWN decisions, and a reset tile its own last
 one) can still join a new deal once the root of its old one must have decided: it then gives up
 the old item, and the game shows none (active() turns false while the game shows uncertain).
@@ -60,6 +68,11 @@ Hooks the host (the game) provides, all with the tile's millis() as `now`:
 - deal_uncertain(now): the tile voted and cannot learn the outcome now; show it; save.
 - deal_failed(reason, now): the root's deal failed (`result` says why too).
 """
+
+try:
+    import micropython
+except ImportError:  # CPython: plain Python (runtime/native.py)
+    from runtime import native as micropython  # type: ignore[no-redef]
 
 try:
     from micropython import const
@@ -97,7 +110,9 @@ _PRESENT_MS = const(3000)
 _ABSENT_MS = const(5000)
 _RESEND_MS = const(3000)
 _ASK_MS = const(5000)
-ROOT_TIMEOUT_MS = const(45000)  # from the hold firing; a voted tile is uncertain after this
+ROOT_TIMEOUT_MS = const(45000)  # from the hold firing: the root decides by then
+HAND_OUT_MS = const(30000)  # from the hold firing: the root hands out by then, or fails
+SHOW_LIMIT_MS = const(45000)  # the longest a tile shows the deal under way (from its item on)
 MEMBER_TIMEOUT_MS = const(60000)  # from joining, for a tile that has not voted
 _NEVER = const(-1000000000)
 
@@ -129,6 +144,7 @@ class Deal:
         self.items: list = []  # while handing out: this tile's items (its own first)
         self.item = 0
         self.started = 0  # joined (a member) or fired (the root); voted, once it voted
+        self.holding_from = 0  # when this tile got its item: it shows the deal from then
         self.progress = 0  # the last step forward: stalled messages are repeated after this
         self.uncertain = False
         self.asked = _NEVER
@@ -230,6 +246,8 @@ class Deal:
                 deck = "cluster too big"
             if self.conflict:
                 deck = "another deal at the same time"
+            elif now - self.started > HAND_OUT_MS:
+                deck = "the cluster was still being counted 30 s after the hold"
             if isinstance(deck, str):
                 self._decide(False, -1, now, deck)
             else:
@@ -249,7 +267,7 @@ class Deal:
         self.items = items
         self.item = items[0]
         self.phase = _DEALING
-        self.progress = now
+        self.progress = self.holding_from = now
         self.shown = self.id
         self.waiting = 0
         for f in range(6):
@@ -392,6 +410,7 @@ class Deal:
             self._decide(False, -1, now, "a tile forgot the deal (reset)")
 
     # -- every pass ---------------------------------------------------------------------------
+    @micropython.native
     def poll(self, now):
         """Track present faces; then, in a deal under way, give up when a tile left or on a
         timeout and repeat what stalls; voted, ask for the outcome; uncertain, say so."""
@@ -407,10 +426,11 @@ class Deal:
         self.present = present
         p = self.phase
         if p == _PREPARED:
-            # voted, no outcome yet: uncertain once no face is present (lifted away) or past
-            # the root's deadline; ask the parent now and then in case the decision was lost
-            # on the way, and every face once uncertain
-            if not self.uncertain and (now - self.started > ROOT_TIMEOUT_MS or not present):
+            # voted, no outcome yet: uncertain once no face is present (lifted away) or after
+            # SHOW_LIMIT_MS of showing the deal (the root must have decided by then); ask the
+            # parent now and then in case the decision was lost on the way, and every face
+            # once uncertain
+            if not self.uncertain and (now - self.holding_from > SHOW_LIMIT_MS or not present):
                 self.uncertain = True
                 self.host.deal_uncertain(now)
             ask = appeared if self.uncertain else 0
@@ -436,8 +456,11 @@ class Deal:
                 self._decide(False, -1, now, "the cluster changed")
         elif gone:
             self._decide(False, -1, now, "a tile left the deal")
-        elif now - self.started > (ROOT_TIMEOUT_MS if self.root else MEMBER_TIMEOUT_MS) and (
-            self.fired or not self.root
+        elif (
+            now - self.started > (ROOT_TIMEOUT_MS if self.root else MEMBER_TIMEOUT_MS)
+            and (self.fired or not self.root)
+            or p == _DEALING
+            and now - self.holding_from > SHOW_LIMIT_MS
         ):
             self._decide(False, -1, now, "timeout")
         elif now - self.progress >= _RESEND_MS:
@@ -477,7 +500,7 @@ class Deal:
         if state == 2:
             self.phase = _PREPARED
             self.uncertain = True
-            self.started = now
+            self.started = self.holding_from = now
         elif state == 1:
             self.root = self.fired = True
             self.result = "reset"

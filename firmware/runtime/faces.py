@@ -32,6 +32,11 @@ State lives in flat per-face lists, preallocated, so a pass allocates nothing un
 moves.
 """
 
+try:
+    import micropython
+except ImportError:  # CPython: plain Python (runtime/native.py)
+    from runtime import native as micropython  # type: ignore[no-redef]
+
 from runtime import link
 
 try:
@@ -89,8 +94,11 @@ class Faces:
         self.inbox: list = [None] * FACE_COUNT
         self.flag_rx_ms = _LONG_AGO  # latest arrival of a frame carrying the press flag
         self.sleep_rx_ms = _LONG_AGO  # latest arrival of a sleep frame
+        self.noise_rx_ms = _LONG_AGO  # latest arrival of a frame that failed its checks
         self.sleep_left = [0] * FACE_COUNT  # sleep frames still to send on each face
         self.frames_dropped = 0
+        self._pairs = bytearray(2 * FACE_COUNT)  # the faces' values, as hal.receive_values gives
+        self._pair = bytearray(2)
 
     def expired(self, f: int, now: int) -> bool:
         return now - self.last_rx[f] > EXPIRE_MS
@@ -112,23 +120,25 @@ class Faces:
         self.tx_seq[f] = seq
         self.tx_payload[f] = payload
 
+    @micropython.native
     def ingest(self, hal, now: int) -> None:
         """Take every frame that arrived since the last pass, in order, face by face. The HAL
-        hands them over one at a time in a buffer of its own (hal.receive_frame): nothing is
-        allocated unless a datagram is delivered."""
+        hands the faces' plain values over at once (hal.receive_values), then anything else one
+        frame at a time in a buffer of its own (hal.receive_frame): nothing is allocated unless
+        a datagram is delivered."""
         tx_seq = self.tx_seq
         last_rx = self.last_rx
         reply_due = self.reply_due
         value_in = self.value_in
         rx_id = self.rx_id
+        pairs = self._pairs
+        got = hal.receive_values(pairs)  # called, not bound to a local: a bound method allocates
         for f in range(FACE_COUNT):
             if rx_id[f] >= 0 and now - last_rx[f] > FORGET_DELIVERED_MS:
                 self._forget_delivered(f)  # before the frames of a new link are taken
-            n = hal.receive_frame(f)  # called, not bound to a local: a bound method allocates
-            while n:
-                data = hal.rx_frame
-                b = data[0]
-                if n == 2 and _CHECK[b & 127] == data[1] and _ODD[b] and not tx_seq[f]:
+            if got >> f & 1:
+                b = pairs[2 * f]
+                if _CHECK[b & 127] == pairs[2 * f + 1] and _ODD[b] and not tx_seq[f]:
                     # the common case, a plain value frame, inline (see _take)
                     ms = hal.rx_ms
                     last_rx[f] = ms
@@ -137,11 +147,29 @@ class Faces:
                     if b & 64:
                         self.flag_rx_ms = ms
                 else:
-                    self._take(f, hal.rx_ms, data, n)
-                n = hal.receive_frame(f) if hal.rx_more else 0
+                    pair = self._pair
+                    pair[0] = b
+                    pair[1] = pairs[2 * f + 1]
+                    self._take(f, hal.rx_ms, pair, 2)
+            if got >> (f + 8) & 1:
+                n = hal.receive_frame(f)
+                while n:
+                    data = hal.rx_frame
+                    b = data[0]
+                    if n == 2 and _CHECK[b & 127] == data[1] and _ODD[b] and not tx_seq[f]:
+                        ms = hal.rx_ms  # as above
+                        last_rx[f] = ms
+                        reply_due[f] = True
+                        value_in[f] = b & 63
+                        if b & 64:
+                            self.flag_rx_ms = ms
+                    else:
+                        self._take(f, hal.rx_ms, data, n)
+                    n = hal.receive_frame(f) if hal.rx_more else 0
             if tx_seq[f] and now - last_rx[f] > DATAGRAM_DROP_MS:
                 self._drop_pending(f)
 
+    @micropython.native
     def _take(self, f: int, ms: int, data, n: int) -> None:
         """One frame of `n` bytes (data[:n]) that is not a plain value frame."""
         if n == 2 and data[0] == _SLEEP[0] and data[1] == _SLEEP[1]:
@@ -153,6 +181,7 @@ class Faces:
             b = data[1]
         else:
             self.frames_dropped += 1
+            self.noise_rx_ms = ms  # no message, but a neighbour's light all the same
             return
         if self.tx_seq[f] and ms - self.last_rx[f] > DATAGRAM_DROP_MS:
             self._drop_pending(f)
@@ -195,6 +224,7 @@ class Faces:
         self.tx_payload[f] = b""
         self.ack_due[f] = False
 
+    @micropython.native
     def emit(self, hal, now: int, flag: bool) -> None:
         """End of pass: send on each face that owes a reply, a probe or a datagram resend."""
         fl = 64 if flag else 0
@@ -233,6 +263,10 @@ class Faces:
             if left[f] and now >= self.next_probe[f] and hal.send_frame(f, _SLEEP):
                 left[f] -= 1
                 self.next_probe[f] = now + SLEEP_REPEAT_MS
+
+    def sleep_sent(self) -> bool:
+        """Every face has sent its sleep frames."""
+        return self.sleep_left.count(0) == FACE_COUNT
 
     def wake(self, now: int) -> None:
         """Awake again: stop the sleep frames and probe every face at once."""

@@ -35,6 +35,13 @@ class Hal:
         call. May be corrupted: the runtime checks it."""
         raise NotImplementedError
 
+    def receive_values(self, pairs) -> int:
+        """Optional, for speed: take each face's next frame at once when it is a plain 2-byte
+        frame (a face value), into pairs[2 * face] and pairs[2 * face + 1]. Returns bit f for
+        each face whose frame was taken, and bit 8 + f for each face the runtime must still ask
+        with receive_frame. This default takes none and says to ask every face."""
+        return 0x3F00
+
     def show(self, colors) -> None:
         """Six 15-bit colours (face 0..5). Called at the end of a pass when they changed. The
         runtime reuses the list it passes: copy it if you keep it."""

@@ -23,6 +23,11 @@ neighbours that had not yet heard the sleep frame, and would otherwise wake the 
 A frame carrying the press flag wakes it even then.
 """
 
+try:
+    import micropython
+except ImportError:  # CPython: plain Python (runtime/native.py)
+    from runtime import native as micropython  # type: ignore[no-redef]
+
 from runtime.button import Button
 from runtime.colors import dim
 from runtime.faces import EXPIRE_MS, FACE_COUNT, Faces
@@ -94,6 +99,7 @@ class Tile:
         self._flag_lockout = self._now - FLAG_LOCKOUT_MS
         self.game = self._game_class(self)
 
+    @micropython.native
     def step(self) -> None:
         """One pass: snapshot the clock, take inputs, run the game, send frames and colours."""
         hal = self._hal
@@ -141,6 +147,16 @@ class Tile:
     def asleep(self) -> bool:
         """In warm sleep: the device loop may run its passes further apart."""
         return self._asleep
+
+    def settled_asleep(self) -> bool:
+        """Asleep, faded out, its sleep frames sent and the neighbours' last words heard: a
+        HAL that can stop its clocks (deep sleep) may now, until a button or face edge."""
+        return (
+            self._asleep
+            and not self._fade_level
+            and self._faces.sleep_sent()
+            and self._now - self._asleep_at >= SLEEP_GRACE_MS
+        )
 
     def inspect(self) -> dict:
         """The runtime's view for inspectors, merged with the game's `inspect()` if it has one."""
@@ -199,6 +215,7 @@ class Tile:
             leds[f] = c
         self._leds_dirty = True
 
+    @micropython.native
     def set_colors(self, colors) -> None:
         """Six colours at once, face 0 first: a game that paints a whole picture each pass
         hands it over in one call (six calls cost ~0.3 ms a pass on an RP2040), and the LEDs
@@ -224,6 +241,7 @@ class Tile:
         """The debounced level (20 ms debounce)."""
         return self._button.down
 
+    @micropython.native
     def button_quiet(self) -> bool:
         """True when the button did nothing this pass: up, no edge, no click or hold under way.
         A game that reads its button flags every pass can then skip its button handling (six
@@ -292,6 +310,7 @@ class Tile:
             raise _bad_face(f)
         self._value_out[f] = v
 
+    @micropython.native
     def set_value_sent_on_all_faces(self, v: int) -> None:
         if v > 63:
             v = 63
@@ -314,6 +333,7 @@ class Tile:
             raise _bad_face(f)
         return self._now - self._last_rx[f] > EXPIRE_MS
 
+    @micropython.native
     def heard_faces(self) -> int:
         """The faces not expired, as bits (bit f for face f): a game's look around the tile in
         one call, where six `is_value_received_on_face_expired` cost ~0.2 ms a pass on a tile.
@@ -332,6 +352,7 @@ class Tile:
             self._heard = heard
         return heard
 
+    @micropython.native
     def nonzero_faces(self) -> int:
         """The faces not expired whose last value received is not 0, as bits (bit f for face
         f): 0 while no neighbour says anything, so a game whose value 0 means "nothing" looks
@@ -359,6 +380,13 @@ class Tile:
         """True when all six faces are expired."""
         return self._faces.all_expired(self._now)
 
+    def last_light_ms(self) -> int:
+        """When the latest frame arrived on any face, valid or not: a frame that fails its
+        checks carries no message but is still a neighbour's light, so a noisy link does not
+        make a tile in a cluster look alone (runtime.dealt's `unheard`)."""
+        faces = self._faces
+        return max(faces.last_heard(), faces.noise_rx_ms)
+
     # ---- datagrams: acknowledged, resent until acked, dropped 1000 ms after the last valid
     # frame on their face (see runtime.faces) ----
 
@@ -382,6 +410,7 @@ class Tile:
             raise _bad_face(f)
         return self._inbox[f] is not None
 
+    @micropython.native
     def datagram_faces(self) -> int:
         """The faces with an unread datagram, as bits (bit f for face f); 0 on most passes, so
         a game can skip its datagram handling in one call."""
@@ -414,6 +443,7 @@ class Tile:
 
     # ---- time, random, identity, storage, log ----
 
+    @micropython.native
     def millis(self) -> int:
         """Milliseconds at the start of this pass (frozen during loop()), not counting the
         time spent asleep."""

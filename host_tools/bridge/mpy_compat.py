@@ -8,8 +8,9 @@ the tile keeps its old firmware. The rules are MicroPython's (docs: reference/mp
 - header: b"M", version, flags (bits 0-1 sub-version, bits 2-7 native architecture, 0 = none),
   small-int bits; the tile reports `sys.implementation._mpy` = version | sub-version << 8 |
   architecture << 10, and has no `_mpy` at all when it cannot import .mpy files;
-- the version must match; the sub-version and architecture only matter for native code (our
-  builds have none, mpy-cross writes 0 for them);
+- the version must match; the sub-version and architecture only matter for native code: a
+  build's bytecode modules carry none (mpy-cross writes 0), and its native modules (the
+  firmware's hot loops, `@micropython.native`) must be for the tile's architecture;
 - the file's small-int bits must not exceed the tile's. The tile does not report them; mpy-cross
   writes 31 by default, which every 32-bit port (rp2 included) and 64-bit port supports.
 """
@@ -42,18 +43,27 @@ class MpyHeader:
 
 
 def build_header(files):
-    """The MpyHeader the image's .mpy files share, None without .mpy files; ValueError if mixed."""
-    headers = {}
+    """The MpyHeader of the image's .mpy files (None without any): their shared version, and
+    the sub-version and architecture of its native modules if it has some (bytecode modules
+    carry none, and load beside native ones); ValueError if they disagree."""
+    versions, natives = {}, {}
     for path, data in sorted(files.items()):
         if path.endswith(".mpy"):
             try:
                 header = MpyHeader(data)
             except ValueError as exc:
                 raise ValueError(f"{path}: {exc}") from None
-            headers.setdefault(header.key(), header)
-    if len(headers) > 1:
-        raise ValueError("the build mixes .mpy formats: " + ", ".join(map(str, headers.values())))
-    return next(iter(headers.values()), None)
+            versions.setdefault(header.version, header)
+            if header.arch:
+                natives.setdefault(header.key(), header)
+    if len(versions) > 1 or len(natives) > 1:
+        mixed = list(versions.values()) + [
+            h for h in natives.values() if h not in versions.values()
+        ]
+        raise ValueError("the build mixes .mpy formats: " + ", ".join(map(str, mixed)))
+    if natives:
+        return next(iter(natives.values()))
+    return next(iter(versions.values()), None)
 
 
 def mpy_cross_version():
@@ -75,10 +85,15 @@ def incompatibility(files, tile_mpy):
     if tile_mpy is None:
         return "the tile's MicroPython cannot import .mpy files; flash with --no-compile"
     version, sub_version, arch = tile_mpy & 0xFF, (tile_mpy >> 8) & 3, tile_mpy >> 10
-    tile = f"v{version}" + (f".{sub_version} native arch {arch}" if header.arch else "")
-    built = f"this build's .mpy files are {header} (mpy-cross {mpy_cross_version()})"
+    tool = f"(mpy-cross {mpy_cross_version()})"
     if header.version != version:
-        return f"the tile loads .mpy {tile} but {built}; {FIX}"
+        return (
+            f"the tile loads .mpy v{version} but this build's .mpy files are "
+            f"v{header.version} {tool}; {FIX}"
+        )
     if header.arch and (header.sub_version, header.arch) != (sub_version, arch):
-        return f"the tile runs native code {tile} but {built}; {FIX}"
+        return (
+            f"the tile runs native code v{version}.{sub_version} native arch {arch} but this "
+            f"build's native modules are {header} {tool}; {FIX}"
+        )
     return None

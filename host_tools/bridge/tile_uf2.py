@@ -17,6 +17,7 @@ from hal.requirements import min_release, release_tuple, too_old
 
 from host_tools.bridge import uf2
 from host_tools.bridge.binary_info import read_binary_info
+from host_tools.bridge.build import TILE_ARCH
 from host_tools.bridge.fs_image import (
     FLASH_BASE,
     STORAGE_BYTES,
@@ -137,6 +138,7 @@ def check_mpy(image, release):
 def make_tile_uf2(micropython, image):
     """The UF2 bytes of one tile: `micropython` (a MicroPythonUf2) with `image` (a build) laid
     on its filesystem as `blinks flash` lays it."""
+    image = image.for_arch(TILE_ARCH)  # an RP2040's: the only chip blinks uf2 makes tiles of
     check_mpy(image, micropython.release)
     fs = build_fs(image.tile_files())
     pages = dict(micropython.pages)

@@ -139,8 +139,9 @@ def flash_one(port, image, result, progress, reset, cancel=None):
             result.written = list(d.written_files)
             result.copied = len(d.copied_files)
             result.files_written = len(d.written_files)
+            sent = d.image  # the build as compiled for this tile's CPU
             result.bytes_written = sum(
-                len(image.files.get(p, image.main_py)) for p in d.written_files
+                len(sent.files.get(p, sent.main_py)) for p in d.written_files
             )
         result.ok = True
     except Cancelled as exc:

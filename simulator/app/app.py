@@ -79,8 +79,10 @@ class SimApp:
         recorder=None,
         replay=None,
         size=(WIDTH, HEIGHT),
+        players=None,
     ):
         self.world = world
+        self.players = players  # the seats the table lays out (games with a choice)
         self.game_name = game_name
         self.seed = seed
         self.note = note
@@ -90,7 +92,7 @@ class SimApp:
         from simulator.games import host_game, table_areas
 
         self.host = host_game(game_name)  # what the game's table holds, its tip, its tokens
-        self.table = table_for(size, len(world.tiles), table_areas(self.host))
+        self.table = table_for(size, len(world.tiles), table_areas(self.host, players))
         self.ops = TableOps(world, recorder, on_table=self.table.on_table)
         self.clock = SimClock()
         self.tokens = Tokens()

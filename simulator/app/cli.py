@@ -4,7 +4,7 @@ import math
 import os
 import sys
 
-from host_tools.cli.output_path import output_problem
+from host_tools.cli.output_path import folder_problem, output_problem
 from simulator.app.display import headless, hide_pygame_banner, open_display, save_screenshot
 
 WINDOW_TITLE = "Blinks simulator"
@@ -45,6 +45,14 @@ def add_arguments(parser):
         metavar="P",
         help="flip each bit of an infrared frame with probability P",
     )
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        metavar="N",
+        help="players at the table, for games with a choice (Waterfall: 2-4, default 2): "
+        "their hands and score piles, and with --bot the bots in the other seats",
+    )
     parser.add_argument("--speed", type=int, default=1, choices=(1, 4, 16), help="starting speed")
     parser.add_argument(
         "--record", metavar="FILE", help="record every input with its simulated time (JSON Lines)"
@@ -81,6 +89,9 @@ def add_arguments(parser):
         help="with --bot: save each game as a session script in DIR (when it ends, or is left "
         "unfinished), to replay with `blinks session run`",
     )
+    from simulator.sessions.playtest_cli import add_debug_argument
+
+    add_debug_argument(parser)
     parser.add_argument(
         "--replay-log",
         metavar="FILE",
@@ -118,6 +129,8 @@ def _check(args):
         return "--scripts needs a folder name"
     if scripts is not None and args.bot is None:
         return "--scripts DIR saves the games played against a bot: use it with --bot NAME"
+    if scripts is not None and folder_problem(scripts):
+        return f"--scripts {scripts}: {folder_problem(scripts)}"
     try:
         w, h = window_size(args.window)
     except ValueError:
@@ -130,6 +143,15 @@ def _check(args):
         return "--record must not overwrite the --replay file"
     if not args.replay and not 0 <= args.mpy <= args.tiles:
         return f"--mpy takes a number of tiles from 0 to {args.tiles}, not {args.mpy}"
+    players = getattr(args, "players", None)
+    if players is not None:
+        from simulator.games import host_game
+
+        counts = getattr(host_game(args.game), "PLAYER_COUNTS", None)
+        if not counts:
+            return f"--players: {args.game or 'lostgems'} has no choice of players"
+        if players not in counts:
+            return f"--players must be one of {', '.join(map(str, counts))}, not {players}"
     if args.bot is not None:
         return _check_bot(args)
     return None
@@ -169,12 +191,14 @@ def make_app(args, size=None, runners=None):
     size = size or (window_size(window) if window else (WIDTH, HEIGHT))
     replay = None
     game, seed, ir_loss, tiles = args.game, args.seed, args.ir_loss, args.tiles
+    players = getattr(args, "players", None)
     bit_flip = getattr(args, "ir_bit_flip", 0.0)
     layout = None
     if args.replay:
         header, events = rec.load(args.replay)
         game, seed, ir_loss = header.get("game"), header["seed"], float(header.get("ir_loss", 0.0))
         bit_flip = float(header.get("ir_bit_flip", 0.0))
+        players = header.get("players")
         layout = [tuple(cell) for cell in header.get("layout") or []]
         tiles = len(layout)
         replay = rec.Replay(events)
@@ -185,11 +209,15 @@ def make_app(args, size=None, runners=None):
         host = host_game(game_name)
         if tiles is None:
             tiles = default_tiles(game_name)
-        layout = starting_layout(table_for(size, tiles, table_areas(host)), tiles)
+        layout = starting_layout(table_for(size, tiles, table_areas(host, players)), tiles)
     if runners is None and getattr(args, "mpy", 0):
         from simulator.cosim import mpy_runners
 
-        runners = mpy_runners(args.mpy, len(layout))  # ValueError for a count that does not fit
+        if not 0 <= args.mpy <= len(layout):  # a recording's layout fixes the tiles
+            raise ValueError(
+                f"--mpy takes a number of tiles from 0 to {len(layout)}, not {args.mpy}"
+            )
+        runners = mpy_runners(args.mpy, len(layout))
     world = build_world(game_class, layout, seed, ir_loss, runners, bit_flip)
     recorder = None
     if args.record:
@@ -201,18 +229,30 @@ def make_app(args, size=None, runners=None):
             "ir_bit_flip": bit_flip,
             "layout": [list(c) for c in layout],
         }
+        if players is not None:
+            header["players"] = players
         try:
             recorder = rec.Recorder(args.record, header)
         except OSError:
             _close_runners(world, runners)
             raise
-    app = SimApp(world, game_name, seed, note=note, recorder=recorder, replay=replay, size=size)
+    app = SimApp(
+        world,
+        game_name,
+        seed,
+        note=note,
+        recorder=recorder,
+        replay=replay,
+        size=size,
+        players=players,
+    )
     app.badge_micropython = bool(runners)
     app.clock.set_speed(args.speed)
     bot = getattr(args, "bot", None)
     if bot is not None:
         try:
-            app.host.attach_sim_bot(app, bot, seed, getattr(args, "scripts", None))
+            seats = {"players": players} if players is not None else {}
+            app.host.attach_sim_bot(app, bot, seed, getattr(args, "scripts", None), **seats)
         except OSError as exc:  # the scripts folder cannot be made
             app.close()
             raise OSError(f"--scripts: {exc}") from None
@@ -227,10 +267,20 @@ def _close_runners(world, runners):
 
 
 def run(args) -> int:
-    problem = _check(args)
+    from simulator.sessions.user_code import UserCodeError, report
+
+    try:
+        problem = _check(args)
+    except UserCodeError as error:  # a bot module of your own that fails to load
+        return report("blinks sim", error, args)
     if problem:
         print("blinks sim: " + problem, file=sys.stderr)
         return 2
+    if args.replay_log:
+        empty = _nothing_to_replay(args.replay_log)
+        if empty:
+            print(f"blinks sim --replay-log: {empty}", file=sys.stderr)
+            return 2
     hide_pygame_banner()
     import pygame
 
@@ -256,6 +306,12 @@ def run(args) -> int:
         pygame.quit()
         print(f"blinks sim: {exc}", file=sys.stderr)
         return 2
+    except UserCodeError as error:
+        pygame.quit()
+        return report("blinks sim", error, args)
+    except Exception as exc:  # noqa: BLE001 - a game's own code; game_failed raises ours again
+        pygame.quit()
+        return report("blinks sim", game_failed(exc, args.game, args.seed), args)
     from simulator.app.app import ReplayError
 
     try:
@@ -273,6 +329,9 @@ def run(args) -> int:
         except ReplayError as exc:
             print(f"blinks sim: {args.replay}: {exc}", file=sys.stderr)
             status = 2
+        except Exception as exc:  # noqa: BLE001 - a game's own code; ours is raised again
+            error = game_failed(exc, app.game_name, app.seed, app.world.now)
+            status = report("blinks sim", error, args)
         if args.screenshot:
             try:
                 save_screenshot(screen, args.screenshot)
@@ -285,12 +344,72 @@ def run(args) -> int:
     finally:
         app.close()
         pygame.quit()
-        for controller in app.controllers:
-            for path in getattr(controller, "saved_scripts", ()):
-                print(f"blinks sim: saved {path}")
-            for problem in getattr(controller, "unsaved", ()):
-                print(f"blinks sim: {problem}", file=sys.stderr)
-                status = status or 1
+        status = _tell_at_exit(app, args, status)
+    return status
+
+
+def _nothing_to_replay(path):
+    """What to say of a physical session's recording that names no tile (no `LG`/`WF` line
+    was recorded, or the file is empty), or None; an unreadable file is left to the replay,
+    which names the line."""
+    from host_tools.bridge.monitor import load_records
+
+    try:
+        records = load_records(path)
+    except (OSError, ValueError):
+        return None
+    if any((rec.get("event") or {}).get("tile") for rec in records):
+        return None
+    held = f"its {len(records)} records name no tile" if records else "it holds no record"
+    return f"{path}: nothing to replay: {held} (a tile's `LG ...` or `WF ...` log lines)"
+
+
+def game_failed(exc, game, seed, now=None):
+    """The UserCodeError for a firmware game of your own that raised (as it was built or in a
+    pass: its setup() or loop()), naming the tile and the simulated time; `exc` itself, raised
+    again, when no line of the game's own is on the way (the platform's own failure)."""
+    from simulator.sessions.user_code import is_theirs, wrap
+
+    if not is_theirs(exc):
+        raise exc
+    running = [f"world seed {seed}"]
+    tile = failing_tile(exc)
+    if tile is not None:
+        running.append(f"tile {tile}")
+    if now is not None:
+        running.append(f"{now / 1000:.3f} s simulated")
+    return wrap(exc, f"game {game or 'lostgems'}", ", ".join(running))
+
+
+def failing_tile(exc):
+    """The tile whose pass raised `exc`: the world's advance() was running it (its `tid`)."""
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code.co_name == "advance" and "tid" in frame.f_locals:
+            tid = frame.f_locals["tid"]
+            if isinstance(tid, int):
+                return tid
+        tb = tb.tb_next
+    return None
+
+
+def _tell_at_exit(app, args, status):
+    """What the controllers (a bot game) have to say once the window is closed: the scripts
+    saved, and why none was; a game that could not be saved or a bot that failed make it 1."""
+    from simulator.sessions.user_code import report
+
+    for controller in app.controllers:
+        for path in getattr(controller, "saved_scripts", ()):
+            print(f"blinks sim: saved {path}")
+        for note in getattr(controller, "notes", ()):
+            print(f"blinks sim: {note}")
+        for problem in getattr(controller, "unsaved", ()):
+            print(f"blinks sim: {problem}", file=sys.stderr)
+            status = status or 1
+        for error in getattr(controller, "failures", ()):
+            code = report("blinks sim", error, args)
+            status = status or code
     return status
 
 

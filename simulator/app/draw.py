@@ -22,6 +22,8 @@ LINK_EXPIRED = (200, 70, 70)
 DOT_EDGE = (10, 10, 12)
 TEXT_CACHE_LIMIT = 512
 MARK_HEX = 34.0  # the hex size that words on tiles are sized for (the 1280x800 window's)
+CAPTION_MIN_SCALE = 0.85  # words under tiles never smaller: about 9 px letters, on a dark strip
+CAPTION_BACK = (12, 30, 22)
 
 
 class TextCache:
@@ -67,6 +69,7 @@ class Painter:
         self.table = table
         self.text = text
         self.tile_text = TextCache(table.layout.size / MARK_HEX)
+        self.caption_text = TextCache(max(table.layout.size / MARK_HEX, CAPTION_MIN_SCALE))
         self.art = TileArt(table.layout.size)
         self.background = self._background()
 
@@ -98,9 +101,15 @@ class Painter:
         top = centre[1] - line / 2 * (len(marks) - 1)  # the words centred on the tile
         for i, mark in enumerate(marks):
             text.blit(surface, mark, (centre[0], top + line * i), 16, TEXT, "center")
-        below = centre[1] + self.table.layout.size * 0.87 + line * 0.6  # under its bottom edge
-        for i, caption in enumerate(captions):
-            text.blit(surface, caption, (centre[0], below + line * i), 16, TEXT, "center")
+        # under its bottom edge, readable at any tile size and on any glow
+        caption = self.caption_text
+        below = centre[1] + self.table.layout.size * 0.87 + 1
+        for words in captions:
+            surf = caption.render(words, 16, TEXT)
+            rect = surf.get_rect(midtop=(centre[0], below))
+            pygame.draw.rect(surface, CAPTION_BACK, rect.inflate(4, 0), border_radius=3)
+            surface.blit(surf, rect)
+            below = rect.bottom
 
     def draw_links(self, surface, centre, dirs, info):
         """Debug overlay: a dot per face (green linked, red expired) with the value received."""

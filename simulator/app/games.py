@@ -1,13 +1,16 @@
 """Find the firmware game class the simulator runs, by its short name.
 
-The games and the default come from simulator.games (each game's host module names its
+A name that is not a game's is refused, listing the games; a game module of your own that
+fails as it loads raises UserCodeError naming its line. The games and the default come from
+simulator.games (each game's host module names its
 firmware). If the default cannot be imported (for instance while it is being written) the
 simulator falls back to the demo game and says so on screen rather than refusing to start.
 """
 
 import importlib
 
-from simulator.games import DEFAULT, HOST_MODULES, host_game
+from simulator.games import DEFAULT, HOST_MODULES, game_names, host_game, name_problem
+from simulator.sessions.user_code import wrap
 
 # short name -> (module, class name)
 KNOWN = {name: tuple(host_game(name).FIRMWARE) for name in (*HOST_MODULES, "demo")}
@@ -19,6 +22,9 @@ class GameNotFound(LookupError):
 
 
 def _import(name: str):
+    problem = name_problem(name)
+    if problem:
+        raise GameNotFound(f"--game: {problem}")
     if name in KNOWN:
         module_name, class_name = KNOWN[name]
     else:
@@ -26,7 +32,12 @@ def _import(name: str):
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise GameNotFound(f"game {name!r}: cannot import {module_name} ({exc})") from None
+        if exc.name == module_name:  # no such game (not a module of its own failing to import)
+            games = ", ".join(game_names())
+            raise GameNotFound(f"--game: there is no game {name!r}; the games: {games}") from None
+        raise wrap(exc, f"game {name}", "importing its module") from None
+    except Exception as exc:  # noqa: BLE001 - a game's module may raise anything as it loads
+        raise wrap(exc, f"game {name}", "importing its module") from None
     if class_name is None:
         class_name = "".join(part.capitalize() for part in name.split("_"))
     cls = getattr(module, class_name, None) or getattr(module, "GAME", None)

@@ -3,6 +3,7 @@
 import pygame
 
 from simulator.app.clock import format_clock
+from simulator.app.glow import to_rgb8
 
 PANEL_BG = (26, 26, 32)
 DIM = (150, 150, 160)
@@ -75,6 +76,7 @@ class Panel:
         self.text = text
         self.scale = scale
         self.coins = []  # (rect, kind, index), filled while drawing
+        self.bottom = height  # where the help (and a legend) begin: what is drawn above ends there
 
     def px(self, v: float) -> int:
         """A length of the 1280x800 layout, in this window's pixels."""
@@ -125,10 +127,10 @@ class Panel:
             y = t.blit(surface, "View: " + view, (x, y + px(4)), 20).bottom
         y += px(10)
         owner = app.panel_owner()
+        self._draw_help(surface, app)  # first: what is drawn above ends where it begins
         if owner is not None:
             self.coins = []
             owner.draw_panel(surface, self, x, y)
-            self._draw_help(surface, app)
             return
         tip = app.tip()
         if tip:
@@ -140,18 +142,46 @@ class Panel:
         else:
             self.coins = []
         y = self._draw_inspector(surface, app, x, y)
-        self._draw_help(surface, app)
 
     def _draw_help(self, surface, app):
+        """The key help at the bottom, and above it the game's legend (its `legend(players)`),
+        if it has one; returns the y where they begin."""
         x, t = self.x + self.px(14), self.text
         owner = app.panel_owner()  # a game that takes the panel over says its own keys
         lines = getattr(owner, "HELP", None)
         if lines is None:  # V only where a hand hides something from its holder
             last = "V view as A / B / all   Esc quit" if app.can_view_as_player() else "Esc quit"
             lines = (*HELP, last)
-        hy = self.height - self.px(8 + 17 * len(lines))
+        top = self.height - self.px(8 + 17 * len(lines))
+        hy = top
         for line in lines:
             hy = t.blit(surface, line, (x, hy), 18, DIM).bottom
+        legend = getattr(app.host, "legend", None)
+        if legend is not None:
+            top = self._draw_legend(
+                surface, legend(app.players or app.host.DEFAULT_PLAYERS), x, top
+            )
+        self.bottom = top
+        return top
+
+    def _draw_legend(self, surface, rows, x, bottom):
+        """The legend's rows, ending above `bottom`: a heading, then a dot of each colour with
+        its words; returns the y of its top."""
+        t, px = self.text, self.px
+        line = px(16)
+        height = sum(line * (2 if items else 1) for _, items in rows) + px(6)
+        y = bottom - height
+        top = y
+        for heading, items in rows:
+            t.blit(surface, heading, (x, y), 16, DIM)
+            y += line
+            if items:
+                cx = x + px(6)
+                for colour, words in items:
+                    pygame.draw.circle(surface, to_rgb8(colour), (cx, y + line // 2), px(5))
+                    cx = t.blit(surface, words, (cx + px(8), y), 16, TEXT_COLOR).right + px(10)
+                y += line
+        return top
 
     def _draw_tokens(self, surface, tokens, x, y):
         self.coins = []

@@ -64,7 +64,58 @@ class Steps:
 
 class Gestures:
     """A person's hand on the window's tiles, as move steps made through `self.ops` (so they
-    are recorded); a game's table mixes it in beside its `ops` and `world`."""
+    are recorded); a game's table mixes it in beside its `ops` and `world`, and sets
+    SETTLE_MS (how long a tile may take to show a gesture's outcome), HOLD_DEAL_MS and
+    DEAL_TIMEOUT_MS (its firmware's deal hold, and how long a deal may take)."""
+
+    SETTLE_MS = 3000
+    HOLD_DEAL_MS = 6000
+    DEAL_TIMEOUT_MS = 60000
+
+    def state_of(self, t):
+        return self.world.inspect(t).get("state")
+
+    def wait_state(self, t, states, timeout=None):
+        """Until tile `t` shows one of `states` (a state or a tuple of them)."""
+        if isinstance(states, str):
+            states = (states,)
+        return Until(
+            lambda: self.state_of(t) in states,
+            self.SETTLE_MS if timeout is None else timeout,
+            lambda: f"tile {t} shows {self.state_of(t)}, expected {' or '.join(states)}",
+        )
+
+    def gather(self, cells):
+        """Every tile back into one cluster at `cells` [(q, r, rot)] (sorted ids), for a new
+        deal; the firmware deals a cluster whatever its tiles showed before."""
+        tiles = sorted(self.world.tiles)
+        for t in tiles:
+            if self.world.position(t) is not None:
+                self.ops.lift(t)
+        for t, (q, r, rot) in zip(tiles, cells):
+            self.ops.place(t, q, r, rot)
+
+    def hold_to_deal(self, held, dealt):
+        """Hold `held` until its hold starts a deal, let go, and wait until every tile shows
+        the state `dealt` (the game's face-down state)."""
+        w = self.world
+
+        def deal():
+            return w.inspect(held).get("deal", {})
+
+        before = deal().get("id")
+        self.ops.press(held)
+        yield Until(
+            lambda: deal().get("id") != before,
+            self.HOLD_DEAL_MS + 1000,
+            "holding a tile for 6 s did not start a deal",
+        )
+        self.ops.release(held)
+        yield Until(
+            lambda: all(self.state_of(t) == dealt for t in w.tiles),
+            self.DEAL_TIMEOUT_MS,
+            lambda: f"the deal did not finish: {deal().get('result') or 'no result yet'}",
+        )
 
     def move_to(self, t, cell, rot=None):
         if rot is None:

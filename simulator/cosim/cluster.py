@@ -17,7 +17,10 @@ def mpy_runners(count, tiles, heap=BOARD_HEAP, interpreter="micropython"):
     """{tile index: factory} putting the first `count` of `tiles` tiles on MicroPython.
     Raises ValueError for a count outside 0..tiles (nothing is started)."""
     if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= tiles:
-        raise ValueError(f"--mpy takes a number of tiles from 0 to {tiles}, not {count!r}")
+        raise ValueError(
+            f"mpy_runners: count must be a whole number of tiles from 0 to tiles={tiles}, "
+            f"not {count!r}"
+        )
 
     def factory(hal, game_class):
         return MpyTileRunner(hal, game_class, heap=heap, interpreter=interpreter)

@@ -48,8 +48,8 @@ def compiled_firmware(firmware_dir=FIRMWARE):
     if firmware_dir not in _compiled:
         from host_tools.bridge.build import build
 
-        image = build(firmware_dir=firmware_dir)
-        root = os.path.join(tempfile.gettempdir(), "blinks-cosim-" + image.build)
+        image = build(firmware_dir=firmware_dir).for_arch(host_micropython.native_arch())
+        root = os.path.join(tempfile.gettempdir(), f"blinks-cosim-{image.build}-{image.arch}")
         if not os.path.isdir(root):
             staging = tempfile.mkdtemp(prefix=".blinks-cosim-")
             image.write_under(staging)

@@ -1,5 +1,5 @@
 """`blinks session run SCRIPT... [--rules-only] [--seed N] [--ir-loss P] [--ir-bit-flip P] [--json]
-[--mpy N] [-q] [--ceiling]`.
+[--mpy N] [-q] [--ceiling] [--board-png DIR]`.
 
 Exit codes: 0 every expect held; 1 an expect failed (each printed as `SCRIPT:LINE: ...`, the
 session runs on); 2 the script is malformed, asks for an illegal or out-of-turn move, or cannot
@@ -94,6 +94,12 @@ def add_arguments(parser):
         "that lowers it",
     )
     run_p.add_argument(
+        "--board-png",
+        metavar="DIR",
+        help="write a picture of the board after each move into DIR (board-001.png, ...), for "
+        "games that draw one",
+    )
+    run_p.add_argument(
         "--mpy",
         type=int,
         default=0,
@@ -149,6 +155,7 @@ def run(args):
                 mpy=args.mpy,
                 quiet=args.quiet,
                 ceiling=args.ceiling,
+                board_png=args.board_png,
             )
         )
     if batch:
@@ -223,6 +230,7 @@ def run_session(
     quiet=False,
     ceiling=False,
     ir_bit_flip=0.0,
+    board_png=None,
 ):
     out = out or sys.stdout
     err = err or sys.stderr
@@ -249,6 +257,8 @@ def run_session(
         return fail(
             0, f"--ceiling: {game.NAME} scripts have no deal ceiling (Lost Gems scripts do)"
         )
+    if board_png is not None and not getattr(game, "BOARD_PNG", False):
+        return fail(0, f"--board-png: {game.NAME} scripts draw no board picture")
     if rules_only:
         runner_class, options = rules_class, {"ceiling": ceiling}
     else:
@@ -269,6 +279,8 @@ def run_session(
         print(f"{path}:{line}: {message}", file=err)
 
     try:
+        if board_png is not None:
+            options["board_png"] = board_png
         runner = runner_class(game.parse_script(text), seed=seed, say=say, failed=failed, **options)
         result = runner.run()
     except ScriptError as exc:

@@ -7,8 +7,9 @@ simulator/games/lostgems/playtest_cli.py; Waterfall's: simulator/games/waterfall
 
 import sys
 
-from simulator.games import DEFAULT, HOST_MODULES, host_game
+from simulator.games import DEFAULT, HOST_MODULES, host_game, name_problem
 from simulator.sessions.cli import seed_number
+from simulator.sessions.user_code import DEBUG_ENV, UserCodeError, report
 
 MAX_GAMES = 10_000_000  # over an hour of the best bot; more only fills memory with scores
 JSON_DECIMALS = 4  # figures in --json: 66.6667, not 66.66666666666667
@@ -84,6 +85,7 @@ def add_arguments(parser):
         help="also find each deal's ceiling, the best score players who knew the whole deck "
         "could make, to tell points the deal lost from points the play lost (a few ms a game)",
     )
+    add_debug_argument(parser)
     parser.add_argument(
         "-j",
         "--jobs",
@@ -98,6 +100,10 @@ def add_arguments(parser):
 def run(args):
     """`blinks playtest`: the game's own playtest (its host module's run_playtest(args))."""
     name = getattr(args, "game", None)
+    wrong = name_problem(name)
+    if wrong:
+        print(f"playtest: --game: {wrong}", file=sys.stderr)
+        return 2
     playtest_of = getattr(host_game(name), "run_playtest", None)
     if playtest_of is None:
         print(f"playtest: no playtests for --game {name}", file=sys.stderr)
@@ -107,6 +113,17 @@ def run(args):
     except KeyboardInterrupt:
         print("playtest: interrupted", file=sys.stderr)
         return 130
+    except UserCodeError as error:  # a bot of your own failed: its line, not our traceback
+        return report("playtest", error, args)
+
+
+def add_debug_argument(parser):
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="when code of your own (a bot, a game) fails, print the whole Python traceback "
+        f"instead of one line naming its file and line (also: {DEBUG_ENV}=1)",
+    )
 
 
 def rounded(figures):

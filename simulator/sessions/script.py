@@ -1,8 +1,11 @@
 """What every game's session scripts share: the error a malformed line raises (exit 2, said
 as `SCRIPT:LINE: what was expected`) and the reading of whole numbers, so `seed 5_0`, `+5` or a
 5,000-digit seed is refused alike in every game's language. Each game parses its own statements
-(simulator/games/<game>/script.py).
+(simulator/games/<game>/script.py) into `Statement`s; `save_new_script` writes a played game out
+as a script without overwriting an earlier one.
 """
+
+import os
 
 
 class ScriptError(Exception):
@@ -38,3 +41,54 @@ def number_error(word, expected):
     if word.isascii() and word.isdigit():
         return f"{expected}, got a number of more than {MAX_DIGITS} digits ({shown_word(word)})"
     return f"{expected}, got {shown_word(word)}"
+
+
+def script_lines(text):
+    """(line number, code) of every line with code on it, its `#` comment and blanks cut.
+    Lines end at "\n" only (a "\r" before it is white space): str.splitlines() would also break
+    at form feeds and Unicode separators, and the line numbers would drift."""
+    for number, raw in enumerate(text.split("\n"), 1):
+        code = raw.split("#", 1)[0].strip()
+        if code:
+            yield number, code
+
+
+class Statement:
+    """One script line of any game: its number, `kind` (the game's words: seed, deck, move,
+    expect...), its `text`, and what the game's parser read from it."""
+
+    __slots__ = ("kind", "line", "move", "player", "text", "tile", "value", "what")
+
+    def __init__(self, line, kind, text, value=None, player=None, move=None, what=None, tile=None):
+        self.line = line
+        self.kind = kind
+        self.text = text
+        self.value = value  # seed: int; deck: the items; deal: shape; start: player; expect: ...
+        self.player = player  # move: 0 for A, 1 for B, ...
+        self.move = move
+        self.what = what  # expect: what is expected (score, hints, ...)
+        self.tile = tile  # expect_tile: the tile id
+
+    def __repr__(self):
+        return f"Statement({self.line}, {self.text!r})"
+
+
+def safe_name(name):
+    """`name` (a bot's, `module:Class` included) as a file name's part."""
+    return "".join(c if c.isalnum() or c in "-_." else "-" for c in name)
+
+
+def save_new_script(text, folder, stem, suffix):
+    """Write `text` as a new script FOLDER/STEM.SUFFIX, or STEM-2, -3, ... when that is taken,
+    and return its path: a person's games are each played once, so an earlier one is never
+    overwritten. Raises OSError."""
+    base = os.path.join(folder, safe_name(stem))
+    path, copy = base + suffix, 1
+    while True:
+        try:
+            with open(path, "x") as f:
+                f.write(text)
+            return path
+        except FileExistsError:
+            copy += 1
+            path = f"{base}-{copy}{suffix}"

@@ -13,10 +13,10 @@ from sim_hands import Hands, lone_cell
 
 from host_tools.cli import main as blinks
 from simulator.games.lostgems.bot_play import BROKEN, NEW_GAME, OVER, PERSON, rating
-from simulator.games.lostgems.game_scripts import save_new_script
 from simulator.games.lostgems.moves import ALL_HINTS, DISCARDS, PLAYS
 from simulator.games.lostgems.observation import Observation
 from simulator.games.lostgems.shards import parse_shard, shard_name
+from simulator.sessions.script import save_new_script
 
 
 def wait_for(app, hands, ready, timeout_ms=60000):
@@ -214,8 +214,6 @@ def test_each_game_against_the_bot_is_saved_as_a_script_that_replays_it(make_app
 
     press_button(app, hands, game, NEW_GAME)
     wait_for(app, hands, lambda: game.phase == PERSON)
-    app.close()  # before A's first move: there is nothing to save
-    assert game.saved_scripts == [str(finished)]
     state = game.state
     play_as_peeking_person(app, hands, game, turns=3)
     app.close()  # the window closes mid-game
@@ -229,6 +227,36 @@ def test_each_game_against_the_bot_is_saved_as_a_script_that_replays_it(make_app
     assert blinks(["session", "run", str(unfinished), "--rules-only", "-q"]) == 0
     app.close()
     assert len(list(folder.iterdir())) == 2  # saved once, however often the window closes
+
+
+def test_a_game_closed_before_any_move_is_saved_as_dealt_or_said_not_to_be(
+    make_app, tmp_path, capsys
+):
+    """The README keeps a game "when you close the window before the end": one closed right
+    after the deal is saved as dealt (its deck, no move), which replays; one closed before the
+    deal is done cannot be, and the terminal is told why."""
+    folder = tmp_path / "games"
+    app = make_app(seed=5, bot="cautious", scripts=str(folder))
+    hands = Hands(app)
+    game = app.controllers[0]
+    wait_for(app, hands, lambda: game.phase == PERSON)
+    app.close()
+    dealt = folder / "you-cautious-seed5.lg"
+    assert game.saved_scripts == [str(dealt)]
+    text = dealt.read_text()
+    assert text.startswith("# You (A) with cautious (B), game seed 5: left unfinished after 0")
+    assert "\ndeck " in text and "\nA " not in text and "\nB " not in text
+    assert blinks(["session", "run", str(dealt), "--rules-only", "-q"]) == 0
+    capsys.readouterr()
+
+    early = make_app(seed=7, bot="cautious", scripts=str(folder))
+    bot = early.controllers[0]
+    early.advance(1000)  # the bot is still holding a tile to deal
+    early.close()
+    assert bot.saved_scripts == [] and bot.unsaved == []
+    assert bot.notes == [
+        f"nothing saved in {folder} for game seed 7: the window closed before the deal was done"
+    ]
 
 
 def test_a_game_that_cannot_be_saved_is_said_to_be_lost(make_app, tmp_path):
@@ -247,7 +275,10 @@ def test_a_game_that_cannot_be_saved_is_said_to_be_lost(make_app, tmp_path):
 
 
 def test_a_saved_game_never_overwrites_an_earlier_one(tmp_path):
-    paths = [save_new_script(f"# game {i}\n", str(tmp_path), "you-cautious", 5) for i in range(3)]
+    paths = [
+        save_new_script(f"# game {i}\n", str(tmp_path), "you-cautious-seed5", ".lg")
+        for i in range(3)
+    ]
     assert [os.path.basename(p) for p in paths] == [
         "you-cautious-seed5.lg",
         "you-cautious-seed5-2.lg",
@@ -285,9 +316,7 @@ def test_bot_options_are_checked(tmp_path, capsys):
     assert "use it with --bot NAME" in capsys.readouterr().err
     (tmp_path / "taken").write_text("")
     assert blinks(["sim", "--bot", "cautious", "--scripts", str(tmp_path / "taken")]) == 2
-    assert (
-        capsys.readouterr().err == f"blinks sim: --scripts: {tmp_path / 'taken'} is not a folder\n"
-    )
+    assert capsys.readouterr().err == f"blinks sim: --scripts {tmp_path / 'taken'}: not a folder\n"
     for name in (":", ".mybots:Greedy"):  # names importlib refuses with ValueError/TypeError
         assert blinks(["sim", "--bot", name]) == 2
         assert capsys.readouterr().err.startswith(f"blinks sim: --bot: {name}: name the module")

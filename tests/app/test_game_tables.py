@@ -15,8 +15,9 @@ def test_waterfall_gets_its_own_table_with_the_dealt_cluster_on_the_draw_pile(ma
     app = make_app(tiles=27, game="waterfall")
     names = area_names(app)
     assert names[0] == "draw" and "waterfall" in names and "discard" in names
-    for p in "abcd":
+    for p in "ab":  # two players unless --players says otherwise
         assert f"hand_{p}" in names and f"score_{p}" in names
+    assert not {"hand_c", "score_c", "hand_d", "score_d"} & set(names)
     assert {app.area_name(t) for t in app.world.tiles} == {"draw"}
     assert app.world.inspect(0)["state"] == "undealt"
     assert "triple-click" in app.tip()

@@ -167,7 +167,7 @@ def deal_and_play(w):
     w.advance(600)
     w.lift(discard)
     w.place(discard, 40, 0)
-    w.advance(300)
+    w.advance(1000)  # lone: unheard since 0.6 s before the press at least
     w.hold(discard, 2200)
     w.advance(500)
     return first, second, wrong, discard

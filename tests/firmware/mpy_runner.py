@@ -1,6 +1,6 @@
 """Run plain test modules under the real MicroPython (also works under CPython).
 
-    MICROPYPATH=firmware:tests/firmware micropython -X heapsize=192K tests/firmware/mpy_runner.py \
+    MICROPYPATH=firmware:tests/firmware micropython -X heapsize=256K tests/firmware/mpy_runner.py \
         [module ...]
 
 With no arguments it runs every `test_rt_*` module in this folder. A test module is a plain file

@@ -217,3 +217,66 @@ def test_garbage_deal_messages_never_raise():
                 if deal_mod.is_deal_message(data):
                     d.receive(rng.random(5), data, bus.now)
     assert len(phases) >= 5, phases
+
+
+# -- how long a tile shows the deal (SHOW_LIMIT_MS, HAND_OUT_MS) ------------------------------
+_READY = 0x46
+_SIZE = 0x42
+
+
+def deaf_to(bus, tile, kinds, until=None):
+    """Tile `tile` drops the deal messages of `kinds` it receives (until bus time `until`)."""
+    deal = bus.deals[tile]
+    receive = deal.receive
+
+    def filtered(face, data, now):
+        if data[0] in kinds and (until is None or now < until):
+            return
+        receive(face, data, now)
+
+    deal.receive = filtered
+
+
+def dealt_at(bus, tile):
+    bus.run_until(lambda: "dealing" in bus.hosts[tile].events, 20000)
+    return bus.now
+
+
+def test_a_voted_tile_that_hears_no_outcome_is_uncertain_45_s_after_its_item_not_its_vote():
+    bus = Bus(line_links(6), 6)
+    deaf_to(bus, 2, (_READY,), until=30000)  # tile 3's vote reaches tile 2 only at 30 s...
+    deaf_to(bus, 2, (0x47, 0x49))  # ...and no outcome ever reaches tile 2
+    hold_and_fire(bus, 0)
+    got = dealt_at(bus, 2)
+    assert bus.run_until(lambda: bus.deals[2].phase == 4, 40000)  # voted, ~30 s after its item
+    voted = bus.now
+    assert voted - got > 25000
+    assert bus.run_until(lambda: "uncertain" in bus.hosts[2].events, 60000)
+    assert got + deal_mod.SHOW_LIMIT_MS <= bus.now <= got + deal_mod.SHOW_LIMIT_MS + 20
+    assert bus.now < voted + deal_mod.ROOT_TIMEOUT_MS  # as it was: 45 s after the vote
+
+
+def test_a_tile_whose_subtree_never_votes_gives_the_deal_up_45_s_after_its_item():
+    bus = Bus(line_links(6), 6)
+    deaf_to(bus, 2, (_READY, 0x47, 0x49))  # no vote from below, no outcome from anywhere
+    hold_and_fire(bus, 0)
+    got = dealt_at(bus, 2)
+    assert bus.run_until(lambda: "aborted" in bus.hosts[2].events, 70000)
+    assert got + deal_mod.SHOW_LIMIT_MS <= bus.now <= got + deal_mod.SHOW_LIMIT_MS + 20
+    assert bus.deals[2].result == "timeout" and bus.hosts[2].item is None
+
+
+def test_the_root_fails_a_deal_still_counted_30_s_after_its_hold():
+    bus = Bus(line_links(6), 6)
+    deaf_to(bus, 0, (_SIZE,), until=31000)  # the count cannot finish before 31 s
+    hold_and_fire(bus, 0)
+    assert bus.run_until(lambda: bus.deals[0].result, 40000)
+    assert bus.deals[0].result == "the cluster was still being counted 30 s after the hold"
+    assert bus.hosts[0].events[-1].startswith("failed: ")
+    assert all("dealing" not in h.events for h in bus.hosts)  # nothing was handed out
+
+    bus = Bus(line_links(6), 6)
+    deaf_to(bus, 0, (_SIZE,), until=20000)  # counted at 20 s: in time
+    hold_and_fire(bus, 0)
+    assert bus.run_until(lambda: bus.deals[0].result, 60000)
+    assert bus.deals[0].result == "dealt 6"

@@ -18,9 +18,12 @@ needs_mpy = pytest.mark.skipif(
 
 
 def run_mpy(script, *args):
+    """Every runtime test module in one process, compiled from source (native code too): more
+    heap than a tile's 192K, which imports .mpy files (bench mpy_heap_kb and rp2_heap_free_kb
+    hold the tile's own figure)."""
     env = dict(os.environ, MICROPYPATH=os.path.join(ROOT, "firmware") + ":" + HERE)
     return subprocess.run(
-        [MICROPYTHON, "-X", "heapsize=192K", os.path.join(HERE, script), *args],
+        [MICROPYTHON, "-X", "heapsize=256K", os.path.join(HERE, script), *args],
         check=False,
         env=env,
         capture_output=True,

@@ -10,6 +10,7 @@ from vtile_helpers import FAST, run_blinks, run_mpremote
 
 from host_tools.bridge.build import build
 from host_tools.cli.flash import flash_all
+from host_tools.host_micropython import native_arch
 
 
 def read_for(port, seconds):
@@ -56,6 +57,7 @@ def test_ports_lists_named_tiles_with_serial_and_firmware(make_tile, monkeypatch
         "build": image.build,
         "game": image.game,
         "version": image.version,
+        "arch": native_arch(),  # its hot loops' machine code: the virtual tile's CPU
     }
     assert rows[flashed.port]["serial"] == flashed.serial.hex()
     assert rows[blank.port]["serial"] == blank.serial.hex()  # a tile has its id before firmware

@@ -15,6 +15,7 @@ from vtile_helpers import FAST, ROOT, boot_check, run_blinks
 
 from host_tools.bridge.build import BuildError, build, resolve_game
 from host_tools.cli.flash import flash_all
+from host_tools.host_micropython import native_arch
 
 
 def tile_files(flash_dir):
@@ -35,16 +36,18 @@ def tile_files(flash_dir):
 
 
 def installed_build(flash_dir, images):
-    """Which of `images` the tile holds, complete: main.py and every file of its fw dir match."""
+    """Which of `images` the tile holds, complete: main.py and every file of its fw dir match
+    (its native modules as compiled for the virtual tile's CPU, as the flash sent them)."""
     files = tile_files(flash_dir)
-    for image in images:
+    for built in images:
+        image = built.for_arch(native_arch())
         main_ok = files.get("main.py", ("",))[0] == hashlib.sha256(image.main_py).hexdigest()
         body_ok = all(
             files.get(image.fw_dir + "/" + p, ("",))[0] == hashlib.sha256(d).hexdigest()
             for p, d in image.files.items()
         )
         if main_ok and body_ok:
-            return image
+            return built
     return None
 
 
@@ -277,8 +280,9 @@ def test_no_compile_flashes_sources_that_boot(make_tile):
 
 
 def with_mpy_version(image, version):
-    """The image as an mpy-cross of another .mpy format version would have built it (a test
-    stand-in: only the version byte of each .mpy header differs)."""
+    """The image as an mpy-cross of another .mpy format version would have built it for the
+    virtual tile's CPU (a test stand-in: only the version byte of each .mpy header differs)."""
+    image = image.for_arch(native_arch())
     for path, data in image.files.items():
         if path.endswith(".mpy"):
             image.files[path] = data[:1] + bytes([version]) + data[2:]
@@ -317,7 +321,15 @@ def test_mpy_compatibility_follows_micropythons_rules():
     native = {"n.mpy": b"M\x06" + bytes([3 | 2 << 2]) + b"\x1f"}  # v6.3, native arch 2
     assert incompatibility(native, tile(6, 3, 2)) is None
     assert "native code" in incompatibility(native, tile(6, 3, 3))
-    assert "mixes .mpy formats" in incompatibility({**bytecode, **native}, tile(6))
+    # bytecode modules load beside native ones (MicroPython checks each file): the native
+    # modules' architecture is what must match
+    assert incompatibility({**bytecode, **native}, tile(6, 3, 2)) is None
+    assert "native code" in incompatibility({**bytecode, **native}, tile(6, 3, 4))
+    other = {"m.mpy": b"M\x06" + bytes([3 | 4 << 2]) + b"\x1f"}  # native arch 4 (armv6m)
+    assert "mixes .mpy formats" in incompatibility({**native, **other}, tile(6, 3, 2))
+    assert "mixes .mpy formats" in incompatibility(
+        {**bytecode, "v5.mpy": b"M\x05\x00\x1f"}, tile(6)
+    )
 
 
 def test_a_bad_option_shows_the_subcommands_usage():

@@ -310,7 +310,7 @@ def test_a_batch_with_json_prints_each_scripts_object_on_its_own_line(tmp_path, 
 def test_a_batch_with_no_script_is_an_error(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     assert main(["session", "run", str(tmp_path / "empty")]) == 2
-    assert "no session scripts (*.lg, *.wf) to run" in capsys.readouterr().err
+    assert "no session scripts (*.lg, *.wf, *.gm, *.gb) to run" in capsys.readouterr().err
 
 
 def test_quiet_leaves_out_the_transcript_but_not_what_went_wrong(tmp_path, capsys):

@@ -9,6 +9,7 @@ import subprocess
 
 import pytest
 
+from host_tools import host_micropython
 from host_tools.bridge import build
 from host_tools.host_micropython import micropython_command
 
@@ -102,7 +103,8 @@ print("RESULT", heap, card_alloc, water_alloc)
 
 def deployed(into):
     """The image `blinks flash --game waterfall` puts on a tile (.mpy), written under `into`."""
-    return build.build(game="games.waterfall:Waterfall").write_under(into)
+    image = build.build(game="games.waterfall:Waterfall")
+    return image.for_arch(host_micropython.native_arch()).write_under(into)
 
 
 @pytest.mark.skipif(MICROPYTHON is None, reason="the micropython command is not installed")

@@ -6,6 +6,11 @@ an optional `out`, a list of six the picture is painted into (and returned): the
 own, so a pass allocates nothing; without it a new list is made.
 """
 
+try:
+    import micropython
+except ImportError:  # CPython: plain Python (runtime/native.py)
+    from runtime import native as micropython  # type: ignore[no-redef]
+
 from runtime import colors
 
 from games.lostgems import shards
@@ -44,6 +49,7 @@ def triangle(now, period):
     return (period - phase) * 255 // half
 
 
+@micropython.native
 def solid(c, out=None):
     if out is None:
         return [c] * 6
@@ -73,10 +79,12 @@ def uncertain(now, out=None):
     return out
 
 
+@micropython.native
 def face_down(out=None):
     return solid(FACE_DOWN, out)
 
 
+@micropython.native
 def spots(shard, base, bright, out=None):
     """The shard's colour, its value as brighter faces evenly spaced (1: 0; 2: 0, 3; 3: 0, 2, 4)."""
     c = shard_color(shard)
@@ -86,6 +94,7 @@ def spots(shard, base, bright, out=None):
     return out
 
 
+@micropython.native
 def revealed(shard, out=None):
     """Its colour on every face, its value as bright spots over a dimmer base."""
     return spots(shard, 70, 255, out)

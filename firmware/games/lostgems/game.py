@@ -13,11 +13,12 @@ Gestures (read every pass so the runtime's latched flags never go stale):
   sleeping tile deals 6 s after the press that woke it (the runtime swallows that press, and
   an older one must not count).
 - double-click a face-down or revealed shard: toggle face down <-> revealed.
-- "lone" below means no neighbour frame for LONE_MS (0.6 s), so a link that blinks out for a
-  moment does not make a tile in a cluster lone.
+- "lone" below means no neighbour frame, valid or not, for LONE_MS (0.6 s), so a link that
+  blinks out for a moment does not make a tile in a cluster lone (runtime.dealt).
 - triple-click (3 or more clicks) a lone face-down or revealed shard: the first play; a 1 becomes
   played and starts the board, anything else is an error.
-- hold 2 s (button_long_pressed) on a shard lone all through the hold: discarded.
+- hold 2 s (button_long_pressed) on a shard lone all through the hold and the 0.6 s before
+  it: discarded (a tile of a cluster held to deal must not discard itself on a noisy link).
 - triple-click a played tile: score count over the whole board.
 
 Face values: a played tile sends the board (2 bits per colour, see `board`) on every face, all
@@ -67,9 +68,13 @@ State names may contain a space ('face down'): split `<old> -> <new>` on ' -> ' 
 remainder on ' shard='.
 """
 
-from runtime import colors
-from runtime.courier import Courier
-from runtime.deal import PHASES, Deal, is_deal_message
+try:
+    import micropython
+except ImportError:  # CPython: plain Python (runtime/native.py)
+    from runtime import native as micropython  # type: ignore[no-redef]
+
+from runtime import colors, dealt
+from runtime.dealt import DONE, LONE_MS, DealtGame
 
 from games.lostgems import board as gem_board
 from games.lostgems import display, shards, store
@@ -98,40 +103,32 @@ ERROR_MS = const(3000)
 COMPLETION_MS = const(3000)
 COUNT_HOLD_MS = const(1500)
 VICTORY_MS = const(5000)
-HOLD_DEAL_MS = const(6000)
-COUNT_AFTER_MS = const(1000)  # into a hold, the cluster starts counting itself for a deal
+HOLD_DEAL_MS = dealt.HOLD_DEAL_MS  # the hold that deals (runtime.dealt), as tests and docs name it
 _FRESH_MS = const(250)  # after a commit, board values count again (> a face's 200 ms expiry)
-_LONE_MS = const(600)  # a tile is lone (for first plays and discards) after this long unheard
 _NEVER = const(-1000000000)
 _GIVEN_UP = (UNDEALT, shards.NO_SHARD, gem_board.EMPTY, 0)  # an uncertain tile's old deal, given up
 
 
-class LostGems:
+class LostGems(DealtGame):
+    PREFIX = "LG"
+
     def __init__(self, tile):
-        self.tile = tile
-        self.state = UNDEALT
+        DealtGame.__init__(self, tile, UNDEALT)
         self.shard = shards.NO_SHARD
         self.board = gem_board.EMPTY
         self.rank = 0
-        self.since = 0
         self.prior: tuple | None = None  # (state, shard, board, rank) before the deal
-        self.failed = False  # the held tile of a failed deal, until pressed
         self.fresh_from = _NEVER  # board values count from then (FRESH_MS after a commit)
         self.gold_until = _NEVER
         self.copper_until = _NEVER
         self.count_id = 0
         self.count_start = _NEVER
-        self.held_from = None  # while the button is down: since when (-1 once the hold dealt)
-        self.name = ""
-        self.courier = Courier(tile)
         self._frame = [0] * 6  # the picture each pass paints (see picture())
-        self.deal = Deal(tile, self.courier, self)
 
     # -- life cycle -------------------------------------------------------------------------
     def setup(self):
         t = self.tile
-        for b in t.serial_number():
-            self.name += f"{b:02x}"
+        self.setup_name()
         now = t.millis()
         blob = t.load_state()
         saved = store.decode(blob)
@@ -141,7 +138,7 @@ class LostGems:
                 saved = None
         if saved is None:
             if blob is not None:
-                self._log("restore", now, "undealt shard=- damaged save ignored")
+                self.log("restore", now, "undealt shard=- damaged save ignored")
             return
         state, shard, board, rank, prior, record = saved
         self.shard, self.board, self.rank = shard, board, rank
@@ -155,12 +152,13 @@ class LostGems:
             gem_board.highest(board, 1),
             gem_board.highest(board, 2),
         )
-        self._log("restore", now, f"{state} shard={shards.name(shard) or '-'} board={r}{y}{b}")
+        self.log("restore", now, f"{state} shard={shards.name(shard) or '-'} board={r}{y}{b}")
 
+    @micropython.native
     def loop(self):
         t = self.tile
         now = t.millis()
-        self._receive(now)
+        self.receive(now)
         self.deal.poll(now)
         seen = self._listen(now)
         self._buttons(now)
@@ -168,11 +166,11 @@ class LostGems:
             if seen and gem_board.is_playable(seen, self.shard):
                 self._become_played(seen, now)
             elif seen:
-                self._enter(ERROR, now)
+                self.enter(ERROR, now)
         elif self.state == PLAYED:
             self._learn(seen, now)
         elif self.state == ERROR and now - self.since >= ERROR_MS:
-            self._enter(DISCARDED, now)
+            self.enter(DISCARDED, now)
         elif self.state == UNCERTAIN and not self.deal.active():
             # a new deal took it in: it gives up the old one it never heard the end of
             self.prior = _GIVEN_UP
@@ -183,31 +181,22 @@ class LostGems:
 
     def inspect(self):
         d = self.deal
+        deal = self.deal_view()
+        deal["item"] = shards.name(d.item) if d.active() else None
         return {
             "state": self.state,
             "shard": shards.name(self.shard),
             "board": gem_board.describe(self.board) if self.state == PLAYED else None,
             "rank": self.rank if self.state == PLAYED else None,
             "show": self.showing(self.tile.millis()),
-            "deal": {
-                "id": d.shown,
-                "phase": PHASES[d.phase],
-                "root": d.root,
-                "size": d.size,
-                "result": d.result,
-                "item": shards.name(d.item) if d.active() else None,
-            },
+            "deal": deal,
         }
 
     # -- state changes ----------------------------------------------------------------------
-    def _enter(self, state, now):
-        old = self.state
-        self.state = state
-        self.since = now
-        self._log("state", now, f"{old} -> {state} shard={shards.name(self.shard) or '-'}")
-        self._save()
+    def describe(self):
+        return f"{self.state} shard={shards.name(self.shard) or '-'}"
 
-    def _save(self, now=0):
+    def save(self, now=0):
         record = self.deal.record()
         if self.state == DEALING or self.state == UNCERTAIN:
             if not record[0]:
@@ -220,10 +209,6 @@ class LostGems:
         blob = store.encode(self.state, self.shard, self.board, self.rank, UNDEALT, record)
         self.tile.save_state(blob)
 
-    def _log(self, event, now, details):
-        """One structured line: LG <event> tile=<hex> t=<ms> <details> (see the module docstring)."""
-        self.tile.log(f"LG {event} tile={self.name} t={now} {details}")
-
     # -- the deal's news (hooks called by runtime.deal.Deal) -------------------------------
     def deal_deck(self, size):
         colours = shards.colours_for_cluster(size)
@@ -231,19 +216,10 @@ class LostGems:
             return f"cluster of {size} tiles"
         return shards.shuffle(shards.deck(colours), self.tile.random)
 
-    def deal_dealing(self, shard, now):
-        if self.state != DEALING:
-            self.prior = (self.state, self.shard, self.board, self.rank)
-        self.failed = False
-        if self.deal.root:
-            self._log("deal", now, f"start id={self.deal.id}")
-        self._enter(DEALING, now)
+    def keep_prior(self):
+        self.prior = (self.state, self.shard, self.board, self.rank)
 
-    deal_voted = _save  # a vote is saved: a reset brings the tile back uncertain
-
-    def deal_committed(self, shard, now):
-        if self.deal.root:
-            self._log("deal", now, f"dealt size={self.deal.size} id={self.deal.id}")
+    def dealt(self, shard, now):
         self.shard = shard
         self.board = gem_board.EMPTY
         self.rank = 0
@@ -251,75 +227,46 @@ class LostGems:
         self.count_start = _NEVER
         self.gold_until = self.copper_until = _NEVER
         self.fresh_from = now + _FRESH_MS
-        self._enter(FACE_DOWN, now)
+        self.enter(FACE_DOWN, now)
 
     def deal_aborted(self, now):
         if self.prior is None:
             return
         state, self.shard, self.board, self.rank = self.prior
         self.prior = None
-        self._enter(state, now)
-
-    def deal_uncertain(self, now):
-        self._enter(UNCERTAIN, now)
-
-    def deal_failed(self, reason, now):
-        self.failed = True
-        self._log("deal", now, f"failed id={self.deal.id} reason={reason}")
-        self._save()
+        self.enter(state, now)
 
     # -- gestures ---------------------------------------------------------------------------
+    @micropython.native
     def _buttons(self, now):
         t = self.tile
-        held = self.held_from
-        if held is None and t.button_quiet():
-            return  # not held, and nothing new: every flag was read on an earlier pass
-        if not t.button_down():
-            if held is not None and held >= 0:
-                self.deal.cancel(now)  # released before it dealt: drop the count
-            held = None
-        elif held is None:
-            held = now  # the first pass that sees it down: a press, or the one that woke us
-        holding = now - held if held is not None and held >= 0 else -1  # ms held, not dealt yet
-        if t.button_pressed():
-            self.failed = False  # someone touched it: the failure has been seen
-        deal = t.button_long_long_pressed()
+        holding = self.hold(now)
+        if holding == DONE:
+            return
         hold = t.button_long_pressed()
         double = t.button_double_clicked()
         triple = t.button_multi_clicked()
-        if deal or holding >= HOLD_DEAL_MS:
-            # once a press; the runtime's flag needs a face heard at that instant (a lossy link
-            # can miss it) and never fires on a lone tile, which is a cluster of 1 to us
-            deal = True
-            held = -1
-        self.held_from = held
-        if deal:
-            self.deal.start(now)
-            return
-        if holding >= COUNT_AFTER_MS:
-            self.deal.count(now)
-        alone = now - max(self.deal.last_seen)  # ms since any neighbour was heard
-        lone = alone >= _LONE_MS
+        lone = self.unheard(now) >= LONE_MS
         if self.state == FACE_DOWN or self.state == REVEALED:
             if double:
-                self._enter(REVEALED if self.state == FACE_DOWN else FACE_DOWN, now)
+                self.enter(REVEALED if self.state == FACE_DOWN else FACE_DOWN, now)
             elif triple and lone:
                 if shards.value_of(self.shard) == 1:
                     self._become_played(gem_board.EMPTY, now)
                 else:
-                    self._enter(ERROR, now)
-            elif hold and alone > holding:
-                # lone all through the hold: a noisy link can go quiet for 0.6 s, and a tile of
-                # a cluster held for a deal must not discard itself at 2 s
-                self._enter(DISCARDED, now)
+                    self.enter(ERROR, now)
+            elif hold and self.lone_hold(now, holding):
+                # a tile of a cluster held for a deal must not discard itself at 2 s
+                self.enter(DISCARDED, now)
         elif self.state == PLAYED and triple:  # score count: start one under a new id
             new_id = self.count_id
             while new_id == self.count_id:
                 new_id = t.random(254) + 1
-            self._log("count", now, f"score={gem_board.score(self.board)}")
+            self.log("count", now, f"score={gem_board.score(self.board)}")
             self._join_count(new_id, now, now, -1)
 
     # -- plays ------------------------------------------------------------------------------
+    @micropython.native
     def _listen(self, now):
         """What the neighbours say of the board (an expired face says nothing); nothing for
         FRESH_MS after a commit, when a value could still be one sent before the deal."""
@@ -338,7 +285,7 @@ class LostGems:
         self.board = gem_board.play(seen, self.shard)
         if gem_board.completed(seen, self.board):
             self.copper_until = now + COMPLETION_MS
-        self._enter(PLAYED, now)
+        self.enter(PLAYED, now)
         self._tell_board(-1)
 
     def _learn(self, seen, now, came_from=-1):
@@ -349,7 +296,7 @@ class LostGems:
         if shards.colour_of(self.shard) in gem_board.completed(self.board, merged):
             self.gold_until = now + COMPLETION_MS
         self.board = merged
-        self._save()
+        self.save()
         self._tell_board(came_from)
 
     def _tell_board(self, came_from):
@@ -374,29 +321,20 @@ class LostGems:
                 self.courier.send(f, bytes((_COUNT, count_id, elapsed >> 8, elapsed & 255)))
 
     # -- datagrams --------------------------------------------------------------------------
-    def _receive(self, now):
-        t = self.tile
-        ready = t.datagram_faces()
-        if not ready:
-            return
-        for f in range(6):
-            if not ready >> f & 1:
-                continue
-            data = t.get_datagram_on_face(f)
-            t.mark_datagram_read_on_face(f)
-            if is_deal_message(data):
-                self.deal.receive(f, data, now)
-            elif len(data) == 2 and data[0] == _BOARD_NEWS and self.state == PLAYED:
-                self._learn(data[1] & 63, now, f)
-            elif (
-                len(data) == 4
-                and data[0] == _COUNT
-                and self.state == PLAYED
-                and data[1] != self.count_id
-            ):  # a score count this tile has not joined yet
-                self._join_count(data[1], now - (data[2] << 8 | data[3]), now, f)
+    @micropython.native
+    def on_datagram(self, f, data, now):
+        if len(data) == 2 and data[0] == _BOARD_NEWS and self.state == PLAYED:
+            self._learn(data[1] & 63, now, f)
+        elif (
+            len(data) == 4
+            and data[0] == _COUNT
+            and self.state == PLAYED
+            and data[1] != self.count_id
+        ):
+            self._join_count(data[1], now - (data[2] << 8 | data[3]), now, f)  # a new count
 
     # -- the picture ------------------------------------------------------------------------
+    @micropython.native
     def showing(self, now):
         """The name of what the tile shows now (inspect's "show"): the state or an overlay on it."""
         if self.failed:
@@ -419,6 +357,7 @@ class LostGems:
     def _gem_complete(self):
         return gem_board.highest(self.board, shards.colour_of(self.shard)) == 3
 
+    @micropython.native
     def picture(self, now):
         """Six colours for this pass, painted into the game's own list (no allocation)."""
         show = self.showing(now)

@@ -26,9 +26,8 @@ Log lines: WF state tile=<hex> t=<ms> <old> -> <new> card=<card> up=<face>
            WF deal tile=<hex> t=<ms> start|dealt size=<n>|failed reason=<text>
 """
 
-from runtime import colors
-from runtime.courier import Courier
-from runtime.deal import PHASES, Deal, is_deal_message
+from runtime import colors, dealt
+from runtime.dealt import DONE, LONE_MS, DealtGame
 
 from games.waterfall import actions, cards, display, orientation, store
 from games.waterfall.actions import Actions
@@ -49,31 +48,24 @@ CARD = store.CARD
 REVEALED = store.REVEALED
 WATERFALL = store.WATERFALL
 
-HOLD_DEAL_MS = const(6000)
-COUNT_AFTER_MS = const(1000)
+HOLD_DEAL_MS = dealt.HOLD_DEAL_MS  # the hold that deals (runtime.dealt), as tests and docs name it
 REFUSED_MS = const(600)
 _FRESH_MS = const(250)  # after a deal, face values count again (> a face's 200 ms expiry)
-_LONE_MS = const(600)
 _NEVER = const(-1000000000)
 
 
-class Waterfall:
+class Waterfall(DealtGame):
+    PREFIX = "WF"
+
     def __init__(self, tile):
-        self.tile = tile
-        self.state = UNDEALT
+        DealtGame.__init__(self, tile, UNDEALT)
         self.card = cards.NO_CARD
         self.up = -1  # the face pointing up the waterfall, -1 off it
         self.top = False
         self.prior = UNDEALT  # the state before a deal under way
         self.prior_card = cards.NO_CARD
-        self.since = 0
-        self.failed = False
         self.fresh_from = _NEVER
         self.refused_at = _NEVER
-        self.held_from = None
-        self.name = ""
-        self.courier = Courier(tile)
-        self.deal = Deal(tile, self.courier, self)
         self.travel = Travel(self)
         self.actions = Actions(self)
         self._frame = [0] * 6
@@ -81,8 +73,7 @@ class Waterfall:
     # -- life cycle -------------------------------------------------------------------------
     def setup(self):
         t = self.tile
-        for b in t.serial_number():
-            self.name += f"{b:02x}"
+        self.setup_name()
         now = t.millis()
         saved = store.decode(t.load_state())
         if saved is None:
@@ -99,12 +90,12 @@ class Waterfall:
         self.prior_card = card
         self.state = state
         self.since = now
-        self.log("state", now, f"restored -> {self._describe()}")
+        self.log("state", now, f"restored -> {self.describe()}")
 
     def loop(self):
         t = self.tile
         now = t.millis()
-        self._receive(now)
+        self.receive(now)
         self.deal.poll(now)
         self._buttons(now)
         if self.state == CARD or self.state == REVEALED:
@@ -124,7 +115,6 @@ class Waterfall:
             t.set_color_on_face(frame[f], f)
 
     def inspect(self):
-        d = self.deal
         now = self.tile.millis()
         water = self.state == WATERFALL
         tr = self.travel
@@ -146,25 +136,12 @@ class Waterfall:
             "open": water and self.actions.is_open(now),
             "spots": self._open_faces() if water else 0,
             "show": self.showing(now),
-            "deal": {
-                "id": d.shown,
-                "phase": PHASES[d.phase],
-                "root": d.root,
-                "size": d.size,
-                "result": d.result,
-            },
+            "deal": self.deal_view(),
         }
 
     # -- state ------------------------------------------------------------------------------
-    def _describe(self):
+    def describe(self):
         return f"{self.state} card={cards.name(self.card) or '-'} up={self.up}"
-
-    def _enter(self, state, now):
-        old = self.state
-        self.state = state
-        self.since = now
-        self.log("state", now, f"{old} -> {self._describe()}")
-        self.save()
 
     def save(self, now=0):
         """Keep the tile's state across a reset (`store`); called at every change of it."""
@@ -182,9 +159,6 @@ class Waterfall:
         )
         self.tile.save_state(blob)
 
-    def log(self, event, now, details):
-        self.tile.log(f"WF {event} tile={self.name} t={now} {details}")
-
     def refuse(self, now, why):
         """Flash red: the click asked for something the rules (or the tiles) do not allow."""
         self.refused_at = now
@@ -197,55 +171,29 @@ class Waterfall:
         deck = cards.shuffle(cards.deck(), self.tile.random)
         return deck[:size]
 
-    def deal_dealing(self, card, now):
-        if self.state != DEALING:
-            self.prior, self.prior_card = self.state, self.card
-        self.failed = False
-        if self.deal.root:
-            self.log("deal", now, f"start id={self.deal.id}")
-        self._enter(DEALING, now)
+    def keep_prior(self):
+        self.prior, self.prior_card = self.state, self.card
 
-    deal_voted = save
-
-    def deal_committed(self, card, now):
-        if self.deal.root:
-            self.log("deal", now, f"dealt size={self.deal.size} id={self.deal.id}")
+    def dealt(self, card, now):
         self.card = card
         self.up = -1
         self.top = False
         self.travel.clear()
         self.actions.clear()
         self.fresh_from = now + _FRESH_MS
-        self._enter(CARD, now)
+        self.enter(CARD, now)
 
     def deal_aborted(self, now):
         if self.state != DEALING and self.state != UNCERTAIN:
             return
         self.card = self.prior_card
-        self._enter(self.prior, now)
-
-    def deal_uncertain(self, now):
-        self._enter(UNCERTAIN, now)
-
-    def deal_failed(self, reason, now):
-        self.failed = True
-        self.log("deal", now, f"failed id={self.deal.id} reason={reason}")
-        self.save()
+        self.enter(self.prior, now)
 
     # -- gestures ---------------------------------------------------------------------------
     def _buttons(self, now):
         t = self.tile
-        held = self.held_from
-        if not t.button_down():
-            if held is not None and held >= 0:
-                self.deal.cancel(now)
-            held = None
-        elif held is None:
-            held = now
-        holding = now - held if held is not None and held >= 0 else -1
-        if t.button_pressed():
-            self.failed = False
-        deal = t.button_long_long_pressed()
+        if self.hold(now) == DONE:
+            return
         clicks = 0
         if t.button_single_clicked():
             clicks = 1
@@ -253,24 +201,16 @@ class Waterfall:
             clicks = 2
         if t.button_multi_clicked():
             clicks = t.button_click_count()
-        if deal or holding >= HOLD_DEAL_MS:
-            held = -1
-            self.held_from = held
-            self.deal.start(now)
-            return
-        self.held_from = held
-        if holding >= COUNT_AFTER_MS:
-            self.deal.count(now)
         s = self.state
         if s == CARD or s == REVEALED:
             if clicks == 2:
-                self._enter(REVEALED if s == CARD else CARD, now)
-            elif clicks == 3 and now - max(self.deal.last_seen) >= _LONE_MS:
+                self.enter(REVEALED if s == CARD else CARD, now)
+            elif clicks == 3 and self.unheard(now) >= LONE_MS:
                 if cards.action_of(self.card) == cards.ADD:
                     self.up = 0
                     self.top = True
                     self.travel.clear()
-                    self._enter(WATERFALL, now)
+                    self.enter(WATERFALL, now)
                 else:
                     self.refuse(now, "not an ADD: it cannot start the waterfall")
         elif s == WATERFALL and 1 <= clicks <= 4:
@@ -285,26 +225,18 @@ class Waterfall:
             self.up = up
             self.top = False
             self.travel.clear()
-            self._enter(WATERFALL, now)
+            self.enter(WATERFALL, now)
 
     def _open_faces(self):
         return orientation.open_faces(self.tile, self.up, self.deal.last_seen)
 
     # -- datagrams --------------------------------------------------------------------------
-    def _receive(self, now):
-        t = self.tile
-        for f in range(6):
-            if not t.is_datagram_ready_on_face(f):
-                continue
-            data = t.get_datagram_on_face(f)
-            t.mark_datagram_read_on_face(f)
-            if is_deal_message(data):
-                self.deal.receive(f, data, now)
-            elif self.state == WATERFALL and data:
-                if data[0] == actions.OPEN:
-                    self.actions.receive(f, data, now)
-                else:
-                    self.travel.receive(f, data, now)
+    def on_datagram(self, f, data, now):
+        if self.state == WATERFALL and data:
+            if data[0] == actions.OPEN:
+                self.actions.receive(f, data, now)
+            else:
+                self.travel.receive(f, data, now)
 
     # -- the picture ------------------------------------------------------------------------
     def showing(self, now):

@@ -6,7 +6,9 @@ is shown; a greyed button is a move the rules do not allow now (or not your turn
 
 import pygame
 
-from simulator.app.panels import COIN_OFF, DIM, ERROR_ON, HINT_ON, TEXT_COLOR, WARN, wrap
+from simulator.app import bot_panel
+from simulator.app.bot_panel import BUTTON_FILL, BUTTON_OFF, EDGE
+from simulator.app.panels import COIN_OFF, DIM, ERROR_ON, HINT_ON, WARN
 from simulator.games.lostgems.moves import ALL_HINTS, DISCARDS, PLAYS
 from simulator.games.lostgems.shards import COLOURS, MAX_ERRORS, MAX_HINTS
 
@@ -18,35 +20,16 @@ HINT_FILL = (
     (90, 90, 100),
     (90, 90, 100),
 )
-BUTTON_OFF = (55, 55, 62)
-BUTTON_FILL = (70, 110, 90)
-EDGE = (20, 20, 24)
-KIND_COLOR = {
-    "info": TEXT_COLOR,
-    "bot": (150, 200, 255),
-    "you": (170, 230, 170),
-    "bad": (255, 120, 110),
-}
 STATUS = {
-    "setup": "Dealing...",
+    **bot_panel.STATUS,
     "person": "Your turn: hint B, or play / discard",
-    "moving": "Moving the tiles...",
     "thinking": "B is thinking...",
-    "over": "Game over",
-    "broken": "Game stopped (see below)",
 }
 
 
-def _button(surface, game, text, rect, move, fill, label_size=20):
-    enabled = game.legal(move)
-    rect = pygame.Rect([game.app.panel.px(v) for v in rect])
+def _button(surface, game, text, rect, move, fill):
     off = BUTTON_OFF if fill in (BUTTON_FILL, HINT_FILL[3]) else tuple(v // 3 for v in fill)
-    pygame.draw.rect(surface, fill if enabled else off, rect, border_radius=6)
-    pygame.draw.rect(surface, EDGE, rect, width=2, border_radius=6)
-    game.app.text.blit(
-        surface, text, rect.center, label_size, TEXT_COLOR if enabled else DIM, "center"
-    )
-    game.buttons.append((rect, move, enabled))
+    bot_panel.button(surface, game, text, rect, move, game.legal(move), fill, off, 20)
 
 
 def _coins(surface, panel, x, y, count, total, on):
@@ -85,25 +68,14 @@ def draw_game_panel(surface, panel, game, x, y):
             surface, f"{left_words}   {state.turns} turns played", (x, y), 19, DIM
         ).bottom + px(8)
         y = _buttons(surface, game, x, y)
-    for text, kind in game.messages:
-        for line in wrap(text, 38):
-            y = t.blit(surface, line, (x, y), 18, KIND_COLOR[kind]).bottom
+    y = bot_panel.transcript(surface, panel, game, x, y, 38, 18)
     if state is not None and state.over:
         from simulator.games.lostgems.bot_play import rating
 
         y = t.blit(
             surface, f"Final score {state.score}: {rating(state.score)}", (x, y + px(6)), 22, WARN
         ).bottom
-    if game.phase in ("over", "broken"):
-        from simulator.games.lostgems.bot_play import NEW_GAME
-
-        rect = pygame.Rect(x, y + px(10), px(140), px(30))
-        pygame.draw.rect(surface, BUTTON_FILL, rect, border_radius=6)
-        pygame.draw.rect(surface, EDGE, rect, width=2, border_radius=6)
-        t.blit(surface, "New game", rect.center, 22, TEXT_COLOR, "center")
-        game.buttons.append((rect, NEW_GAME, True))
-        y = rect.bottom
-    return y
+    return bot_panel.new_game_button(surface, panel, game, x, y)
 
 
 def _buttons(surface, game, x, y):

@@ -9,6 +9,9 @@ import os
 
 from simulator.games.lostgems.referee import PLAYERS
 from simulator.games.lostgems.shards import shard_name
+from simulator.sessions.script import safe_name
+
+SUFFIX = ".lg"
 
 
 def game_script(state, title):
@@ -33,22 +36,4 @@ def game_script(state, title):
 
 def script_path(directory, bot_name, seed):
     """Where the script of the game dealt from `seed` goes (`module:Class` names made safe)."""
-    safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in bot_name)
-    return os.path.join(directory, f"{safe}-seed{seed}.lg")
-
-
-def save_new_script(text, directory, name, seed):
-    """Write `text` as a new script beside those already in `directory` and return its path:
-    `NAME-seedN.lg`, or `NAME-seedN-2.lg`, -3, ... when that is taken. A person's games are
-    each played once, so an earlier one on the same seed is never overwritten (a bot's replay
-    the same, and playtest --scripts overwrites them). Raises OSError."""
-    base = script_path(directory, name, seed)[: -len(".lg")]
-    path, copy = base + ".lg", 1
-    while True:
-        try:
-            with open(path, "x") as f:
-                f.write(text)
-            return path
-        except FileExistsError:
-            copy += 1
-            path = f"{base}-{copy}.lg"
+    return os.path.join(directory, f"{safe_name(bot_name)}-seed{seed}{SUFFIX}")

@@ -5,6 +5,7 @@ A hint names a colour (index 0..2) or a value (1..3); the hinted player is alway
 """
 
 from simulator.games.lostgems.shards import COLOUR_NAMES
+from simulator.sessions import views
 
 PLAY = "play"
 DISCARD = "discard"
@@ -13,7 +14,7 @@ COLOUR = "colour"
 VALUE = "value"
 
 
-class Move:
+class Move(views.Move):
     """One turn's action. Build with `Move.play(1)`, `Move.discard(2)`,
     `Move.hint_colour(0)` or `Move.hint_value(3)`."""
 
@@ -61,15 +62,6 @@ class Move:
 
     def _key(self):
         return (self.kind, self.slot, self.hint_kind, self.hint)
-
-    def __eq__(self, other):
-        return isinstance(other, Move) and self._key() == other._key()
-
-    def __hash__(self):
-        return hash(self._key())
-
-    def __repr__(self):
-        return f"Move({self})"
 
     def __str__(self):
         if self.kind == HINT:

@@ -6,6 +6,7 @@ its own draws are masked in the events it reads.
 """
 
 from simulator.games.lostgems.shards import COLOURS, DECK_SIZE
+from simulator.sessions import views
 
 
 def possible_shards(knowledge):
@@ -22,14 +23,10 @@ def describe_knowledge(knowledge):
     return colours + "/" + values
 
 
-class Observation:
+class Observation(views.Observation):
     """Player `player`'s view of `state`. Read-only; copies what it hands out."""
 
-    __slots__ = ("_state", "player")
-
-    def __init__(self, state, player):
-        self._state = state
-        self.player = player
+    __slots__ = ()
 
     @property
     def partner(self):
@@ -55,34 +52,12 @@ class Observation:
     def discards(self):
         return list(self._state.discards)
 
-    @property
-    def hints(self):
-        return self._state.hints
-
-    @property
-    def errors(self):
-        return self._state.errors
-
-    @property
-    def jungle(self):
-        return self._state.jungle
-
-    @property
-    def turns(self):
-        return self._state.turns
-
-    @property
-    def current(self):
-        return self._state.current
-
-    @property
-    def over(self):
-        return self._state.over
-
-    @property
-    def final_turns(self):
-        """None until the last shard is drawn; then the turns left in the game."""
-        return self._state.final_turns
+    hints = views.shared("hints")
+    errors = views.shared("errors")
+    jungle = views.shared("jungle")
+    final_turns = views.shared(
+        "final_turns", "None until the last shard is drawn; then the turns left in the game."
+    )
 
     def glance(self):
         """What a player reads at the start of every turn, in one call: (hints, errors,
@@ -100,9 +75,6 @@ class Observation:
             tuple(state.hands[1 - self.player]),
         )
 
-    def legal_moves(self):
-        return self._state.legal_moves() if self._state.current == self.player else []
-
     @property
     def last_event(self):
         """The last turn's Event, with the shard drawn hidden if this player drew it."""
@@ -113,25 +85,5 @@ class Observation:
 def event_seen_by(ev, player):
     """The Event `ev` as `player` sees it: the shard drawn hidden if that player drew it."""
     if ev.player == player and ev.drew is not None:
-        masked = _copy_event(ev)
-        masked.drew = None
-        return masked
+        return views.copy_event(ev, drew=None)
     return ev
-
-
-def _copy_event(ev):
-    other = object.__new__(ev.__class__)  # every slot is set below: no defaults first
-    other.turn = ev.turn
-    other.player = ev.player
-    other.move = ev.move
-    other.shard = ev.shard
-    other.played = ev.played
-    other.error = ev.error
-    other.completed = ev.completed
-    other.regained = ev.regained
-    other.touched = ev.touched
-    other.drew = ev.drew
-    other.holds = ev.holds
-    other.hints = ev.hints
-    other.errors = ev.errors
-    return other

@@ -17,7 +17,7 @@ import json
 import os
 import sys
 
-from host_tools.cli.output_path import output_problem
+from host_tools.cli.output_path import folder_problem, output_problem
 from simulator.games.lostgems.bots import BEST_BOT, UnknownBot, bot_class
 from simulator.games.lostgems.deal_ceiling import deal_ceiling, first_player
 from simulator.games.lostgems.lost_points import mean_losses, score_and_losses
@@ -76,6 +76,8 @@ def problem(args):
         return f"--jobs must be 0 (one per CPU) or more, got {args.jobs}"
     if args.scripts == "":
         return "--scripts needs a folder name"
+    if args.scripts is not None and folder_problem(args.scripts):
+        return f"--scripts {args.scripts}: {folder_problem(args.scripts)}"
     if args.plot is not None:
         return plot_problem(args.plot)
     return None

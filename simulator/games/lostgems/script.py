@@ -7,7 +7,14 @@ move is legal, or in turn, depends on the game and is the runner's job.
 
 from simulator.games.lostgems.moves import Move
 from simulator.games.lostgems.shards import check_deck, parse_colour, parse_shard
-from simulator.sessions.script import ScriptError, number_error, shown_word, whole_number
+from simulator.sessions.script import (
+    ScriptError,
+    Statement,
+    number_error,
+    script_lines,
+    shown_word,
+    whole_number,
+)
 
 SHAPES = ("blob", "line", "ring", "random")
 TILE_STATES = (
@@ -25,37 +32,12 @@ EXPECT_NUMBERS = {"score": 9, "hints": 3, "errors": 2, "jungle": 14}
 SETUP_KINDS = ("seed", "deck", "deal", "start")
 
 
-class Statement:
-    """One script line. `kind` is seed, deck, deal, start, move, expect or expect_tile."""
-
-    __slots__ = ("kind", "line", "move", "player", "text", "tile", "value", "what")
-
-    def __init__(self, line, kind, text, value=None, player=None, move=None, what=None, tile=None):
-        self.line = line
-        self.kind = kind
-        self.text = text
-        self.value = value  # seed: int; deck: list of shards; deal: shape; start: player;
-        #                       expect: the expected int/bool/state text
-        self.player = player  # move: 0 for A, 1 for B
-        self.move = move
-        self.what = what  # expect: score, hints, errors, jungle or over
-        self.tile = tile  # expect_tile: the tile id
-
-    def __repr__(self):
-        return f"Statement({self.line}, {self.text!r})"
-
-
 def parse_script(text):
     """Parse the script text into a list of Statements; raise ScriptError on the first bad line."""
     statements = []
     first_game_line = None  # the first move or expect: setup must come before it
     seen = {}
-    # Lines end at "\n" only (a "\r" before it is whitespace): str.splitlines() would also
-    # break at form feeds and Unicode separators, and the line numbers would drift.
-    for number, raw in enumerate(text.split("\n"), 1):
-        code = raw.split("#", 1)[0].strip()
-        if not code:
-            continue
+    for number, code in script_lines(text):
         st = parse_line(number, code)
         if st.kind in SETUP_KINDS:
             if first_game_line is not None:

@@ -15,7 +15,7 @@ clicks work at any speed; longer waits are spread over frames.
 
 from simulator.app import steps
 from simulator.app.layout import DIRECTIONS, hex_distance
-from simulator.app.steps import Gestures, Until
+from simulator.app.steps import Gestures
 from simulator.games.lostgems import physical
 from simulator.games.lostgems.physical import (
     DEAL_TIMEOUT_MS,
@@ -39,6 +39,10 @@ class AppTable(Gestures, physical.Table):
     """The session runner's table bookkeeping on the app's world, with frame-driven moves.
 
     Built without calling `physical.Table.__init__`, which would make a world of its own."""
+
+    SETTLE_MS = SETTLE_MS
+    HOLD_DEAL_MS = HOLD_DEAL_MS
+    DEAL_TIMEOUT_MS = DEAL_TIMEOUT_MS
 
     def __init__(self, app):
         self.app = app
@@ -116,44 +120,11 @@ class AppTable(Gestures, physical.Table):
                 return cell
         raise Mismatch("no free cell left in the discard area")
 
-    def gather(self, cells):
-        """Every tile back into one cluster at `cells` [(q, r, rot)] (sorted ids), for a new deal;
-        the firmware deals a cluster whatever its tiles showed before."""
-        tiles = sorted(self.world.tiles)
-        for t in tiles:
-            if self.world.position(t) is not None:
-                self.ops.lift(t)
-        for t, (q, r, rot) in zip(tiles, cells):
-            self.ops.place(t, q, r, rot)
-
-    # --- gestures -----------------------------------------------------------------------------
-    def state_of(self, t) -> str:
-        return self.world.inspect(t).get("state")
-
-    def wait_state(self, t, states, timeout=SETTLE_MS):
-        return Until(
-            lambda: self.state_of(t) in states,
-            timeout,
-            f"tile {t} shows {self.state_of(t)}, expected {' or '.join(states)}",
-        )
-
     # --- the deal and the moves ---------------------------------------------------------------
     def deal(self, held):
         """Hold `held` for 6 s, let the firmware deal, then read the shards (as Table.deal)."""
+        yield from self.hold_to_deal(held, "face down")
         w = self.world
-        before = w.inspect(held).get("deal", {}).get("id")
-        self.ops.press(held)
-        yield Until(
-            lambda: w.inspect(held).get("deal", {}).get("id") != before,
-            HOLD_DEAL_MS + 1000,
-            "holding a tile for 6 s did not start a deal",
-        )
-        self.ops.release(held)
-        yield Until(
-            lambda: all(self.state_of(t) == "face down" for t in w.tiles),
-            DEAL_TIMEOUT_MS,
-            "the deal did not finish",
-        )
         self.shards = {t: parse_shard(w.inspect(t)["shard"]) for t in w.tiles}
         if sorted(self.shards.values()) != full_deck():
             raise Mismatch("the tiles do not hold the 18 shards exactly once")

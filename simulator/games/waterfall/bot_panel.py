@@ -8,29 +8,16 @@ SCORE (a hand tile, or done). Of the other players the panel says only what A co
 table: how many tiles they hold and have scored; their scores once the game is over.
 """
 
-import pygame
 from games.waterfall import cards
 
-from simulator.app.panels import DIM, TEXT_COLOR, WARN, wrap
+from simulator.app import bot_panel
+from simulator.app.bot_panel import BUTTON_FILL
+from simulator.app.panels import DIM, WARN, wrap
 from simulator.games.waterfall import moves as mv
 from simulator.games.waterfall.rules import LEFT, PLAYERS, RIGHT, place_name
 
-BUTTON_OFF = (55, 55, 62)
-BUTTON_FILL = (70, 110, 90)
 CHOSEN_FILL = (150, 120, 50)
-EDGE = (20, 20, 24)
-KIND_COLOR = {
-    "info": TEXT_COLOR,
-    "bot": (150, 200, 255),
-    "you": (170, 230, 170),
-    "bad": (255, 120, 110),
-}
-STATUS = {
-    "setup": "Dealing and setting up...",
-    "moving": "Moving the tiles...",
-    "over": "Game over",
-    "broken": "Game stopped (see below)",
-}
+STATUS = {**bot_panel.STATUS, "setup": "Dealing and setting up..."}
 PHASE_WORDS = {
     "play": "PLAY tiles for steps, then fall",
     "fall": "FALL: step down-left or down-right",
@@ -48,14 +35,6 @@ def status(game):
     return STATUS[game.phase]
 
 
-def _button(surface, game, text, rect, key, enabled, fill=BUTTON_FILL):
-    rect = pygame.Rect([game.app.panel.px(v) for v in rect])
-    pygame.draw.rect(surface, fill if enabled else BUTTON_OFF, rect, border_radius=6)
-    pygame.draw.rect(surface, EDGE, rect, width=2, border_radius=6)
-    game.app.text.blit(surface, text, rect.center, 17, TEXT_COLOR if enabled else DIM, "center")
-    game.buttons.append((rect, key, enabled))
-
-
 def _row(surface, game, x, y, label, items):
     """A label and buttons [(text, key, enabled, fill)], PER_ROW a row; returns the y below."""
     t, scale = game.app.text, game.app.panel.scale
@@ -65,7 +44,7 @@ def _row(surface, game, x, y, label, items):
         if i and i % PER_ROW == 0:
             top += 30
         rect = (left + 58 + (i % PER_ROW) * 46, top, 42, 26)
-        _button(surface, game, text, rect, key, enabled, fill)
+        bot_panel.button(surface, game, text, rect, key, enabled, fill)
     return game.app.panel.px(top + 32)
 
 
@@ -107,19 +86,8 @@ def draw_game_panel(surface, panel, game, x, y):
         for line in wrap("Your hand: " + (_hand_words(state, 0) or "empty"), 40):
             y = t.blit(surface, line, (x, y), 17, (170, 230, 170)).bottom
         y = _buttons(surface, game, x, y + px(6))
-    for text, kind in game.messages:
-        for line in wrap(text, 40):
-            y = t.blit(surface, line, (x, y), 16, KIND_COLOR[kind]).bottom
-    if game.phase in ("over", "broken"):
-        from simulator.games.waterfall.bot_play import NEW_GAME
-
-        rect = pygame.Rect(x, y + px(8), px(140), px(28))
-        pygame.draw.rect(surface, BUTTON_FILL, rect, border_radius=6)
-        pygame.draw.rect(surface, EDGE, rect, width=2, border_radius=6)
-        t.blit(surface, "New game", rect.center, 20, TEXT_COLOR, "center")
-        game.buttons.append((rect, NEW_GAME, True))
-        y = rect.bottom
-    return y
+    y = bot_panel.transcript(surface, panel, game, x, y, 40, 16)
+    return bot_panel.new_game_button(surface, panel, game, x, y, 8, 28, 20)
 
 
 def _buttons(surface, game, x, y):

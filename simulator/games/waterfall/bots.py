@@ -9,8 +9,9 @@ from games.waterfall import cards
 
 from simulator.games.waterfall import moves as mv
 from simulator.games.waterfall.observation import event_seen_by
-from simulator.games.waterfall.referee import GameState
+from simulator.games.waterfall.referee import GameState, IllegalMove
 from simulator.games.waterfall.rules import LEFT, RIGHT, below
+from simulator.sessions.user_code import bot_failed, load_class
 
 
 class Bot:
@@ -144,13 +145,18 @@ class UnknownBot(KeyError):
 
 
 def bot_class(name):
+    """The bot class called `name`: one of BOTS, or `module:Class` for a Bot subclass of your
+    own. Raises UnknownBot saying what is wrong."""
     if isinstance(name, type) and issubclass(name, Bot):
         return name
+    if ":" in name:
+        return load_class(name, "bot", Bot, "simulator.games.waterfall.bots.Bot", UnknownBot)
     try:
         return BOTS[name]
     except KeyError:
         raise UnknownBot(
-            f"no Waterfall bot called {name!r}; known bots: {', '.join(sorted(BOTS))}"
+            f"no Waterfall bot called {name!r}; known bots: {', '.join(sorted(BOTS))}, "
+            "or module:Class for a Bot subclass of your own"
         ) from None
 
 
@@ -166,9 +172,15 @@ def play_game(bot, seed=0, players=2, deck=None, start=0, seats=None):
     classes = seats or [bot_class(bot)] * players
     bots = [bot_class(c)(p, bot_seed(seed, p)) for p, c in enumerate(classes)]
     obs = [state.observation(p) for p in range(players)]
-    while not state.over:
-        p = state.current
-        event = state.apply(bots[p].act(obs[p]))
-        for q in range(players):
-            bots[q].observe(obs[q], event_seen_by(event, q))
+    seat = 0  # whose code runs: named if a bot of your own raises
+    try:
+        while not state.over:
+            seat = state.current
+            event = state.apply(bots[seat].act(obs[seat]))
+            for seat in range(players):
+                bots[seat].observe(obs[seat], event_seen_by(event, seat))
+    except IllegalMove:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a bot of your own may raise anything
+        raise bot_failed(exc, bots[seat], seed, state.turns + 1, "ABCD"[seat]) from None
     return state

@@ -10,11 +10,12 @@ done          SCORE: score no more
 """
 
 from simulator.games.waterfall.rules import place_name
+from simulator.sessions import views
 
 PLAY, FALL, STEP, ADD, SCORE, DONE = "play", "fall", "step", "add", "score", "done"
 
 
-class Move:
+class Move(views.Move):
     __slots__ = ("kind", "place", "side", "slot")
 
     def __init__(self, kind, slot=0, side=None, place=None):
@@ -25,15 +26,6 @@ class Move:
 
     def _key(self):
         return (self.kind, self.slot, self.side, self.place)
-
-    def __eq__(self, other):
-        return isinstance(other, Move) and self._key() == other._key()
-
-    def __hash__(self):
-        return hash(self._key())
-
-    def __repr__(self):
-        return f"Move({self})"
 
     def __str__(self):
         if self.kind in (PLAY, SCORE):

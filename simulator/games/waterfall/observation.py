@@ -3,17 +3,13 @@ score pile, and how many tiles the others hold. A bot only ever gets an Observat
 
 from games.waterfall import cards
 
+from simulator.sessions import views
 
-class Observation:
-    __slots__ = ("_state", "player")
 
-    def __init__(self, state, player):
-        self._state = state
-        self.player = player
+class Observation(views.Observation):
+    __slots__ = ()
 
-    @property
-    def players(self):
-        return self._state.players
+    players = views.shared("players")
 
     @property
     def hand(self):
@@ -51,29 +47,12 @@ class Observation:
     def draw_pile(self):
         return len(self._state.pile)
 
-    @property
-    def current(self):
-        return self._state.current
-
-    @property
-    def phase(self):
-        return self._state.phase
-
-    @property
-    def steps(self):
-        return self._state.steps
+    phase = views.shared("phase")
+    steps = views.shared("steps")
 
     @property
     def visited(self):
         return set(self._state.visited)
-
-    @property
-    def turns(self):
-        return self._state.turns
-
-    @property
-    def over(self):
-        return self._state.over
 
     def open_places(self):
         return self._state.open_places()
@@ -81,17 +60,10 @@ class Observation:
     def step_options(self):
         return self._state.step_options() if self._state.current == self.player else []
 
-    def legal_moves(self):
-        return self._state.legal_moves() if self._state.current == self.player else []
-
 
 def event_seen_by(ev, player):
     """`ev` as `player` sees it: another player's draws show as a count (kinds hidden)."""
     if ev.player == player or not ev.drew:
         return ev
-    other = object.__new__(ev.__class__)
-    for slot in ev.__slots__:
-        setattr(other, slot, getattr(ev, slot))
-    other.drew = [cards.NO_CARD] * len(ev.drew)
-    other.draws = [(p, -1) for p, _ in ev.draws]
-    return other
+    hidden = [(p, -1) for p, _ in ev.draws]
+    return views.copy_event(ev, drew=[cards.NO_CARD] * len(ev.drew), draws=hidden)

@@ -14,6 +14,7 @@ import os
 import sys
 from collections import Counter
 
+from host_tools.cli.output_path import folder_problem
 from simulator.games.waterfall.bots import BEST_BOT, BOTS, UnknownBot, bot_class, play_game
 from simulator.games.waterfall.referee import IllegalMove
 from simulator.games.waterfall.rules import ENDS, MAX_PLAYERS, MIN_PLAYERS
@@ -38,6 +39,8 @@ def problem(args):
         return f"--games must be from 1 to {MAX_GAMES:,}, got {args.games}"
     if args.scripts == "":
         return "--scripts needs a folder name"
+    if args.scripts is not None and folder_problem(args.scripts):
+        return f"--scripts {args.scripts}: {folder_problem(args.scripts)}"
     return None
 
 

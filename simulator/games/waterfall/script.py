@@ -14,7 +14,7 @@ from simulator.games.waterfall.rules import (
     PLAYERS,
     parse_place,
 )
-from simulator.sessions.script import ScriptError
+from simulator.sessions.script import ScriptError, Statement, script_lines
 
 SETUP_KINDS = ("players", "seed", "deck", "deal", "start")
 SHAPES = ("blob", "line", "ring", "random")
@@ -22,31 +22,11 @@ TILE_STATES = ("undealt", "dealing", "uncertain", "card", "revealed", "waterfall
 EXPECTS = ("score", "hand", "pawn", "waterfall", "draw", "over", "ended", "turn")
 
 
-class Statement:
-    __slots__ = ("kind", "line", "move", "player", "text", "tile", "value", "what")
-
-    def __init__(self, line, kind, text, value=None, player=None, move=None, what=None, tile=None):
-        self.line = line
-        self.kind = kind
-        self.text = text
-        self.value = value
-        self.player = player
-        self.move = move
-        self.what = what
-        self.tile = tile
-
-    def __repr__(self):
-        return f"Statement({self.line}, {self.text!r})"
-
-
 def parse_script(text):
     statements = []
     seen = set()
     started = False
-    for number, raw in enumerate(text.split("\n"), 1):
-        code = raw.split("#", 1)[0].strip()
-        if not code:
-            continue
+    for number, code in script_lines(text):
         st = parse_line(number, code)
         if st.kind in SETUP_KINDS:
             if started:

@@ -38,9 +38,6 @@ PAWN_TRIES = 3  # clicks for a step, as a person clicks again when the pawn did 
 PAWN_WAIT_MS = 2500  # how long they wait for it before clicking again
 DIRECTIONS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 PERSON = 0  # the seat whose hand shows its cards
-# With 2 players the C and D areas are free: a hand or score pile too big for its own area
-# (a hand of more than about 11 tiles, at 27 tiles' hex size) goes on in the one beside it.
-OVERFLOW = {"hand_a": "hand_d", "score_a": "score_d", "hand_b": "hand_c", "score_b": "score_c"}
 
 
 class Mismatch(Exception):
@@ -58,6 +55,10 @@ def area_of(player, kind="hand"):
 class AppTable(Gestures):
     """Which world tile is which referee tile, where each lies, and the moves on the tiles."""
 
+    SETTLE_MS = SETTLE_MS
+    HOLD_DEAL_MS = HOLD_DEAL_MS
+    DEAL_TIMEOUT_MS = DEAL_TIMEOUT_MS
+
     def __init__(self, app, seed, players=2):
         self.app = app
         self.players = players
@@ -70,36 +71,41 @@ class AppTable(Gestures):
 
     # --- where things go ----------------------------------------------------------------------
     def area_cells(self, name, loose=False):
-        """Cells of an area below its label, row by row, whose whole hexagon lies inside it;
-        `loose` (the small hand and score areas, where a hand may grow past 12 tiles): then
-        also the cells whose centre lies in the area, up to half over its label."""
+        """Cells of an area below its label whose whole hexagon lies inside it, in reading
+        order: rows left to right, top to bottom, a row being two heights of cells read as one
+        zigzag line (flat-top hexagons side by side sit half a tile up and down), so the next
+        tile goes on to the right of the last one; `loose` (hands and score piles, which may
+        outgrow their rows): then also the cells whose centre lies in the area, up to half over
+        its label."""
         table = self.app.table
         x, y, w, h = table.area(name).rect
         s = table.layout.size
         a = 0.87 * s
         inner = (x + s, y + table.label_px + a, w - 2 * s, h - table.label_px - 2 * a)
-        to_pixel = table.layout.to_pixel
-
-        def cells(rect):
-            found = [c for c in table.layout.cells_in_rect(rect) if table.on_table(*c)]
-            return sorted(found, key=lambda c: (round(to_pixel(*c)[1]), to_pixel(*c)[0]))
-
-        out = cells(inner)
+        out = self._rows(inner)
         if loose:
-            more = cells((x + s / 2, y + table.label_px / 2, w - s, h - table.label_px / 2))
+            more = self._rows((x + s / 2, y + table.label_px / 2, w - s, h - table.label_px / 2))
             out += [c for c in more if c not in out and table.area_of_cell(*c).name == name]
         return out
 
-    def areas_of(self, name):
-        """The areas a hand or score pile may fill: its own, then (2 players) its overflow."""
-        spare = OVERFLOW.get(name) if self.players == 2 else None
-        return (name,) if spare is None else (name, spare)
+    def _rows(self, rect):
+        table = self.app.table
+        to_pixel = table.layout.to_pixel
+        heights = {}
+        for c in table.layout.cells_in_rect(rect):
+            if table.on_table(*c):
+                heights.setdefault(round(to_pixel(*c)[1]), []).append(c)
+        ys = sorted(heights)
+        out = []
+        for i in range(0, len(ys), 2):  # two heights make one zigzag row
+            row = heights[ys[i]] + (heights[ys[i + 1]] if i + 1 < len(ys) else [])
+            out += sorted(row, key=lambda c: to_pixel(*c)[0])
+        return out
 
     def free_cell(self, name, loose=False):
-        for area in self.areas_of(name) if loose else (name,):
-            for cell in self.area_cells(area, loose):
-                if self.world.tile_at(*cell) is None:
-                    return cell
+        for cell in self.area_cells(name, loose):
+            if self.world.tile_at(*cell) is None:
+                return cell
         raise Mismatch(f"no free cell left in the {name.replace('_', ' ')} area")
 
     def top_cell(self):
@@ -118,16 +124,6 @@ class AppTable(Gestures):
         return cell in set(self.area_cells("waterfall")) and self.world.tile_at(*cell) is None
 
     # --- reading the tiles ----------------------------------------------------------------------
-    def state_of(self, t):
-        return self.world.inspect(t).get("state")
-
-    def wait_state(self, t, state, timeout=SETTLE_MS):
-        return Until(
-            lambda: self.state_of(t) == state,
-            timeout,
-            lambda: f"tile {t} shows {self.state_of(t)}, expected {state}",
-        )
-
     def problems(self, state):
         """How the tiles differ from the referee's game; [] when they agree."""
         w, app = self.world, self.app
@@ -135,11 +131,10 @@ class AppTable(Gestures):
         kinds = state.kinds
 
         def check(refs, area, shows, what):
-            areas = self.areas_of(area)
             for ref in refs:
                 t = self.tile_of[ref]
                 seen = w.inspect(t)
-                if app.area_name(t) not in areas:
+                if app.area_name(t) != area:
                     out.append(f"tile {t} ({what}) lies in {app.area_name(t)}, not {area}")
                 elif seen["state"] != shows or seen["card"] != cards.name(kinds[ref]):
                     out.append(
@@ -174,20 +169,8 @@ class AppTable(Gestures):
     # --- the deal and the setup -----------------------------------------------------------------
     def deal(self, held):
         """Hold `held` for 6 s, let the cluster deal itself; every tile then shows its back."""
+        yield from self.hold_to_deal(held, "card")
         w = self.world
-        before = w.inspect(held)["deal"]["id"]
-        self.ops.press(held)
-        yield Until(
-            lambda: w.inspect(held)["deal"]["id"] != before,
-            HOLD_DEAL_MS + 1000,
-            "holding a tile for 6 s did not start a deal",
-        )
-        self.ops.release(held)
-        yield Until(
-            lambda: all(self.state_of(t) == "card" for t in w.tiles),
-            DEAL_TIMEOUT_MS,
-            lambda: "the deal failed: " + str(w.inspect(held)["deal"]["result"]),
-        )
         if sorted(cards.parse(w.inspect(t)["card"]) for t in w.tiles) != cards.deck():
             raise Mismatch(f"the tiles do not hold the {cards.DECK_SIZE} cards exactly once")
 

@@ -4,13 +4,10 @@ A name is one of BOTS, or `module:Class` for a bot of your own: a `Bot` subclass
 that can be imported from the current directory or the Python path.
 """
 
-import importlib
-import os
-import sys
-
 from simulator.games.lostgems.bots.base import Bot, play_game
 from simulator.games.lostgems.bots.cautious import CautiousBot
 from simulator.games.lostgems.bots.conventions import ConventionBot
+from simulator.sessions.user_code import load_class
 
 BOTS = {CautiousBot.name: CautiousBot, ConventionBot.name: ConventionBot}
 BEST_BOT = ConventionBot.name
@@ -37,22 +34,7 @@ def bot_class(name):
 
 
 def _bot_of_your_own(spec):
-    module_name, _, class_name = spec.partition(":")
-    if os.getcwd() not in sys.path:
-        sys.path.append(os.getcwd())  # as `python -m` would find a module beside you
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise UnknownBot(f"{spec}: cannot import {module_name!r} ({exc})") from None
-    except (ValueError, TypeError):  # importlib refuses a module named '' or '.x'
-        raise UnknownBot(f"{spec}: name the module in full, not {module_name!r}") from None
-    cls = getattr(module, class_name, None)
-    if not (isinstance(cls, type) and issubclass(cls, Bot)):
-        raise UnknownBot(
-            f"{spec}: {module_name} has no Bot subclass called {class_name!r} "
-            "(subclass simulator.games.lostgems.Bot and override act)"
-        )
-    return cls
+    return load_class(spec, "bot", Bot, "simulator.games.lostgems.Bot", UnknownBot)
 
 
 __all__ = ["BEST_BOT", "BOTS", "Bot", "UnknownBot", "bot_class", "play_game"]

@@ -6,7 +6,8 @@ public state is still the one the move was made in (hints change no gem or disca
 """
 
 from simulator.games.lostgems.observation import event_seen_by
-from simulator.games.lostgems.referee import GameState
+from simulator.games.lostgems.referee import GameState, IllegalMove
+from simulator.sessions.user_code import bot_failed
 
 
 class Bot:
@@ -50,15 +51,19 @@ def play_game(bot_class, seed=0, deck=None, start=0, partner=None):
     obs = (state.observation(0), state.observation(1))
     bot_a, bot_b = bots
     obs_a, obs_b = obs
-    while not state.over:
-        p = state.current
-        event = state.apply(bots[p].act(obs[p]))
-        # Each seat is told what its obs.last_event holds: only the player who moved may have
-        # drawn, and does not see that shard.
-        if p:
-            bot_a.observe(obs_a, event)
-            bot_b.observe(obs_b, event_seen_by(event, 1))
-        else:
-            bot_a.observe(obs_a, event_seen_by(event, 0))
-            bot_b.observe(obs_b, event)
+    seat = 0  # whose code runs: named if a bot of your own raises
+    try:
+        while not state.over:
+            seat = p = state.current
+            event = state.apply(bots[p].act(obs[p]))
+            # Each seat is told what its obs.last_event holds: only the player who moved may
+            # have drawn, and does not see that shard.
+            seat = 0
+            bot_a.observe(obs_a, event if p else event_seen_by(event, 0))
+            seat = 1
+            bot_b.observe(obs_b, event_seen_by(event, 1) if p else event)
+    except IllegalMove:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a bot of your own may raise anything
+        raise bot_failed(exc, bots[seat], seed, state.turns + 1, "AB"[seat]) from None
     return state

@@ -1,0 +1,50 @@
+"""Gembatan on the host: square tiles with coloured cutouts, two-coloured gems in the sockets
+they make, and diagonal chains. A rules-only game (docs/gembatan.md says why it is not played
+on the tiles): pieces (`rules`), the board (`board`), moves, the referee and observations, bots,
+session scripts whose runs can draw the board (`board_png`), and playtests. This module
+describes the game to the platform (simulator.games).
+
+    from simulator.games.gembatan.bots import play_game
+    play_game("greedy", seed=3, players=3).scores
+"""
+
+NAME = "gembatan"
+# Not played on the tiles (docs/gembatan.md): `blinks sim --game gembatan` lays out the demo's
+# tiles on a plain table, and its panel says where Gembatan is played.
+FIRMWARE = ("games.demo", "Demo")
+SCRIPT_SUFFIX = ".gb"
+DEAL_TIP = (
+    "Gembatan is not played on the tiles: these are the demo's. Play it with "
+    "`blinks session run GAME.gb --board-png DIR` or `blinks playtest --game gembatan`."
+)
+BOARD_PNG = True  # `blinks session run --board-png DIR` draws the board after each move
+
+
+def parse_script(text):
+    from simulator.games.gembatan.script import parse_script as parse
+
+    return parse(text)
+
+
+def session_runners():
+    """The referee's runner for both: Gembatan has no tiles runner (docs/gembatan.md); the
+    runner says so in its transcript."""
+    from simulator.games.gembatan.runner import RulesRunner
+
+    return RulesRunner, RulesRunner
+
+
+def bot_names():
+    from simulator.games.gembatan.bots import BOTS
+
+    return sorted(BOTS)
+
+
+def run_playtest(args):
+    from simulator.games.gembatan.playtest import run
+
+    return run(args)
+
+
+def sim_bot_problem(args):
+    return "--bot: Gembatan is not played on the tiles (docs/gembatan.md); try blinks playtest"

@@ -1,0 +1,222 @@
+"""Gembatan session scripts (`*.gb`): the language of docs/gembatan.md#session-scripts.
+
+The whole script is parsed before anything runs; a malformed line raises ScriptError(line,
+what was expected), exit 2, as the other games' scripts do.
+"""
+
+from simulator.games.gembatan import moves as mv
+from simulator.games.gembatan.rules import (
+    DIRECTION_NAMES,
+    ENDS,
+    GEMS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PLAYERS,
+    TILES,
+    edge,
+    parse_cell,
+    parse_gem,
+    parse_tile,
+)
+from simulator.sessions.script import ScriptError, number_error, whole_number
+
+SETUP_KINDS = ("players", "seed", "tiles", "gems", "start")
+MOVES_HELP = (
+    "expected a move: tile N at X,Y turn T, gem N at X,Y SIDE, done, or trade [tiles N...] "
+    "[gems N...]"
+)
+EXPECTS_HELP = (
+    "expected expect score P N, gems P N, tiles P N, board N, sockets N, tray N, pile N, "
+    f"turn P, socket X,Y SIDE GEM|empty, over yes|no, or ended {'|'.join(ENDS)}|no"
+)
+
+
+class Statement:
+    __slots__ = ("edge", "kind", "line", "move", "player", "text", "value", "what")
+
+    def __init__(self, line, kind, text, value=None, player=None, move=None, what=None, edge=None):
+        self.line = line
+        self.kind = kind
+        self.text = text
+        self.value = value
+        self.player = player
+        self.move = move
+        self.what = what
+        self.edge = edge
+
+    def __repr__(self):
+        return f"Statement({self.line}, {self.text!r})"
+
+
+def parse_script(text):
+    statements = []
+    seen = set()
+    started = False
+    for number, raw in enumerate(text.split("\n"), 1):
+        code = raw.split("#", 1)[0].strip()
+        if not code:
+            continue
+        st = parse_line(number, code)
+        if st.kind in SETUP_KINDS:
+            if started:
+                raise ScriptError(number, f"`{st.kind}` is setup: it comes before the first move")
+            if st.kind in seen:
+                raise ScriptError(number, f"`{st.kind}` given twice")
+            seen.add(st.kind)
+        else:
+            started = True
+        statements.append(st)
+    players = next((s.value for s in statements if s.kind == "players"), 2)
+    for st in statements:
+        if st.player is not None and st.player >= players:
+            raise ScriptError(
+                st.line, f"this game has {players} players (A-{PLAYERS[players - 1]})"
+            )
+    return statements
+
+
+def _player(line, word):
+    w = word.upper()
+    if len(w) == 1 and w in PLAYERS:
+        return PLAYERS.index(w)
+    raise ScriptError(line, f"expected a player A, B, C or D, not {word!r}")
+
+
+def _number(line, word, what="a whole number"):
+    value = whole_number(word)
+    if value is None:
+        raise ScriptError(line, number_error(word, f"expected {what}"))
+    return value
+
+
+def _cell(line, word):
+    cell = parse_cell(word)
+    if cell is None:
+        raise ScriptError(line, f"expected a cell X,Y like 1,-1, not {word!r}")
+    return cell
+
+
+def _edge(line, cell_word, side_word):
+    side = side_word.lower()
+    if side not in DIRECTION_NAMES:
+        raise ScriptError(line, f"expected a side: north, east, south or west, not {side_word!r}")
+    return edge(_cell(line, cell_word), DIRECTION_NAMES.index(side))
+
+
+def parse_line(line, code):
+    words = code.split()
+    head = words[0].lower()
+    n = len(words)
+    if head == "players":
+        if n != 2:
+            raise ScriptError(line, "expected `players N` (2 to 4)")
+        value = _number(line, words[1], "a number of players, 2 to 4")
+        if not MIN_PLAYERS <= value <= MAX_PLAYERS:
+            raise ScriptError(line, "Gembatan is for 2 to 4 players")
+        return Statement(line, "players", code, value)
+    if head == "seed":
+        if n != 2:
+            raise ScriptError(line, "expected `seed N`")
+        return Statement(line, "seed", code, _number(line, words[1]))
+    if head == "tiles":
+        tiles = []
+        for w in words[1:]:
+            t = parse_tile(w)
+            if t is None:
+                raise ScriptError(
+                    line, f"expected a tile like RB-G (north east south west), not {w!r}"
+                )
+            tiles.append(t)
+        if sorted(tiles) != sorted(TILES):
+            raise ScriptError(
+                line,
+                f"`tiles` lists the game's {len(TILES)} tiles, each once, the first "
+                "starting the board",
+            )
+        return Statement(line, "tiles", code, tiles)
+    if head == "gems":
+        gems = []
+        for w in words[1:]:
+            g = parse_gem(w)
+            if g is None:
+                raise ScriptError(line, f"expected a gem like RB (two of R, B, G, Y), not {w!r}")
+            gems.append(g)
+        if sorted(gems) != sorted(GEMS):
+            raise ScriptError(line, f"`gems` lists the game's {len(GEMS)} gems, each once")
+        return Statement(line, "gems", code, gems)
+    if head == "start":
+        if n != 2:
+            raise ScriptError(line, "expected `start A` (or B, C, D)")
+        return Statement(line, "start", code, _player(line, words[1]))
+    if head == "expect":
+        return _expect(line, code, words)
+    if len(head) == 1 and head.upper() in PLAYERS and n >= 2:
+        return Statement(
+            line, "move", code, player=_player(line, words[0]), move=_move(line, words[1:])
+        )
+    raise ScriptError(
+        line,
+        "expected players, seed, tiles, gems, start, a move (A tile 1 at 1,0 turn 0) or expect",
+    )
+
+
+def _move(line, words):
+    kind = words[0].lower()
+    n = len(words)
+    if kind == mv.TILE:
+        if n != 6 or words[2].lower() != "at" or words[4].lower() != "turn":
+            raise ScriptError(line, "expected `tile N at X,Y turn T` (T: 0-3)")
+        rotation = _number(line, words[5], "a turn, 0-3")
+        if rotation > 3:
+            raise ScriptError(line, f"expected a turn, 0-3, not {words[5]!r}")
+        return mv.tile(
+            _number(line, words[1], "a hand slot (1-4)"), _cell(line, words[3]), rotation
+        )
+    if kind == mv.GEM:
+        if n != 5 or words[2].lower() != "at":
+            raise ScriptError(line, "expected `gem N at X,Y SIDE`")
+        return mv.gem(_number(line, words[1], "a hand slot (1-4)"), _edge(line, words[3], words[4]))
+    if kind == mv.DONE and n == 1:
+        return mv.done()
+    if kind == mv.TRADE:
+        lists = {"tiles": [], "gems": []}
+        current = None
+        for w in words[1:]:
+            if w.lower() in lists:
+                current = lists[w.lower()]
+                continue
+            if current is None:
+                raise ScriptError(line, "expected `trade tiles N... gems N...`")
+            slot = _number(line, w, "a hand slot (1-4)")
+            if slot in current:
+                raise ScriptError(line, f"slot {slot} listed twice")
+            current.append(slot)
+        return mv.trade(lists["tiles"], lists["gems"])
+    raise ScriptError(line, MOVES_HELP)
+
+
+def _expect(line, code, words):
+    n = len(words)
+    what = words[1].lower() if n > 1 else ""
+    if what in ("score", "gems", "tiles") and n == 4:
+        return Statement(
+            line, "expect", code, _number(line, words[3]), _player(line, words[2]), what=what
+        )
+    if what in ("board", "sockets", "tray", "pile") and n == 3:
+        return Statement(line, "expect", code, _number(line, words[2]), what=what)
+    if what == "turn" and n == 3:
+        return Statement(line, "expect", code, _player(line, words[2]), what=what)
+    if what == "socket" and n == 5:
+        e = _edge(line, words[2], words[3])
+        value = words[4].lower()
+        if value != "empty":
+            gem = parse_gem(value)
+            if gem is None:
+                raise ScriptError(line, f"expected a gem like RB, or empty, not {words[4]!r}")
+            value = gem
+        return Statement(line, "expect", code, value, what=what, edge=e)
+    if what == "over" and n == 3 and words[2].lower() in ("yes", "no"):
+        return Statement(line, "expect", code, words[2].lower() == "yes", what=what)
+    if what == "ended" and n == 3 and words[2].lower() in ENDS + ("no",):
+        return Statement(line, "expect", code, words[2].lower(), what=what)
+    raise ScriptError(line, EXPECTS_HELP)

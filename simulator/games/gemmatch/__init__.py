@@ -1,0 +1,96 @@
+"""Gem Match on the host, all in this package: rules and geometry (`rules`, `field`), moves,
+the referee and observations, bots (`tactics`, `bots`), session scripts (`script`, `runner`,
+`physical`), playtests and the table the simulator shows. This module describes the game to the
+platform (simulator.games); docs/gemmatch.md gives the rules.
+
+    from simulator.games.gemmatch.bots import play_game
+    play_game("careful", seed=3).scores
+"""
+
+NAME = "gemmatch"
+FIRMWARE = ("games.gemmatch", "Gemmatch")
+TILES = 27  # the tokens: one deal of 27 tiles
+SCRIPT_SUFFIX = ".gm"
+PIECE = "token"  # what a tile is (its inspect() key, shown by the inspector)
+BOARD_PNG = True  # `blinks session run --board-png DIR` draws the field after each move
+DEAL_TIP = (
+    "To deal: hold any tile of the cluster for 6 s. Then double-click a pile tile to draw it, "
+    "basic side up; triple-click a lone token to start the field."
+)
+
+AREA_WORDS = {
+    "hand_a": "A's hand",
+    "heap_a": "A's victory heap",
+    "hand_b": "B's hand",
+    "heap_b": "B's victory heap",
+}
+
+
+def table_areas(width, height, size, margin, label_px=30):
+    """The pile (where the dealt cluster lies) on the left, the field (a hexagon of 19 cells,
+    drawn) in the middle; each player's hand and victory heap in the bands at the bottom (A)
+    and the top (B): tall enough for two rows of tokens (a heap may hold a dozen)."""
+    band = label_px + int(size * 4.6)
+    mid_top = band + 2 * margin
+    mid_h = height - 2 * band - 4 * margin
+    side = width // 3
+    field_w = width - side - 3 * margin
+    half = (width - 3 * margin) // 2
+    top, bottom = margin, height - band - margin
+    return [
+        ("pile", "Pile", (margin, mid_top, side, mid_h)),
+        ("field", "Field", (2 * margin + side, mid_top, field_w, mid_h)),
+        ("hand_a", "Hand A", (margin, bottom, half, band)),
+        ("heap_a", "Victory heap A", (2 * margin + half, bottom, half, band)),
+        ("hand_b", "Hand B", (margin, top, half, band)),
+        ("heap_b", "Victory heap B", (2 * margin + half, top, half, band)),
+    ]
+
+
+def parse_script(text):
+    from simulator.games.gemmatch.script import parse_script as parse
+
+    return parse(text)
+
+
+def session_runners():
+    """(rules runner class, tiles runner class or None while the world or firmware is missing)."""
+    from simulator.games.gemmatch.runner import RulesRunner
+
+    try:
+        from simulator.games.gemmatch.physical import TilesRunner
+    except ImportError:
+        TilesRunner = None
+    return RulesRunner, TilesRunner
+
+
+def bot_names():
+    """The bots `blinks playtest --game gemmatch` knows, by name."""
+    from simulator.games.gemmatch.bots import BOTS
+
+    return sorted(BOTS)
+
+
+def run_playtest(args):
+    from simulator.games.gemmatch.playtest import run
+
+    return run(args)
+
+
+def sim_bot_problem(args):
+    """What is wrong with `blinks sim --game gemmatch --bot NAME` and its options, or None."""
+    from simulator.games.gemmatch.bots import BOTS
+
+    if args.tiles not in (None, TILES):
+        return f"--bot plays Gem Match with all its tokens, {TILES} tiles, not --tiles {args.tiles}"
+    if args.bot not in BOTS:
+        return f"--bot: no Gem Match bot called {args.bot!r}; known bots: {', '.join(sorted(BOTS))}"
+    return None
+
+
+def attach_sim_bot(app, name, seed, scripts=None):
+    """`blinks sim --game gemmatch --bot NAME`: the person plays A against the bot playing B
+    on the app's 27 tiles (bot_play). Raises OSError if the `scripts` folder cannot be made."""
+    from simulator.games.gemmatch.bot_play import BotGame
+
+    BotGame(app, name, seed, scripts).attach()

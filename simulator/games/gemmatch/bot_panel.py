@@ -1,0 +1,173 @@
+"""The side panel of a Gem Match bot game: who is to move, scores, hands and heaps, the
+person's buttons and the transcript.
+
+Buttons are rebuilt on every draw, so what is clickable is exactly what is shown; a greyed
+button is a move the rules do not allow now (or not your turn). Placing takes three choices:
+the hand token (slot), its turn (0-5: the direction its face 0 points, 0 north, clockwise) and
+the cell (the captions on the field's tokens name theirs); a line says what that placement
+would make. Resolving a group: a token to the heap, or to the hand with the side chosen.
+"""
+
+import pygame
+from games.gemmatch import tokens
+
+from simulator.app.panels import DIM, TEXT_COLOR, WARN, wrap
+from simulator.games.gemmatch import moves as mv
+from simulator.games.gemmatch.rules import BASIC, IMPROVED, SIDES, cell_name
+from simulator.games.gemmatch.tactics import Outlook
+
+BUTTON_OFF = (55, 55, 62)
+BUTTON_FILL = (70, 110, 90)
+CHOSEN_FILL = (150, 120, 50)
+EDGE = (20, 20, 24)
+KIND_COLOR = {
+    "info": TEXT_COLOR,
+    "bot": (150, 200, 255),
+    "you": (170, 230, 170),
+    "bad": (255, 120, 110),
+}
+STATUS = {
+    "setup": "Dealing and setting up...",
+    "moving": "Moving the tiles...",
+    "over": "Game over",
+    "broken": "Game stopped (see below)",
+}
+PHASE_WORDS = {
+    "place": "place a token on the field",
+    "extra": "place another token, or pass",
+    "resolve": "take the group's tokens",
+}
+PER_ROW = 5
+
+
+def status(game):
+    if game.phase == "person":
+        return "Your turn: " + PHASE_WORDS.get(game.state.phase, game.state.phase)
+    if game.phase == "thinking":
+        return "B is thinking..."
+    return STATUS[game.phase]
+
+
+def _button(surface, game, text, rect, key, enabled, fill=BUTTON_FILL):
+    rect = pygame.Rect([game.app.panel.px(v) for v in rect])
+    pygame.draw.rect(surface, fill if enabled else BUTTON_OFF, rect, border_radius=6)
+    pygame.draw.rect(surface, EDGE, rect, width=2, border_radius=6)
+    game.app.text.blit(surface, text, rect.center, 16, TEXT_COLOR if enabled else DIM, "center")
+    game.buttons.append((rect, key, enabled))
+
+
+def _row(surface, game, x, y, label, items, width=42):
+    """A label and buttons [(text, key, enabled, fill)], PER_ROW a row; returns the y below."""
+    t, scale = game.app.text, game.app.panel.scale
+    t.blit(surface, label, (x, y + game.app.panel.px(5)), 17)
+    left, top = x / scale, y / scale
+    per_row = PER_ROW * 46 // (width + 4)
+    for i, (text, key, enabled, fill) in enumerate(items):
+        if i and i % per_row == 0:
+            top += 30
+        rect = (left + 58 + (i % per_row) * (width + 4), top, width, 26)
+        _button(surface, game, text, rect, key, enabled, fill)
+    return game.app.panel.px(top + 32)
+
+
+def _hand_words(state, p):
+    return " ".join(
+        f"{i + 1}:{tokens.side_name(state.gems_of(t))}" for i, t in enumerate(state.hands[p])
+    )
+
+
+def draw_game_panel(surface, panel, game, x, y):
+    """Draw the game as A sees it (everything but the pile is face up); returns the y below."""
+    t, px = panel.text, panel.px
+    state = game.state
+    game.buttons = []
+    y = t.blit(surface, f"You (A) vs bot {game.bot_name} (B)", (x, y), 20, WARN).bottom
+    y = t.blit(surface, status(game), (x, y + px(2)), 18).bottom + px(4)
+    if state is not None:
+        for p in range(state.players):
+            who = "A (you)" if p == 0 else "B"
+            mark = ">" if p == state.current and not state.over else "  "
+            line = f"{mark} {who}: {state.score(p)} points, heap {len(state.heaps[p])}"
+            y = t.blit(surface, line, (x, y), 17).bottom
+            for line in wrap(f"   hand {_hand_words(state, p) or '-'}", 40):
+                y = t.blit(surface, line, (x, y), 15, DIM).bottom
+        y = t.blit(
+            surface,
+            f"Pile {len(state.pile)}  field {len(state.field)}  turn {state.turns + 1}",
+            (x, y),
+            16,
+            DIM,
+        ).bottom
+        if state.pending is not None:
+            for line in wrap("Resolving " + state.pending.describe(), 40):
+                y = t.blit(surface, line, (x, y), 15, WARN).bottom
+        y = _buttons(surface, game, x, y + px(6))
+    for text, kind in game.messages:
+        for line in wrap(text, 40):
+            y = t.blit(surface, line, (x, y), 15, KIND_COLOR[kind]).bottom
+    if game.phase in ("over", "broken"):
+        from simulator.games.gemmatch.bot_play import NEW_GAME
+
+        rect = pygame.Rect(x, y + px(8), px(140), px(28))
+        pygame.draw.rect(surface, BUTTON_FILL, rect, border_radius=6)
+        pygame.draw.rect(surface, EDGE, rect, width=2, border_radius=6)
+        t.blit(surface, "New game", rect.center, 20, TEXT_COLOR, "center")
+        game.buttons.append((rect, NEW_GAME, True))
+        y = rect.bottom
+    return y
+
+
+def _buttons(surface, game, x, y):
+    """The move buttons of the phase the referee is in (greyed unless it is your turn)."""
+    state = game.state
+    mine = game.your_turn()
+    phase = state.phase if state.current == 0 else "place"
+
+    def item(text, move):
+        return (text, move, game.legal(move), BUTTON_FILL)
+
+    def choice(text, key, value):
+        return (
+            text,
+            (key, value),
+            mine,
+            CHOSEN_FILL if getattr(game, key) == value else BUTTON_FILL,
+        )
+
+    if phase in ("place", "extra"):
+        slots = range(1, len(state.hands[0]) + 1)
+        y = _row(surface, game, x, y, "Token", [choice(str(n), "slot", n) for n in slots])
+        y = _row(surface, game, x, y, "Turn", [choice(str(r), "turn", r) for r in range(6)], 30)
+        cells = state.field.open_cells()
+        items = [item(cell_name(c), mv.place(game.slot, c, game.turn)) for c in cells]
+        y = _row(surface, game, x, y, "on", items)
+        if mine and state.hands[0] and game.slot <= len(state.hands[0]):
+            y = _preview(surface, game, x, y)
+        extra = [item("pass", mv.pass_())] if phase == "extra" else []
+        y = _row(surface, game, x, y, "", extra + [item("skip", mv.skip())], 60)
+    elif phase == "resolve":
+        cells = state.pending.cells
+        y = _row(surface, game, x, y, "Heap", [item(cell_name(c), mv.heap(c)) for c in cells])
+        sides = [choice(SIDES[s][:5], "side", s) for s in (BASIC, IMPROVED)]
+        y = _row(surface, game, x, y, "Side", sides, 70)
+        items = [item(cell_name(c), mv.hand(c, game.side)) for c in cells]
+        y = _row(surface, game, x, y, "Hand", items)
+    return y + game.app.panel.px(4)
+
+
+def _preview(surface, game, x, y):
+    """What the chosen token, turned as chosen, would make on each open cell that makes a
+    group (as a person could work out from the table)."""
+    state = game.state
+    gems = state.gems_of(state.hands[0][game.slot - 1])
+    outlook = Outlook(state.field)
+    found = []
+    for cell in outlook.cells:
+        made = outlook.outcome(cell, gems, game.turn)
+        if made:
+            group = made[0][1]
+            found.append(f"{cell_name(cell)}: {group.size} {tokens.GEM_NAMES[group.colour]}")
+    text = "Groups this turn makes: " + (", ".join(found) if found else "none")
+    for line in wrap(text, 40):
+        y = game.app.text.blit(surface, line, (x, y), 15, DIM).bottom
+    return y + game.app.panel.px(4)

@@ -1,0 +1,196 @@
+"""Gem Match session scripts (`*.gm`): the language of docs/gemmatch.md#session-scripts.
+
+The whole script is parsed before anything runs; a malformed line raises ScriptError(line,
+what was expected), exit 2, as the other games' scripts do.
+"""
+
+from games.gemmatch import tokens
+
+from simulator.games.gemmatch import moves as mv
+from simulator.games.gemmatch.rules import ENDS, PLAYERS, SIDES, TIER_NAMES, parse_cell
+from simulator.sessions.script import ScriptError, number_error, whole_number
+
+SETUP_KINDS = ("seed", "deck", "deal", "start")
+SHAPES = ("blob", "line", "ring", "random")
+TILE_STATES = ("undealt", "dealing", "uncertain", "pile", "hand", "field", "taken")
+RESOLVING = tuple(TIER_NAMES.values()) + ("none",)
+MOVES_HELP = "expected a move: place N at Q,R turn T, heap Q,R, hand Q,R basic|improved, pass, skip"
+EXPECTS_HELP = (
+    "expected expect score P N, heap P N, hand P N, improved P N, field N, pile N, turn P, "
+    f"resolving {'|'.join(RESOLVING)}, cell Q,R TOKEN SIDE|empty, over yes|no, "
+    f"ended {'|'.join(ENDS)}|no, or tile T shows STATE"
+)
+
+
+class Statement:
+    __slots__ = ("cell", "kind", "line", "move", "player", "text", "tile", "value", "what")
+
+    def __init__(
+        self, line, kind, text, value=None, player=None, move=None, what=None, tile=None, cell=None
+    ):
+        self.line = line
+        self.kind = kind
+        self.text = text
+        self.value = value
+        self.player = player
+        self.move = move
+        self.what = what
+        self.tile = tile
+        self.cell = cell
+
+    def __repr__(self):
+        return f"Statement({self.line}, {self.text!r})"
+
+
+def parse_script(text):
+    statements = []
+    seen = set()
+    started = False
+    for number, raw in enumerate(text.split("\n"), 1):
+        code = raw.split("#", 1)[0].strip()
+        if not code:
+            continue
+        st = parse_line(number, code)
+        if st.kind in SETUP_KINDS:
+            if started:
+                raise ScriptError(number, f"`{st.kind}` is setup: it comes before the first move")
+            if st.kind in seen:
+                raise ScriptError(number, f"`{st.kind}` given twice")
+            seen.add(st.kind)
+        else:
+            started = True
+        statements.append(st)
+    return statements
+
+
+def _player(line, word):
+    w = word.upper()
+    if len(w) == 1 and w in PLAYERS:
+        return PLAYERS.index(w)
+    raise ScriptError(line, f"expected a player A or B, not {word!r}")
+
+
+def _number(line, word, what="a whole number"):
+    value = whole_number(word)
+    if value is None:
+        raise ScriptError(line, number_error(word, f"expected {what}"))
+    return value
+
+
+def _cell(line, word):
+    cell = parse_cell(word)
+    if cell is None:
+        raise ScriptError(line, f"expected a cell Q,R like 1,-1, not {word!r}")
+    return cell
+
+
+def _side(line, word):
+    w = word.lower()
+    if w not in SIDES:
+        raise ScriptError(line, f"expected a side, basic or improved, not {word!r}")
+    return SIDES.index(w)
+
+
+def parse_line(line, code):
+    words = code.split()
+    head = words[0].lower()
+    n = len(words)
+    if head == "seed":
+        if n != 2:
+            raise ScriptError(line, "expected `seed N`")
+        return Statement(line, "seed", code, _number(line, words[1]))
+    if head == "deck":
+        kinds = []
+        for w in words[1:]:
+            kind = tokens.parse(w)
+            if kind is None:
+                raise ScriptError(line, f"expected a token like T1 (T1-T9), not {w!r}")
+            kinds.append(kind)
+        if sorted(kinds) != tokens.deck():
+            raise ScriptError(
+                line,
+                f"a deck lists the {tokens.DECK_SIZE} tokens of the game (T1-T9, three of "
+                "each), each once",
+            )
+        return Statement(line, "deck", code, kinds)
+    if head == "deal":
+        shape = words[1].lower() if n == 2 else "blob"
+        if n > 2 or shape not in SHAPES:
+            raise ScriptError(line, f"expected `deal` or `deal SHAPE` ({', '.join(SHAPES)})")
+        return Statement(line, "deal", code, shape)
+    if head == "start":
+        if n != 2:
+            raise ScriptError(line, "expected `start A` (or B)")
+        return Statement(line, "start", code, _player(line, words[1]))
+    if head == "expect":
+        return _expect(line, code, words)
+    if len(head) == 1 and head.upper() in PLAYERS and n >= 2:
+        return Statement(
+            line, "move", code, player=_player(line, words[0]), move=_move(line, words[1:])
+        )
+    raise ScriptError(
+        line, "expected seed, deck, deal, start, a move (A place 1 at 0,0 turn 0) or expect"
+    )
+
+
+def _move(line, words):
+    kind = words[0].lower()
+    n = len(words)
+    if kind == mv.PLACE:
+        if n != 6 or words[2].lower() != "at" or words[4].lower() != "turn":
+            raise ScriptError(line, "expected `place N at Q,R turn T` (T: 0-5)")
+        slot = _number(line, words[1], "a hand slot (1-5)")
+        rotation = _number(line, words[5], "a turn, 0-5")
+        if rotation > 5:
+            raise ScriptError(line, f"expected a turn, 0-5, not {words[5]!r}")
+        return mv.place(slot, _cell(line, words[3]), rotation)
+    if kind == mv.HEAP and n == 2:
+        return mv.heap(_cell(line, words[1]))
+    if kind == mv.HAND and n == 3:
+        return mv.hand(_cell(line, words[1]), _side(line, words[2]))
+    if kind == mv.PASS and n == 1:
+        return mv.pass_()
+    if kind == mv.SKIP and n == 1:
+        return mv.skip()
+    raise ScriptError(line, MOVES_HELP)
+
+
+def _expect(line, code, words):
+    n = len(words)
+    what = words[1].lower() if n > 1 else ""
+    if what == "tile":
+        if n != 5 or words[3].lower() != "shows":
+            raise ScriptError(line, "expected `expect tile T shows STATE`")
+        tile = _number(line, words[2], "a tile id")
+        shown = words[4].lower()
+        if shown not in TILE_STATES and tokens.parse(shown) is None:
+            raise ScriptError(
+                line, f"a tile shows a state ({', '.join(TILE_STATES)}) or its token (T1-T9)"
+            )
+        return Statement(line, "expect_tile", code, shown, what="tile", tile=tile)
+    if what in ("score", "heap", "hand", "improved") and n == 4:
+        return Statement(
+            line, "expect", code, _number(line, words[3]), _player(line, words[2]), what=what
+        )
+    if what in ("field", "pile") and n == 3:
+        return Statement(line, "expect", code, _number(line, words[2]), what=what)
+    if what == "turn" and n == 3:
+        return Statement(line, "expect", code, _player(line, words[2]), what=what)
+    if what == "resolving" and n == 3 and words[2].lower() in RESOLVING:
+        return Statement(line, "expect", code, words[2].lower(), what=what)
+    if what == "cell" and n in (4, 5):
+        cell = _cell(line, words[2])
+        if n == 4:
+            if words[3].lower() != "empty":
+                raise ScriptError(line, "expected `expect cell Q,R TOKEN SIDE` or `... empty`")
+            return Statement(line, "expect", code, "empty", what=what, cell=cell)
+        kind = tokens.parse(words[3])
+        if kind is None:
+            raise ScriptError(line, f"expected a token like T1 (T1-T9), not {words[3]!r}")
+        value = f"{tokens.name(kind)} {SIDES[_side(line, words[4])]}"
+        return Statement(line, "expect", code, value, what=what, cell=cell)
+    if what == "over" and n == 3 and words[2].lower() in ("yes", "no"):
+        return Statement(line, "expect", code, words[2].lower() == "yes", what=what)
+    if what == "ended" and n == 3 and words[2].lower() in ENDS + ("no",):
+        return Statement(line, "expect", code, words[2].lower(), what=what)
+    raise ScriptError(line, EXPECTS_HELP)

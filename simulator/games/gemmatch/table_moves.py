@@ -1,0 +1,215 @@
+"""Gem Match moves done by hand on the app's table, a few frames at a time.
+
+The session runner (`physical.TilesRunner`) plays with blocking `world.advance` calls on fixed
+cells far off the app's table; here every move is a generator of waits, run by `Steps` across
+frames and acting only through `app.ops` in the app's labelled areas, so a person watches each
+move and `--record` keeps it. The tiles are checked with the runner's own check
+(`physical.tile_problems`) and, for every token off the field, by the area it lies in.
+
+Where things go: the dealt cluster is the pile; the field's centre is the field area's middle
+cell, and a field cell (q, r) lies (q, r) away from it; hand and heap tokens fill their areas
+row by row. A token taken from a group is clicked (to the heap) or double-clicked (to the
+hand), and all of a group's tokens are lifted once it is resolved, as in the session runner.
+"""
+
+import random
+
+from games.gemmatch import tokens
+
+from simulator.app import steps
+from simulator.app.steps import Gestures, Until
+from simulator.games.gemmatch.physical import (
+    DEAL_TIMEOUT_MS,
+    HOLD_DEAL_MS,
+    LONE_WAIT_MS,
+    SETTLE_MS,
+    tile_problems,
+)
+from simulator.games.gemmatch.rules import PLAYERS, SIDES, cell_name, neighbour
+
+QUIET_MS = 300  # a move that changes no tile (pass, skip) still takes a moment
+PERSON = 0
+
+
+class Mismatch(Exception):
+    """The tiles do not show what the referee says (or the table has no room for a move)."""
+
+
+class Steps(steps.Steps):
+    failure = Mismatch
+
+
+def area_of(player, kind="hand"):
+    return f"{kind}_{PLAYERS[player].lower()}"
+
+
+class AppTable(Gestures):
+    """Which world tile is which referee token, where each lies, and the moves on the tiles."""
+
+    def __init__(self, app, seed):
+        self.app = app
+        self.world = app.world
+        self.ops = app.ops
+        self.rng = random.Random(seed ^ 0x6E3)
+        self.tile_of = {}  # referee token id -> world tile
+        self.ref_of = {}
+        self.centre = app.table.centre_cell("field")
+        self.marked = []  # (token, player, to_hand, side): taken, lifted once resolved
+
+    # --- where things go ----------------------------------------------------------------------
+    def area_cells(self, name):
+        """Cells of an area below its label whose whole hexagon lies inside it, row by row."""
+        table = self.app.table
+        x, y, w, h = table.area(name).rect
+        s = table.layout.size
+        a = 0.87 * s
+        inner = (x + s, y + table.label_px + a, w - 2 * s, h - table.label_px - 2 * a)
+        to_pixel = table.layout.to_pixel
+        found = [c for c in table.layout.cells_in_rect(inner) if table.on_table(*c)]
+        return sorted(found, key=lambda c: (round(to_pixel(*c)[1]), to_pixel(*c)[0]))
+
+    def free_cell(self, name):
+        for cell in self.area_cells(name):
+            if self.world.tile_at(*cell) is None:
+                return cell
+        raise Mismatch(f"no free cell left in the {name.replace('_', ' ')} area")
+
+    def field_cell(self, cell):
+        return (self.centre[0] + cell[0], self.centre[1] + cell[1])
+
+    # --- reading the tiles ----------------------------------------------------------------------
+    def state_of(self, t):
+        return self.world.inspect(t).get("state")
+
+    def wait_state(self, t, state, timeout=SETTLE_MS):
+        return Until(
+            lambda: self.state_of(t) == state,
+            timeout,
+            lambda: f"tile {t} shows {self.state_of(t)}, expected {state}",
+        )
+
+    def problems(self, state):
+        """How the tiles differ from the referee's game; [] when they agree."""
+        out = tile_problems(self.world, state, self.tile_of, self.field_cell)
+        where = {}
+        for p in range(state.players):
+            for ref in state.hands[p]:
+                where[ref] = area_of(p)
+            for ref in state.heaps[p]:
+                where[ref] = area_of(p, "heap")
+        for ref in state.pile:
+            where[ref] = "pile"
+        for ref, area in sorted(where.items()):
+            t = self.tile_of[ref]
+            if self.app.area_name(t) != area:
+                out.append(f"tile {t} lies in {self.app.area_name(t)}, not {area}")
+        return out
+
+    def check(self, state):
+        """Wait (SETTLE_MS at most) until the tiles agree with the referee."""
+        found = []
+
+        def agree():
+            found[:] = self.problems(state)
+            return not found
+
+        return Until(agree, SETTLE_MS, lambda: "; ".join(found[:3]))
+
+    # --- the deal and the setup -----------------------------------------------------------------
+    def deal(self, held):
+        """Hold `held` for 6 s, let the cluster deal itself; every tile then shows its back."""
+        w = self.world
+        before = w.inspect(held)["deal"]["id"]
+        self.ops.press(held)
+        yield Until(
+            lambda: w.inspect(held)["deal"]["id"] != before,
+            HOLD_DEAL_MS + 1000,
+            "holding a tile for 6 s did not start a deal",
+        )
+        self.ops.release(held)
+        yield Until(
+            lambda: all(self.state_of(t) == "pile" for t in w.tiles),
+            DEAL_TIMEOUT_MS,
+            lambda: "the deal failed: " + str(w.inspect(held)["deal"]["result"]),
+        )
+        if sorted(tokens.parse(w.inspect(t)["token"]) for t in w.tiles) != tokens.deck():
+            raise Mismatch(f"the tiles do not hold the {tokens.DECK_SIZE} tokens exactly once")
+
+    def choose_order(self, seed):
+        """The referee's deck: the dealt tiles in an order shuffled from the seed (as the
+        session runner does), so the tiles hold the very tokens the referee deals."""
+        w = self.world
+        order = list(w.tiles)
+        random.Random(seed).shuffle(order)
+        self.tile_of = dict(enumerate(order))
+        self.ref_of = {t: ref for ref, t in self.tile_of.items()}
+        return [tokens.parse(w.inspect(t)["token"]) for t in order]
+
+    def set_up(self, state):
+        """Each hand drawn from the pile, token by token, improved ones turned over."""
+        for n in range(max(map(len, state.hands))):
+            for p, hand in enumerate(state.hands):
+                if n < len(hand):
+                    yield from self.draw(hand[n], p, SIDES[state.sides[hand[n]]])
+        yield self.check(state)
+
+    def draw(self, ref, player, side="basic"):
+        t = self.tile_of[ref]
+        yield from self.clicks(t, 2)
+        yield self.wait_state(t, "hand")
+        self.move_to(t, self.free_cell(area_of(player)))
+        yield LONE_WAIT_MS
+        if side == "improved":
+            yield from self.clicks(t, 2)
+            yield Until(
+                lambda: self.world.inspect(t)["side"] == side,
+                SETTLE_MS,
+                f"tile {t} did not turn over",
+            )
+
+    # --- the moves ------------------------------------------------------------------------------
+    def perform(self, state, event, field_before):
+        """Do on the tiles what the referee's Event says happened (as TilesRunner.after_move);
+        `field_before` is the set of field cells before the move."""
+        m = event.move
+        if m.kind == "place":
+            yield from self.place(event.token, m.cell, m.rotation, field_before)
+        elif m.kind in ("heap", "hand"):
+            t = self.tile_of[event.token]
+            yield from self.clicks(t, 2 if m.kind == "hand" else 1)
+            yield self.wait_state(t, "taken", 2000)
+            self.marked.append((event.token, event.player, m.kind == "hand", m.side))
+        else:
+            yield QUIET_MS
+        if self.marked and (state.phase != "resolve" or event.groups):
+            yield from self.lift_marked()
+        for player, ref in event.drew:
+            yield from self.draw(ref, player)
+        if not self.marked:
+            yield self.check(state)
+
+    def place(self, ref, cell, rotation, field_before):
+        t = self.tile_of[ref]
+        alone = not any(neighbour(cell, d) in field_before for d in range(6))
+        target = self.field_cell(cell)
+        area = self.app.table.area_of_cell(*target)
+        if self.world.tile_at(*target) is not None or area is None or area.name != "field":
+            raise Mismatch(f"the field area has no room at {cell_name(cell)}")
+        self.move_to(t, target, rotation)
+        if alone:
+            yield LONE_WAIT_MS
+            yield from self.clicks(t, 3)
+        yield Until(
+            lambda: self.state_of(t) == "field",
+            SETTLE_MS,
+            f"tile {t} put on {cell_name(cell)} did not join the field",
+        )
+
+    def lift_marked(self):
+        for ref, p, to_hand, side in self.marked:
+            t = self.tile_of[ref]
+            self.move_to(t, self.free_cell(area_of(p, "hand" if to_hand else "heap")))
+            yield self.wait_state(t, "hand" if to_hand else "heap")
+            if to_hand and self.world.inspect(t)["side"] != SIDES[side]:
+                yield from self.clicks(t, 2)
+        self.marked = []
