@@ -163,6 +163,7 @@ def print_report(report):
     )
     verdict = "passed" if report["passed"] else "FAILED"
     console.print(
-        f"{len(report['tiles'])} tile(s), touching: {pairs or 'none'}; "
+        f"{len(report['tiles'])} tile(s); pairs checked (found, or named by --expect): "
+        f"{pairs or 'none'}; "
         f"{report['frames']} frames each way a pair: {verdict}"
     )
