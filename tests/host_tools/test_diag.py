@@ -280,3 +280,15 @@ def test_the_pattern_counts_bit_errors_and_every_frame_fits_a_frame():
     flipped[3] ^= 0x81
     assert bit_errors(bytes(flipped), X_FRAME) == 2
     assert bit_errors(X_FRAME[:-2], X_FRAME) == 16
+
+
+def test_the_table_names_each_face_its_neighbour_figures_and_verdict(capsys):
+    from host_tools.cli.diag import print_report
+
+    a = session(0, heard={2: [(1, 5, 40)]}, exchange=counted(2, received=47), sweeps=swept(2))
+    b = session(1, heard={5: [(0, 2, 40)]}, exchange=counted(5), sweeps=swept(5, 339.9))
+    print_report(judge([a, b]))
+    out = capsys.readouterr().out
+    assert "tile 1 face 5" in out and "313 us" in out and "403 us" in out
+    assert "FAIL: received 47 of 50 frames" in out and "no neighbour" in out
+    assert "pairs checked (found, or named by --expect): tile 0 face 2 - tile 1 face 5" in out
