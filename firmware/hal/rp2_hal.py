@@ -39,6 +39,7 @@ class Rp2Hal(IrFaces):
     """Hardware access for one tile; create it once at boot."""
 
     pass_ms = 20  # a loop pass every 20 ms, as the simulator's tiles run
+    share_pass_ms = 4  # while sharing: the RX rings (44 ms of traffic each) read far sooner
     sleep_pass_ms = 100  # asleep: a slower loop (the DMA keeps every frame meanwhile)
 
     def __init__(self):
@@ -55,6 +56,7 @@ class Rp2Hal(IrFaces):
             handler=self._on_edge, trigger=machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
         )
         self.serial_log = SerialLog()
+        self._store = None
 
     def _on_edge(self, pin):
         # Soft IRQ: record (raw ticks, down); the pin reads 0 while the button is held.
@@ -114,6 +116,15 @@ class Rp2Hal(IrFaces):
 
     def save(self, data) -> None:
         write_atomic(STATE_FILE, data)
+
+    def build_store(self):
+        """The builds in this tile's flash files (hal/build_store.py), for sharing."""
+        store = self._store
+        if store is None:
+            from hal.build_store import FileStore
+
+            store = self._store = FileStore()
+        return store
 
     def log(self, text: str) -> None:
         self.serial_log.line(text)
