@@ -49,9 +49,11 @@ def _entries(path):
 
 
 def _mkdirs(path):
-    q = ""
+    q = "/" if path.startswith("/") else ""
     for part in path.split("/"):
-        q = q + "/" + part if q else part
+        if not part:
+            continue
+        q = q + part if not q or q.endswith("/") else q + "/" + part
         try:
             os.mkdir(q)
         except OSError:

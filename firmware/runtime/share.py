@@ -290,16 +290,16 @@ class Share:
         if session == self.last[0]:
             frame = self.last[1] if f == self.last[2] else None
             if frame is None:
-                self._answer(f, NOTCHILD)
+                self._answer(f, NOTCHILD, 0, session)
             else:
                 self.ctl[f] = frame
             return
         if self.role != NONE:
-            self._answer(f, REFUSE, R_BUSY << 24)
+            self._answer(f, REFUSE, R_BUSY << 24, session)
             return
         store = self.store
         if store.refuses():
-            self._answer(f, REFUSE, R_SETTING << 24)
+            self._answer(f, REFUSE, R_SETTING << 24, session)
             return
         i = bulk.HEAD
         build = bytes(data[i : i + 16]).rstrip(b"\0").decode()
@@ -315,7 +315,7 @@ class Share:
             return
         problem = self._cannot_load(mpy_version, mpy_flags, need)
         if problem:
-            self._answer(f, REFUSE, problem)
+            self._answer(f, REFUSE, problem, session)
             return
         self._begin(RECEIVE, session, build, f, ms)
         self.held = 0
@@ -338,12 +338,14 @@ class Share:
                 return R_MPY << 24 | (mpy & 0xFF) << 8 | version
         return 0
 
-    def _answer(self, f, code, info=0):
+    def _answer(self, f, code, info=0, session=-1):
+        """An ANSWER to an OFFER of `session` (ours when -1)."""
         body = bytearray(13)
         body[0] = code
         bulk.put32(body, 1, info)
         body[5:13] = self.tile.serial_number()[:8]
-        self.ctl[f] = bulk.frame(bulk.ANSWER, self._value(f), self.session, body)
+        session = self.session if session < 0 else session
+        self.ctl[f] = bulk.frame(bulk.ANSWER, self._value(f), session, body)
         self.tile._sharing = True
 
     def _answer_parent(self):
