@@ -174,7 +174,7 @@ def test_a_build_is_received_into_files_checked_then_switched_in_one_rename():
 
 def test_a_cut_receive_resumes_from_what_was_committed():
     store_s, store_r = two_tiles(shared=False)
-    first, source = _receive(store_s, store_r, cut_after=9000)
+    _first, source = _receive(store_s, store_r, cut_after=9000)
     store_r.commit()  # what the file system kept of the file being written
     assert store_r.running() == "aaaa"
     again, _ = _receive(store_s, store_r)
