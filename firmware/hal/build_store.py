@@ -115,12 +115,10 @@ class FileStore:
     def recorded_digests(self, build):
         """{path: SHA-256 digest} from the build's version.json (what `blinks flash` wrote), or
         None when it has none."""
-        data = read_file(self._p("fw/" + build + "/version.json"))
-        if not data:
-            return None
         try:
-            files = json.loads(data)["files"]
-        except (ValueError, KeyError, TypeError):
+            with open(self._p("fw/" + build + "/version.json")) as f:
+                files = json.load(f)["files"]  # from the stream: no 4 kB buffer to find
+        except (OSError, ValueError, KeyError, TypeError):
             return None
         import binascii
 

@@ -25,28 +25,36 @@ class BadManifest(ValueError):
     """A manifest that cannot be a build's: it is refused, nothing is written."""
 
 
-def _put32(out, v):
-    out.append(v >> 24 & 0xFF)
-    out.append(v >> 16 & 0xFF)
-    out.append(v >> 8 & 0xFF)
-    out.append(v & 0xFF)
+def _put32(out, i, v):
+    out[i] = v >> 24 & 0xFF
+    out[i + 1] = v >> 16 & 0xFF
+    out[i + 2] = v >> 8 & 0xFF
+    out[i + 3] = v & 0xFF
 
 
 def encode(build, entries):
-    """The manifest of `build` for entries [(path, size, sha256 digest)], main.py last."""
-    out = bytearray(MAGIC)
+    """The manifest of `build` for entries [(path, size, sha256 digest)], main.py last. Sized
+    first and filled in place: one allocation, where growing it would fragment a tile's heap."""
     name = build.encode()
-    out.append(len(name))
-    out += name
-    out.append(len(entries) >> 8)
-    out.append(len(entries) & 0xFF)
+    n = 4 + 1 + len(name) + 2
+    for path, _size, _digest in entries:
+        n += 4 + 32 + 1 + len(path)
+    out = bytearray(n)
+    out[0:4] = MAGIC
+    out[4] = len(name)
+    i = 5 + len(name)
+    out[5:i] = name
+    out[i] = len(entries) >> 8
+    out[i + 1] = len(entries) & 0xFF
+    i += 2
     for path, size, digest in entries:
-        _put32(out, size)
-        out += digest
+        _put32(out, i, size)
+        out[i + 4 : i + 36] = digest
         p = path.encode()
-        out.append(len(p))
-        out += p
-    return bytes(out)
+        out[i + 36] = len(p)
+        out[i + 37 : i + 37 + len(p)] = p
+        i += 37 + len(p)
+    return out
 
 
 def good_path(path, build) -> bool:
@@ -117,7 +125,7 @@ class Source:
         if build is None:
             raise OSError("this tile holds no build")
         recorded = store.recorded_digests(build) or {}
-        entries = []
+        entries = []  # the digests are worked out here: what version.json says is checked
         for path, size in store.files(build):
             digest = store.digest(path)
             if digest is None:
@@ -126,6 +134,7 @@ class Source:
             if want is not None and want != digest:
                 raise OSError("the build is damaged (" + path + "): flash it again")
             entries.append((path, size, digest))
+        recorded = None
         self.store = store
         self.build = build
         self.entries = entries

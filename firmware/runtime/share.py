@@ -35,7 +35,11 @@ files on a tile; the simulator keeps a stand-in in memory.
 
 from runtime import bulk, colors, link
 from runtime.bundle import Source
-from runtime.receive import FAILED, READY, Receiver
+
+# runtime/receive.py's phases (it is imported only by a tile that receives)
+_PULLING = 3
+_READY = 5
+_FAILED = 6
 
 try:
     from micropython import const
@@ -319,6 +323,8 @@ class Share:
             return
         self._begin(RECEIVE, session, build, f, ms)
         self.held = 0
+        from runtime.receive import Receiver
+
         self.receiver = Receiver(self.hal, store, f, session, build, size, mlen, mcrc)
         self.received_at = ms
         self.tile.log(f"BLINKS share receive session={session} build={build} face={f}")
@@ -359,7 +365,7 @@ class Share:
         role = self.role
         if role == RECEIVE:
             r = self.receiver
-            if r.phase == FAILED:
+            if r.phase == _FAILED:
                 self._answer(f, REFUSE, r.reason << 24 | (r.info & 0xFFFFFF))
             elif self.switch_at:
                 self._answer(f, GOT)
@@ -624,22 +630,22 @@ class Share:
                 return True
             return False
         r.step(now, self._value(self.parent))
-        if r.phase == FAILED:
+        if r.phase == _FAILED:
             self.tile.log("BLINKS share failed: " + reason_text(r.reason, r.info))
             self._answer_parent()
             self._end(now, False)
             return False
-        if now - max(r.puller.heard_at, self.received_at) > STALL_MS and r.phase <= 3:
+        if now - max(r.puller.heard_at, self.received_at) > STALL_MS and r.phase <= _PULLING:
             r.reason = R_STALLED
-            r.phase = FAILED
+            r.phase = _FAILED
             return False
-        if r.phase == READY:
+        if r.phase == _READY:
             try:
                 r.switch({"session": self.session, "build": self.build, "parent": self.parent})
             except OSError as exc:
                 r.reason = R_STORAGE
                 r.info = 0
-                r.phase = FAILED
+                r.phase = _FAILED
                 self.tile.log(f"BLINKS share failed: switch: {_words(exc)}")
                 return False
             done = r.progress()[1]
