@@ -176,7 +176,7 @@ def run(hal, tile, recovery):
                 recovery.feed(now)
             if tile.asleep:
                 due += asleep_ms
-            elif tile.sharing:  # sending or receiving a build (runtime/share.py)
+            elif tile.hurry:  # sending or receiving a build (runtime/share.py)
                 due += sharing_ms
             else:
                 due += awake_ms

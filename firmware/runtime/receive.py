@@ -78,6 +78,8 @@ class Receiver:
         self.need = 0  # bytes to pull over the face (for the progress display)
         self.got = 0
         self.copied = 0
+        self.spent = [0] * 6  # ms in each phase (the log line says where the time went)
+        self._phase_at = -1
         self.puller.pull(0, manifest_len)
 
     # ---- progress ----
@@ -166,6 +168,9 @@ class Receiver:
 
     def step(self, now: int, value_byte: int) -> None:
         phase = self.phase
+        if self._phase_at >= 0 and phase < len(self.spent):
+            self.spent[phase] += now - self._phase_at
+        self._phase_at = now
         try:
             if phase == MANIFEST or phase == PULL:
                 if self.puller.done():

@@ -178,6 +178,7 @@ class Share:
         self.last = (0, None, -1)  # (session, answer frame, parent face) of the last share
         self.shown = -1
         self.show_at = 0
+        self.hurry = False  # a transfer runs: the tile's passes come closer together
         self._rng = (tile.random(0xFFFF) << 16 | tile.random(0xFFFF)) or 1
 
     # ---- starting ----
@@ -590,6 +591,10 @@ class Share:
         self._send(now)
         if self.role != NONE:
             self._show(now)
+            server = self.server
+            self.hurry = self.role == RECEIVE or (
+                server is not None and (server.busy() or K_WANT in self.kid)
+            )
         faces = self.faces
         for f in range(6):
             faces.reply_due[f] = False  # no ping-pong while sharing: probes keep links alive
@@ -650,7 +655,7 @@ class Share:
                 return False
             done = r.progress()[1]
             self.tile.log(
-                f"BLINKS share received build={self.build} bytes={done} pulled={r.puller.received} copied={r.copied} ms={now - self.received_at}"
+                f"BLINKS share received build={self.build} bytes={done} pulled={r.puller.received} copied={r.copied} ms={now - self.received_at} phases={'/'.join(str(t) for t in r.spent)}"
             )
             self.switch_at = now
             self._answer_parent()  # GOT: the parent waits through our restart

@@ -1,0 +1,131 @@
+"""`blinks share` on emulated tiles (the official MicroPython on emulated RP2040s, wired face to
+face): a line of three tiles that run build X, the first flashed with build Y, shares Y to the
+other two over the faces; a power cut of the middle tile at a random moment of its transfer
+always leaves it booting X or Y, and a second share ends with all three on Y; a tile set to
+refuse keeps X."""
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+from emu_helpers import boot_lines, booted_build, flashed_image
+
+from host_tools.bridge.build import build
+
+SHARE_TIMEOUT = 1500  # s of wall clock: emulated tiles run several times slower than real ones
+
+
+def blinks(*args, timeout=SHARE_TIMEOUT + 120, env=None):
+    return subprocess.run(
+        [sys.executable, "-m", "host_tools.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        env=dict(os.environ, **(env or {})),
+    )
+
+
+def share(port):
+    return blinks("share", "--port", port, "--timeout", str(SHARE_TIMEOUT))
+
+
+def builds_in_ports(tiles):
+    """What `blinks ports` says each tile runs (its build id, in port order)."""
+    out = blinks("ports", "--json", env={"BLINKS_PORTS": os.pathsep.join(tiles.ports)}, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    rows = {row["port"]: row for row in json.loads(out.stdout)}
+    return [(rows[p]["firmware"] or {}).get("build") for p in tiles.ports]
+
+
+def line_of_three(firmware_copy, tmp_path, name="line"):
+    """State folder of three tiles: tile 0 flashed with build Y, tiles 1 and 2 with build X."""
+    x, y = (build(firmware_dir=firmware_copy(tag)) for tag in ("x", "y"))
+    state = tmp_path / name
+    flashed_image(x, state, tiles=3)
+    flashed_image(y, tmp_path / f"{name}-y", tiles=1)
+    shutil.copyfile(tmp_path / f"{name}-y" / "tile0.flash", state / "tile0.flash")
+    return x.build, y.build, state
+
+
+def test_blinks_share_reaches_a_line_of_three_and_blinks_ports_shows_it(
+    cluster, firmware_copy, tmp_path
+):
+    x, y, state = line_of_three(firmware_copy, tmp_path)
+    tiles = cluster(3, shape="line", state=state, mode="fast")
+    assert [booted_build(tiles, i) for i in range(3)] == [y, x, x]
+    out = share(tiles.ports[0])
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "every tile of the cluster holds it (3 tiles" in out.stdout
+    assert builds_in_ports(tiles) == [y, y, y]
+    for i in (1, 2):  # each restarted into Y after checking every file
+        assert any("share received build=" + y in line for line in tiles.log_lines(i))
+
+
+def test_a_power_cut_mid_transfer_leaves_x_or_y_and_a_second_share_ends_on_y(
+    cluster, firmware_copy, tmp_path
+):
+    x, y, state = line_of_three(firmware_copy, tmp_path)
+    pristine = tmp_path / "pristine"
+    shutil.copytree(state, pristine)
+    rng = random.Random(42)
+    seen = set()
+    transfer = None  # wall seconds from the middle tile's `receive` line to its `received`
+    for k in range(10):
+        for i in range(3):  # tile 0 on Y, 1 and 2 on X again
+            shutil.copyfile(pristine / f"tile{i}.flash", state / f"tile{i}.flash")
+        tiles = cluster(3, shape="line", state=state, mode="fast")
+        assert [booted_build(tiles, i) for i in range(3)] == [y, x, x]
+        first = threading.Thread(target=share, args=(tiles.ports[0],), daemon=True)
+        first.start()
+        began = _wait_for(tiles, 1, "BLINKS share receive ", 900)
+        if k % 2 == 0 or transfer is None:
+            # around the switch: the files are checked, main.py is renamed, the tile restarts
+            transfer = _wait_for(tiles, 1, "BLINKS share received ", 900) - began
+            time.sleep(rng.uniform(0.0, 1.5))
+        else:  # at a random moment while its files arrive
+            _wait_for(tiles, 1, "BLINKS share received ", rng.uniform(0.0, transfer), need=False)
+        boots = sum(line.startswith("BLINKS boot tile=") for line in boot_lines(tiles, 1))
+        tiles.power(1, False)  # the power goes
+        time.sleep(0.5)
+        tiles.power(1, True)
+        now_running = booted_build(tiles, 1, after=boots)
+        assert now_running in (x, y), boot_lines(tiles, 1)
+        seen.add(now_running)
+        first.join(SHARE_TIMEOUT)
+        out = share(tiles.ports[0])  # the second share resumes, or finds it done
+        assert out.returncode == 0, f"cut {k}: " + out.stdout + out.stderr
+        assert builds_in_ports(tiles) == [y, y, y], f"cut {k}"
+        tiles.stop()
+    assert seen == {x, y}, "the cuts fell both before and after the switch"
+
+
+def _wait_for(tiles, i, text, seconds, need=True):
+    """Wait until tile i logs a line starting with `text`: the time.monotonic() it was seen.
+    With need=False, give up quietly after `seconds`."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if any(line.startswith(text) for line in tiles.log_lines(i)):
+            return time.monotonic()
+        time.sleep(0.05)
+    if need:
+        raise AssertionError(f"tile {i} never logged {text!r}: {tiles.log_lines(i)[-8:]}")
+    return time.monotonic()
+
+
+def test_a_tile_set_to_refuse_keeps_x(cluster, firmware_copy, tmp_path):
+    x, y, state = line_of_three(firmware_copy, tmp_path)
+    tiles = cluster(3, shape="line", state=state, mode="fast")
+    assert [booted_build(tiles, i) for i in range(3)] == [y, x, x]
+    out = blinks("share", "--port", tiles.ports[1], "--refuse", timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    out = share(tiles.ports[0])
+    assert out.returncode == 1
+    serial = tiles.serial_of(1).hex()
+    assert f"FAILED tile {serial}: set to refuse shares" in out.stderr
+    assert builds_in_ports(tiles) == [y, x, x]
