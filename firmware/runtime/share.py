@@ -379,6 +379,7 @@ class Share:
         """Back after the restart, and the parent still polls: carry the share on."""
         self.role = RELAY
         self.activity = now
+        self.started = now  # its faces have ABSENT_MS from now to be heard
         self.tile.log(f"BLINKS share relay session={self.session} build={self.build}")
 
     # ---- as a parent ----
