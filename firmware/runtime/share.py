@@ -92,6 +92,7 @@ ABSENT_MS = 1200  # a face not heard this long after the share reached us is emp
 OFFER_MS = 100  # between OFFERs to a face that has not answered (+ up to 63 ms of jitter)
 POLL_MS = 400  # a child that said nothing this long is asked again
 ANSWER_MS = 8000  # a heard face that never answers: a tile that does not share
+BUSY_MS = 30000  # a tile busy with another share is offered ours this long (it may be ending)
 LOST_MS = 20000  # a child silent this long is lost (a restart takes a few seconds)
 STALL_MS = 15000  # a receiver that got no data this long while its parent talks gives up
 CONFIRM_MS = 10000
@@ -101,6 +102,7 @@ SWITCH_MS = 120  # after the switch, time for the GOT to leave before the restar
 PROGRESS_LOG_MS = 1000
 SHOW_MS = 100
 MAX_REPORTED = 8  # failures a DONE names (more are counted)
+_LONG_AGO = const(-(1 << 20))
 
 _TEXT = {
     R_SETTING: "set to refuse shares",
@@ -230,6 +232,7 @@ class Share:
         self.done_frame = None
         for f in range(6):
             self.kid[f] = K_IDLE
+            self.kid_said[f] = _LONG_AGO
             self.kid_serial[f] = b""
             self.kid_done[f] = 0
             self.next_offer[f] = now
@@ -300,8 +303,14 @@ class Share:
                 self.ctl[f] = frame
             return
         if self.role != NONE:
-            self._answer(f, REFUSE, R_BUSY << 24, session)
-            return
+            if f != self.parent or self.role == ROOT:
+                self._answer(f, REFUSE, R_BUSY << 24, session)
+                return
+            # our parent offers another share: it has left ours (it restarted, or its share
+            # ended without us), so ours is over; what we received stays for this one to resume
+            self.tile.log(f"BLINKS share dropped: the parent moved on to share {session}")
+            self._end(ms, False)
+            self.ctl[f] = None
         store = self.store
         if store.refuses():
             self._answer(f, REFUSE, R_SETTING << 24, session)
@@ -416,6 +425,8 @@ class Share:
         elif code == NOTCHILD:
             self._kid_state(f, K_GONE, ms)
         elif code == REFUSE:
+            if info >> 24 == R_BUSY and ms - self.kid_since[f] < BUSY_MS:
+                return  # still winding down another share: offer again until BUSY_MS
             self._kid_failed(f, serial, info >> 24, info & 0xFFFFFF, ms)
 
     def _kid_failed(self, f, serial, reason, detail, now):
@@ -486,8 +497,8 @@ class Share:
                 settled = False
                 if quiet > ABSENT_MS:
                     self._kid_state(f, K_EMPTY, now)
-                elif now - self.kid_since[f] > ANSWER_MS:
-                    self._kid_failed(f, b"", R_SILENT, 0, now)
+                elif now - self.kid_since[f] > ANSWER_MS and now - self.kid_said[f] > ANSWER_MS:
+                    self._kid_failed(f, self.kid_serial[f], R_SILENT, 0, now)
                 elif now >= self.next_offer[f]:
                     self._offer(f, now)
             elif state == K_WANT or state == K_HAVE:

@@ -35,6 +35,16 @@ def share(port):
     return blinks("share", "--port", port, "--timeout", str(SHARE_TIMEOUT))
 
 
+def share_log(tiles):
+    """Every tile's share lines, for a failure's message."""
+    return "\n".join(
+        f"tile {i}: {line}"
+        for i in range(tiles.n)
+        for line in tiles.log_lines(i)
+        if line.startswith(("BLINKS share", "BLINKS boot"))
+    )
+
+
 def builds_in_ports(tiles):
     """What `blinks ports` says each tile runs (its build id, in port order)."""
     out = blinks("ports", "--json", env={"BLINKS_PORTS": os.pathsep.join(tiles.ports)}, timeout=300)
@@ -60,7 +70,7 @@ def test_blinks_share_reaches_a_line_of_three_and_blinks_ports_shows_it(
     tiles = cluster(3, shape="line", state=state, mode="fast")
     assert [booted_build(tiles, i) for i in range(3)] == [y, x, x]
     out = share(tiles.ports[0])
-    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.returncode == 0, out.stdout + out.stderr + share_log(tiles)
     assert "every tile of the cluster holds it (3 tiles" in out.stdout
     assert builds_in_ports(tiles) == [y, y, y]
     for i in (1, 2):  # each restarted into Y after checking every file
@@ -99,7 +109,7 @@ def test_a_power_cut_mid_transfer_leaves_x_or_y_and_a_second_share_ends_on_y(
         seen.add(now_running)
         first.join(SHARE_TIMEOUT)
         out = share(tiles.ports[0])  # the second share resumes, or finds it done
-        assert out.returncode == 0, f"cut {k}: " + out.stdout + out.stderr
+        assert out.returncode == 0, f"cut {k}: " + out.stdout + out.stderr + share_log(tiles)
         assert [last_boot(tiles, i) for i in (1, 2)] == [y, y], f"cut {k}"
         if k == 9:
             assert builds_in_ports(tiles) == [y, y, y]

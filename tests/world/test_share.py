@@ -148,3 +148,16 @@ def test_a_six_tile_blob_under_loss_ends_with_every_tile_holding_it():
     digest = hashlib.sha256(repr(sorted(stores[0].build_files(NEW).items())).encode()).digest()
     for s in stores:
         assert hashlib.sha256(repr(sorted(s.build_files(NEW).items())).encode()).digest() == digest
+
+
+def test_a_relay_whose_power_goes_while_it_serves_leaves_a_second_share_nothing_in_the_way():
+    w, stores = cluster(3, "line")
+    share_from(w, stores, 0)
+    assert w.run_until(lambda: share_lines(w, 2, "receive session="), 60000)
+    w.advance(1500)  # tile 2 is pulling from tile 1
+    w.reset_tile(1)  # tile 1's power goes and comes back
+    assert w.run_until(lambda: outcome(w) is not None, 120000)
+    share_from(w, stores, 0)  # a second share, at once: tile 2 may still be in the first
+    assert w.run_until(lambda: len(share_lines(w, 0, "share done")) == 2, 120000)
+    assert outcome(w)["tiles"] == "3" and outcome(w)["failed"] == "0"
+    assert [s.running() for s in stores] == [NEW] * 3
