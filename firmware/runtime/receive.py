@@ -23,6 +23,7 @@ from runtime.bundle import MAIN, BadManifest, decode
 
 COMMIT_BYTES = 8192  # a file this far into its .tmp is committed: a cut resumes from there
 RETRIES = 3  # a file that fails its hash this often fails the share
+PASS_BYTES = 12288  # planned, copied or checked in one pass at most (and at least a file)
 
 # phases
 MANIFEST = 0
@@ -179,12 +180,18 @@ class Receiver:
                         self.cursor = 0
                     return
                 self.puller.poll(now, value_byte)
-            elif phase == PLAN:
-                self._plan_one()
-            elif phase == COPY:
-                self._copy_one()
-            elif phase == VERIFY:
-                self._verify_one()
+            else:
+                # files a pass, until PASS_BYTES of them were read (a pass stays short: the
+                # rings are read between passes, and a tile's watchdog waits 2 s)
+                work = self._plan_one if phase == PLAN else self._copy_one
+                if phase == VERIFY:
+                    work = self._verify_one
+                budget = PASS_BYTES
+                while self.phase == phase and budget > 0:
+                    i = self.cursor
+                    work()
+                    if i < len(self.entries):
+                        budget -= self.entries[i][1] + 256
         except OSError as exc:
             self._fail(STORAGE, _errno(exc))
 

@@ -641,7 +641,10 @@ class Share:
         r = self.receiver
         if self.switch_at:
             if now - self.switch_at >= SWITCH_MS and self.ctl[self.parent] is None:
-                self.store.prune((self.build,))
+                try:
+                    self.store.prune((self.build,))  # litter if cut: the next share tidies
+                except OSError:
+                    pass
                 self.tile.log(f"BLINKS share restart build={self.build}")
                 self.store.restart()
                 return True
@@ -678,7 +681,12 @@ class Share:
         server = self.server
         for f in range(6):
             if server is not None and server.asked[f] is not None:
-                server.pump(f, self._value(f))
+                try:
+                    server.pump(f, self._value(f))
+                except OSError as exc:  # our own build cannot be read: nothing to share
+                    self.tile.log(f"BLINKS share failed: {_words(exc)}")
+                    server.asked[f] = None
+                    self._kid_failed(f, self.kid_serial[f], R_STORAGE, 0, now)
             frame = ctl[f]
             if frame is not None and self.hal.send_frames(f, (frame,)):
                 ctl[f] = None
