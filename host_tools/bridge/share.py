@@ -142,6 +142,11 @@ class Watch:
             peer["tile"] = fields.get("tile", peer["tile"])
             if "bytes" in fields:
                 peer["bytes"] = fields["bytes"]
+                got, _, total = fields["bytes"].partition("/")
+                tenth = int(got) * 10 // max(1, int(total or 1)) if got.isdigit() else 0
+                if tenth > peer.get("tenth", 0):  # said every 10 %
+                    peer["tenth"] = tenth
+                    return f"face {face}: tile {peer['tile']} {tenth * 10}% received"
                 return None
             rest = line.split(f" tile={peer['tile']} ", 1)[-1]
             peer["state"] = rest

@@ -66,6 +66,9 @@ def test_the_watch_reads_a_roots_lines():
     said = [w.feed(line) for line in lines]
     assert said[1] == "sharing build b1 (60000 bytes)"
     assert said[2] == "face 2: tile 0011 receiving"
+    assert w.feed("BLINKS share progress face=2 tile=0011 bytes=31000/60000") == (
+        "face 2: tile 0011 50% received"
+    )
     assert w.peers["2"]["state"] == "done tiles=2 failed=0"
     assert w.failures == [("0022", "set to refuse shares")]
     assert w.done == {"session": "9", "build": "b1", "tiles": "3", "failed": "1", "ms": "12000"}

@@ -12,7 +12,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 
 RUNS = 2000
-RUN_MS = 60000
+RUN_MS = 45000
 
 
 def one_run(seed):
