@@ -303,6 +303,8 @@ class Share:
                 self.ctl[f] = frame
             return
         if self.role != NONE:
+            if self.switch_at:
+                return  # switched: the restart into the new build comes first, whatever else
             if f != self.parent or self.role == ROOT:
                 self._answer(f, REFUSE, R_BUSY << 24, session)
                 return
@@ -640,7 +642,8 @@ class Share:
         """A pass of receiving; True once the tile restarted into the new build."""
         r = self.receiver
         if self.switch_at:
-            if now - self.switch_at >= SWITCH_MS and self.ctl[self.parent] is None:
+            sent = self.ctl[self.parent] is None  # the GOT is out (or gave up: 10 x longer)
+            if now - self.switch_at >= (SWITCH_MS if sent else 10 * SWITCH_MS):
                 try:
                     self.store.prune((self.build,))  # litter if cut: the next share tidies
                 except OSError:
