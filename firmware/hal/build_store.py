@@ -76,8 +76,9 @@ def _remove_tree(path):
 class FileStore:
     """hal.build_store() on a tile with a file system. Paths are from the flash root."""
 
-    def __init__(self, root=""):
+    def __init__(self, root="", before_restart=None):
         self.root = root
+        self._before_restart = before_restart  # the log's last lines out, on a tile
         self._open = None  # the file being appended to, and its path
         self._open_path = None
 
@@ -285,6 +286,8 @@ class FileStore:
     def restart(self):
         """Into the build main.py names: a hardware reset, not counted as a crash."""
         self.commit()
+        if self._before_restart is not None:
+            self._before_restart()
         try:
             from hal.recovery import restart
         except ImportError:

@@ -123,8 +123,11 @@ class Rp2Hal(IrFaces):
         if store is None:
             from hal.build_store import FileStore
 
-            store = self._store = FileStore()
+            store = self._store = FileStore(before_restart=self._flush_log)
         return store
+
+    def _flush_log(self):
+        self.serial_log.flush(300)  # the share's last lines, before a restart cuts them
 
     def log(self, text: str) -> None:
         self.serial_log.line(text)
