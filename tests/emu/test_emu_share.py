@@ -91,41 +91,51 @@ def test_blinks_share_reaches_a_line_of_three_and_blinks_ports_shows_it(
 def test_a_power_cut_mid_transfer_leaves_x_or_y_and_a_second_share_ends_on_y(
     cluster, firmware_copy, tmp_path
 ):
+    """Ten cuts, two a share where they can be: the first while the middle tile's files
+    arrive, the second while it resumes them (after the first share polls it again), around
+    its switch; each time it boots X or Y, and a second share ends with the three on Y."""
     x, y, state = line_of_three(firmware_copy, tmp_path, small=True)
     pristine = tmp_path / "pristine"
     shutil.copytree(state, pristine)
     rng = random.Random(42)
     seen = set()
-    transfer = None  # wall seconds from the middle tile's `receive` line to its `received`
+    cuts = 0
+    transfer = 40.0  # wall s from the middle tile's `receive` line to `received` (measured)
     for k in range(10):
+        if cuts >= 10:
+            break
         for i in range(3):  # tile 0 on Y, 1 and 2 on X again
             shutil.copyfile(pristine / f"tile{i}.flash", state / f"tile{i}.flash")
         tiles = cluster(3, shape="line", state=state, mode="fast")
         assert [booted_build(tiles, i) for i in range(3)] == [y, x, x]
         first = threading.Thread(target=share, args=(tiles.ports[0],), daemon=True)
         first.start()
-        began = _wait_for(tiles, 1, "BLINKS share receive ", 900)
-        if k % 2 == 0 or transfer is None:
-            # around the switch: the files are checked, main.py is renamed, the tile restarts
-            transfer = _wait_for(tiles, 1, "BLINKS share received ", 900) - began
-            time.sleep(rng.uniform(0.0, 1.5))
-        else:  # at a random moment while its files arrive
-            _wait_for(tiles, 1, "BLINKS share received ", rng.uniform(0.0, transfer), need=False)
-        boots = sum(line.startswith("BLINKS boot tile=") for line in boot_lines(tiles, 1))
-        tiles.power(1, False)  # the power goes
-        time.sleep(0.5)
-        tiles.power(1, True)
-        now_running = booted_build(tiles, 1, after=boots)
-        assert now_running in (x, y), boot_lines(tiles, 1)
-        seen.add(now_running)
+        for second in (False, True):
+            began = _wait_for(tiles, 1, "BLINKS share receive ", 900, count=1 + second)
+            if second:  # around the switch: its files checked, main.py renamed, the restart
+                transfer = _wait_for(tiles, 1, "BLINKS share received ", 900) - began
+                time.sleep(rng.uniform(0.0, 1.5))
+            else:  # at a random moment while its files arrive
+                wait = rng.uniform(0.0, 0.9 * transfer)
+                _wait_for(tiles, 1, "BLINKS share received ", wait, need=False)
+            boots = sum(line.startswith("BLINKS boot tile=") for line in boot_lines(tiles, 1))
+            tiles.power(1, False)  # the power goes
+            time.sleep(0.5)
+            tiles.power(1, True)
+            now_running = booted_build(tiles, 1, after=boots)
+            assert now_running in (x, y), boot_lines(tiles, 1)
+            seen.add(now_running)
+            cuts += 1
+            if now_running == y or cuts >= 10:
+                break  # switched: no transfer left to cut in this share
         first.join(SHARE_TIMEOUT)
         out = share(tiles.ports[0])  # the second share resumes, or finds it done
-        assert out.returncode == 0, f"cut {k}: " + out.stdout + out.stderr + share_log(tiles)
-        assert [last_boot(tiles, i) for i in (1, 2)] == [y, y], f"cut {k}"
-        if k == 9:
+        assert out.returncode == 0, f"cut {cuts}: " + out.stdout + out.stderr + share_log(tiles)
+        assert [last_boot(tiles, i) for i in (1, 2)] == [y, y], share_log(tiles)
+        if cuts >= 10:
             assert builds_in_ports(tiles) == [y, y, y]
         tiles.stop()
-    assert seen == {x, y}, "the cuts fell both before and after the switch"
+    assert cuts == 10 and seen == {x, y}, (cuts, seen)
 
 
 def last_boot(tiles, i):
@@ -134,12 +144,12 @@ def last_boot(tiles, i):
     return boots[-1].split(" fw=fw/")[1].split()[0] if boots else None
 
 
-def _wait_for(tiles, i, text, seconds, need=True):
-    """Wait until tile i logs a line starting with `text`: the time.monotonic() it was seen.
-    With need=False, give up quietly after `seconds`."""
+def _wait_for(tiles, i, text, seconds, need=True, count=1):
+    """Wait until tile i has logged `count` lines starting with `text`: the time.monotonic()
+    the last was seen. With need=False, give up quietly after `seconds`."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
-        if any(line.startswith(text) for line in tiles.log_lines(i)):
+        if sum(line.startswith(text) for line in tiles.log_lines(i)) >= count:
             return time.monotonic()
         time.sleep(0.05)
     if need:
