@@ -139,6 +139,9 @@ class Source:
         self.build = build
         self.entries = entries
         self.manifest = encode(build, entries)
+        import binascii
+
+        self.manifest_crc = binascii.crc32(self.manifest) & 0xFFFFFFFF
         self.starts = []
         at = len(self.manifest)
         for _path, size, _digest in entries:

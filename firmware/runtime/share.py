@@ -173,6 +173,7 @@ class Share:
         self.held = 0  # tiles of this subtree holding the build (this one included)
         self.failed = 0
         self.failures = []  # (serial, reason, detail), MAX_REPORTED at most
+        self.counted = []
         self.ctl = [None] * 6  # a control frame waiting to go out on each face
         self.done_frame = None
         self.done_sent = 0
@@ -229,6 +230,7 @@ class Share:
         self.held = 1
         self.failed = 0
         self.failures = []
+        self.counted = []  # the children whose DONE was counted (by serial)
         self.done_frame = None
         for f in range(6):
             self.kid[f] = K_IDLE
@@ -450,24 +452,28 @@ class Share:
             self.ctl[f] = ack  # our ACK was lost: again
             return
         i = bulk.HEAD
-        if n < i + 5 + bulk.CRC or (self.role != ROOT and self.role != RELAY):
+        if n < i + 13 + bulk.CRC or (self.role != ROOT and self.role != RELAY):
             return
-        held = data[i] << 8 | data[i + 1]
-        failed = data[i + 2] << 8 | data[i + 3]
-        k = data[i + 4]
-        if n != i + 5 + 13 * k + bulk.CRC:
+        serial = bytes(data[i : i + 8])
+        held = data[i + 8] << 8 | data[i + 9]
+        failed = data[i + 10] << 8 | data[i + 11]
+        k = data[i + 12]
+        if n != i + 13 + 13 * k + bulk.CRC:
             return
+        self.kid_serial[f] = serial
+        self._kid_state(f, K_DONE, ms)
+        self.ctl[f] = ack
+        if serial in self.counted:
+            return  # a tile the seed counted already, touched to it again
+        self.counted.append(serial)
         for j in range(k):
-            at = i + 5 + 13 * j
+            at = i + 13 + 13 * j
             if len(self.failures) < MAX_REPORTED:
                 self.failures.append(
                     (bytes(data[at : at + 8]), data[at + 8], bulk.u32(data, at + 9))
                 )
         self.held += held
         self.failed += failed
-        self._kid_state(f, K_DONE, ms)
-        self.ctl[f] = ack
-        serial = self.kid_serial[f]
         self.tile.log(
             "BLINKS share face={} tile={} done tiles={} failed={}".format(
                 f, hexs(serial) if serial else "?", held, failed
@@ -532,7 +538,7 @@ class Share:
         bulk.put32(body, 16, src.size)
         body[20] = len(src.manifest) >> 8
         body[21] = len(src.manifest) & 0xFF
-        bulk.put32(body, 22, _crc(src.manifest))
+        bulk.put32(body, 22, src.manifest_crc)
         body[26] = src.mpy[0]
         body[27] = src.mpy[1]
         need = self.store.min_release()
@@ -560,15 +566,16 @@ class Share:
             return
         if self.done_frame is None:
             k = len(self.failures)
-            body = bytearray(5 + 13 * k)
-            body[0] = self.held >> 8
-            body[1] = self.held & 0xFF
-            body[2] = self.failed >> 8
-            body[3] = self.failed & 0xFF
-            body[4] = k
+            body = bytearray(13 + 13 * k)
+            body[0:8] = self.tile.serial_number()[:8]
+            body[8] = self.held >> 8
+            body[9] = self.held & 0xFF
+            body[10] = self.failed >> 8
+            body[11] = self.failed & 0xFF
+            body[12] = k
             for j in range(k):
                 serial, reason, detail = self.failures[j]
-                at = 5 + 13 * j
+                at = 13 + 13 * j
                 body[at : at + len(serial)] = serial
                 body[at + 8] = reason
                 bulk.put32(body, at + 9, detail)
@@ -755,12 +762,6 @@ class Share:
         x ^= (x << 5) & 0xFFFFFFFF
         self._rng = x
         return x
-
-
-def _crc(data):
-    import binascii
-
-    return binascii.crc32(data) & 0xFFFFFFFF
 
 
 def _words(exc):
