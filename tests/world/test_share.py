@@ -135,6 +135,11 @@ def test_the_gesture_seeds_and_no_game_ever_sees_it():
     assert not w.runner(0)._button.multi and game.tile.button_click_count() != SHARE_CLICKS
     w.place(1, 0, 1)  # a tile touched to the seed while it seeds gets the build
     assert w.run_until(lambda: stores[1].running() == NEW, 60000)
+    assert w.run_until(lambda: share_lines(w, 0, "done tiles=1"), 10000)
+    w.lift(1)  # taken away and touched to it again: it has it, and counts once
+    w.advance(2000)
+    w.place(1, 0, 1)
+    w.advance(3000)
     w.click(0)  # a press ends the seeding
     assert w.run_until(lambda: outcome(w) is not None, 5000)
     assert outcome(w)["tiles"] == "2"
