@@ -127,7 +127,10 @@ class Rp2Hal(IrFaces):
         return store
 
     def _flush_log(self):
-        self.serial_log.flush(300)  # the share's last lines, before a restart cuts them
+        """The share's last lines out before a restart cuts them: the queue, then 50 ms for
+        the USB to send what it holds (a reset dropped half a line, glued to the next boot's)."""
+        self.serial_log.flush(300)
+        time.sleep_ms(50)
 
     def log(self, text: str) -> None:
         self.serial_log.line(text)

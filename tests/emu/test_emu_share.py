@@ -118,11 +118,11 @@ def test_a_power_cut_mid_transfer_leaves_x_or_y_and_a_second_share_ends_on_y(
             else:  # at a random moment while its files arrive
                 wait = rng.uniform(0.0, 0.9 * transfer)
                 _wait_for(tiles, 1, "BLINKS share received ", wait, need=False)
-            boots = sum(line.startswith("BLINKS boot tile=") for line in boot_lines(tiles, 1))
+            boots = len(boots_of(tiles, 1))
             tiles.power(1, False)  # the power goes
             time.sleep(0.5)
             tiles.power(1, True)
-            now_running = booted_build(tiles, 1, after=boots)
+            now_running = next_boot(tiles, 1, boots)
             assert now_running in (x, y), boot_lines(tiles, 1)
             seen.add(now_running)
             cuts += 1
@@ -138,10 +138,31 @@ def test_a_power_cut_mid_transfer_leaves_x_or_y_and_a_second_share_ends_on_y(
     assert cuts == 10 and seen == {x, y}, (cuts, seen)
 
 
+def boots_of(tiles, i):
+    """The builds tile i booted, in order (from its `BLINKS boot ... fw=fw/<build>` lines,
+    wherever they start: a line cut short by a reset can run into the next boot's)."""
+    return [
+        line.split("BLINKS boot tile=")[1].split(" fw=fw/")[1].split()[0]
+        for line in tiles.log_lines(i)
+        if "BLINKS boot tile=" in line and " fw=fw/" in line
+    ]
+
+
 def last_boot(tiles, i):
-    """The build tile i booted last (its latest `BLINKS boot ... fw=fw/<build>` line)."""
-    boots = [line for line in boot_lines(tiles, i) if line.startswith("BLINKS boot tile=")]
-    return boots[-1].split(" fw=fw/")[1].split()[0] if boots else None
+    boots = boots_of(tiles, i)
+    return boots[-1] if boots else None
+
+
+def next_boot(tiles, i, seen, seconds=300):
+    """The build of tile i's next boot after the `seen` it had."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        boots = boots_of(tiles, i)
+        assert not any("boot failed" in line for line in tiles.log_lines(i))
+        if len(boots) > seen:
+            return boots[seen]
+        time.sleep(0.1)
+    raise AssertionError(f"tile {i} did not boot again: {tiles.log_lines(i)[-10:]}")
 
 
 def _wait_for(tiles, i, text, seconds, need=True, count=1):
