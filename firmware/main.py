@@ -161,9 +161,11 @@ def flush_log(hal):
 
 
 def run(hal, tile, recovery):
-    """The game loop: a pass every hal.pass_ms (hal.sleep_pass_ms while the tile sleeps)."""
+    """The game loop: a pass every hal.pass_ms (hal.sleep_pass_ms while the tile sleeps,
+    hal.share_pass_ms while it shares a build)."""
     awake_ms = getattr(hal, "pass_ms", 20)
     asleep_ms = getattr(hal, "sleep_pass_ms", awake_ms)
+    sharing_ms = getattr(hal, "share_pass_ms", awake_ms)
     idle = getattr(hal, "idle", sleep_ms)  # the rp2 HAL writes its log lines meanwhile
     deep_sleep = getattr(hal, "deep_sleep", None)
     if recovery is not None:
@@ -178,7 +180,12 @@ def run(hal, tile, recovery):
             if deep_sleep is not None and tile.settled_asleep() and hal.can_deep_sleep():
                 deep_sleep()  # until the button or a face wakes it (its clock stood still)
                 due = now = hal.millis()
-            due += asleep_ms if tile.asleep else awake_ms
+            if tile.asleep:
+                due += asleep_ms
+            elif tile.hurry:  # sending or receiving a build (runtime/share.py)
+                due += sharing_ms
+            else:
+                due += awake_ms
             if due > now:
                 idle(due - now)
             else:

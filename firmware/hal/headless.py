@@ -45,6 +45,7 @@ class HeadlessHal(Hal):
         if self._serial is None:
             self._serial = os.urandom(8)
             write_atomic(SERIAL_FILE, self._serial)
+        self._store = None
 
     def millis(self) -> int:
         # the unix port's ticks_ms wraps after 2**30 ms too: count up from it without wrapping
@@ -79,6 +80,15 @@ class HeadlessHal(Hal):
 
     def save(self, data) -> None:
         write_atomic(STATE_FILE, data)
+
+    def build_store(self):
+        """The builds in this tile's flash files (hal/build_store.py), for sharing."""
+        store = self._store
+        if store is None:
+            from hal.build_store import FileStore
+
+            store = self._store = FileStore()
+        return store
 
     def log(self, text: str) -> None:
         print(text)

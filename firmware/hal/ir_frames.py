@@ -25,10 +25,14 @@ BOF = 0xC0
 EOF = 0xC1
 ESC = 0x7D
 ESC_XOR = 0x20
-MAX_FRAME = 32  # bytes inside a frame; longer ones are dropped as noise
-MAX_WIRE = 2 + 2 * MAX_FRAME  # BOF, every byte escaped, EOF
+MAX_FRAME = 272  # bytes inside a frame (a bulk frame: runtime/bulk.py); longer ones are noise
+SEND_FRAME = 32  # the longest frame `send_frame` takes: a value, sleep or datagram frame
+MAX_WIRE = 2 + 2 * SEND_FRAME  # BOF, every byte escaped, EOF
 DARK_BYTES = 7  # byte times of darkness after EOF: 608 us of deafness at 115.2 kbit/s
-MAX_WORDS = MAX_WIRE + DARK_BYTES  # the transmitter's halfwords of the longest frame
+MAX_WORDS = MAX_WIRE + DARK_BYTES  # the transmitter's halfwords of the longest such frame
+# A window of bulk frames goes out back to back from one buffer of this many halfwords (a face
+# that serves a share gets one): eight 268-byte frames with their usual few escapes fit.
+BULK_WORDS = 2400
 BITS_PER_BYTE = 10  # start bit, 8 data bits, stop bit
 
 
@@ -69,23 +73,36 @@ def tx_word(b: int) -> int:
     return 1 | (~b & 0xFF) << 1
 
 
-def encode_words(data, out) -> int:
-    """Put the frame's transmitter halfwords into `out` (an array('H') of MAX_WORDS entries),
-    the dark bytes included; returns how many. Raises ValueError for an empty or oversized
-    frame."""
+def _build_tx_words():
+    from array import array
+
+    return array("H", [1 | (~b & 0xFF) << 1 for b in range(256)])
+
+
+TX_WORD = _build_tx_words()  # TX_WORD[b] == tx_word(b): one lookup a byte when encoding
+
+
+def encode_words(data, out, at=0) -> int:
+    """Put the frame's transmitter halfwords into `out` (an array('H')) from index `at`, the
+    dark bytes included; returns the index after them. Raises ValueError for an empty or
+    oversized frame, or one that does not fit in `out` (nothing past `at` is then promised)."""
     n = len(data)
     if not 0 < n <= MAX_FRAME:
         raise ValueError(f"an IR frame holds 1 to {MAX_FRAME} bytes")
-    out[0] = 1 | (~BOF & 0xFF) << 1
-    i = 1
+    if at + 2 * n + 2 + DARK_BYTES > len(out) and at + wire_length(data) + DARK_BYTES > len(out):
+        raise ValueError("the frame does not fit in the transmit buffer")
+    words = TX_WORD
+    special = SPECIAL
+    out[at] = words[BOF]
+    i = at + 1
     for b in data:
-        if SPECIAL[b]:
-            out[i] = 1 | (~ESC & 0xFF) << 1
+        if special[b]:
+            out[i] = words[ESC]
             i += 1
             b ^= ESC_XOR
-        out[i] = 1 | (~b & 0xFF) << 1
+        out[i] = words[b]
         i += 1
-    out[i] = 1 | (~EOF & 0xFF) << 1
+    out[i] = words[EOF]
     for k in range(i + 1, i + 1 + DARK_BYTES):
         out[k] = 0  # no start pulse, no data pulse: a byte time of darkness
     return i + 1 + DARK_BYTES

@@ -51,6 +51,7 @@ class Rp2Hal(IrFaces):
     """Hardware access for one tile; create it once at boot."""
 
     pass_ms = 20  # a loop pass every 20 ms, as the simulator's tiles run
+    share_pass_ms = 4  # while sharing: the RX rings (44 ms of traffic each) read far sooner
     sleep_pass_ms = 100  # asleep: a slower loop (the DMA keeps every frame meanwhile)
 
     def __init__(self):
@@ -73,6 +74,7 @@ class Rp2Hal(IrFaces):
         self._vbus = machine.Pin(board.VBUS_SENSE_PIN, machine.Pin.IN)
         self._wake_pins = (board.BUTTON_PIN,) + tuple(board.IR_RX_PINS)
         self.deep_sleeps = 0
+        self._store = None
 
     def receive_values(self, pairs) -> int:
         """IrFaces.receive_values in viper (hal/ir_values.py): the pass's common case."""
@@ -157,6 +159,21 @@ class Rp2Hal(IrFaces):
 
     def save(self, data) -> None:
         write_atomic(STATE_FILE, data)
+
+    def build_store(self):
+        """The builds in this tile's flash files (hal/build_store.py), for sharing."""
+        store = self._store
+        if store is None:
+            from hal.build_store import FileStore
+
+            store = self._store = FileStore(before_restart=self._flush_log)
+        return store
+
+    def _flush_log(self):
+        """The share's last lines out before a restart cuts them: the queue, then 50 ms for
+        the USB to send what it holds (a reset dropped half a line, glued to the next boot's)."""
+        self.serial_log.flush(300)
+        time.sleep_ms(50)
 
     def log(self, text: str) -> None:
         self.serial_log.line(text)

@@ -11,6 +11,11 @@ up; holding past the window cancels the sequence. Long press at 2000 ms while he
 press at 6000 ms while held, decided at that moment: it fires only if the tile is not alone then
 (the reference enters seed mode instead), never later in the same press.
 
+SHARE_CLICKS clicks or more are the runtime's own gesture (share this tile's build,
+runtime/share.py): they latch `share` instead of the multi-click flag, so no game ever sees
+them. No game uses so many (Lost Gems and Gem Match count to 3, Waterfall to 4); blinklib's
+own, a lone tile held 6 s, is a Lost Gems deal here (and its 2 s hold a discard on the way).
+
 Each gesture latches its own flag, as the reference's bit flags do: a single click the game has
 not read yet is still there after a later double click.
 """
@@ -19,6 +24,7 @@ DEBOUNCE_MS = 20
 CLICK_WINDOW_MS = 330
 LONG_PRESS_MS = 2000
 LONG_LONG_PRESS_MS = 6000
+SHARE_CLICKS = 7  # reserved by the runtime: share this tile's build (runtime/share.py)
 
 
 class Button:
@@ -44,6 +50,7 @@ class Button:
         self.click_count = 0  # clicks in the latest click event (kept, not cleared by reading)
         self.long_pressed = False
         self.long_long_pressed = False
+        self.share = False  # SHARE_CLICKS clicks or more: the runtime's, never a game's
 
     def ingest(self, edges, now: int, alone: bool) -> None:
         """Take the raw edges since the last pass, then run every timeout due up to `now`."""
@@ -64,6 +71,8 @@ class Button:
         self.pressed = self.released = False
         self.single = self.double = self.multi = False
         self.long_pressed = self.long_long_pressed = False
+        self.share = False
+        self.presses = 0
         self.pending = self._raw != self.down
 
     def _settle(self, t: int, alone: bool) -> None:
@@ -98,6 +107,9 @@ class Button:
                     self.single = True
                 elif n == 2:
                     self.double = True
+                elif n >= SHARE_CLICKS:
+                    self.share = True  # reserved: no game sees it (not even its count)
+                    n = self.click_count
                 else:
                     self.multi = True
                 self.click_count = n

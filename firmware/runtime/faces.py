@@ -99,6 +99,9 @@ class Faces:
         self.frames_dropped = 0
         self._pairs = bytearray(2 * FACE_COUNT)  # the faces' values, as hal.receive_values gives
         self._pair = bytearray(2)
+        # the tile's taker of bulk frames (runtime/bulk.py; None: a tile that cannot share):
+        # bulk(face, ms, data, n) -> True when the frame was good
+        self.bulk = None
 
     def expired(self, f: int, now: int) -> bool:
         return now - self.last_rx[f] > EXPIRE_MS
@@ -179,6 +182,10 @@ class Faces:
             b = data[0]
         elif n > 2 and link.check_datagram(data, n):
             b = data[1]
+        elif n > 2 and self.bulk is not None and self.bulk(f, ms, data, n):
+            self.last_rx[f] = ms  # a bulk frame: alive, its value byte taken, no reply owed
+            self.value_in[f] = data[1] & 63
+            return
         else:
             self.frames_dropped += 1
             self.noise_rx_ms = ms  # no message, but a neighbour's light all the same

@@ -42,6 +42,21 @@ class Hal:
         with receive_frame. This default takes none and says to ask every face."""
         return 0x3F00
 
+    def send_frames(self, face: int, frames) -> int:
+        """A window of frames (bytes-like, up to hal/ir_frames.MAX_FRAME bytes each) sent back
+        to back, the bulk mode's way to amortise the turnaround (runtime/bulk.py). Returns how
+        many were queued, from the first on (the rest go in a later call); 0 while the face is
+        busy. This default sends one frame the ordinary way."""
+        if frames and self.send_frame(face, frames[0]):
+            return 1
+        return 0
+
+    def build_store(self):
+        """The tile's builds as runtime/share.py sees them (hal/build_store.py on a tile with
+        files, a memory stand-in in the simulator), or None: the tile neither shares nor
+        receives a build."""
+        return
+
     def show(self, colors) -> None:
         """Six 15-bit colours (face 0..5). Called at the end of a pass when they changed. The
         runtime reuses the list it passes: copy it if you keep it."""

@@ -98,6 +98,17 @@ class Tile:
         self._flag_until = self._now - 1
         self._flag_lockout = self._now - FLAG_LOCKOUT_MS
         self.game = self._game_class(self)
+        # sharing the build (runtime/share.py): made when a share frame, the gesture or a
+        # saved state first needs it; `_sharing` while it wants passes (the game's are paused)
+        self._store = hal.build_store()
+        self._share = None
+        self._sharing = False
+        if self._store is not None:
+            faces.bulk = self._bulk_frame
+            state = self._store.load_state()
+            if state is not None:
+                self._store.save_state(None)  # once: a state never outlives the boot it was for
+                self._share_for().resume(state, self._now)
 
     @micropython.native
     def step(self) -> None:
@@ -112,7 +123,12 @@ class Tile:
         self._button_quiet = not (edges or button.down or button.pending)
         if not self._button_quiet:
             button.ingest(edges, now, faces.all_expired(now))
+            if button.share:
+                button.share = False
+                self._share_gesture(now)
         faces.ingest(hal, now)
+        if self._sharing and self._share.step(now):
+            return  # sharing: the game waits
         if button.presses:
             button.presses = 0
             self._activity(button.last_press_ms)
@@ -157,6 +173,58 @@ class Tile:
             and self._faces.sleep_sent()
             and self._now - self._asleep_at >= SLEEP_GRACE_MS
         )
+
+    @property
+    def sharing(self) -> bool:
+        """Sending or receiving a build (runtime/share.py): the game waits."""
+        share = self._share
+        return share is not None and share.role != 0
+
+    @property
+    def hurry(self) -> bool:
+        """A build is on the way in or out: the device loop runs its passes closer together
+        (a face's ring holds 44 ms of traffic)."""
+        share = self._share
+        return share is not None and share.role != 0 and share.hurry
+
+    # ---- sharing the build (runtime/share.py) ----
+
+    def _share_for(self):
+        share = self._share
+        if share is None:
+            from runtime.share import Share
+
+            share = self._share = Share(self, self._hal, self._faces, self._store)
+        return share
+
+    def _bulk_frame(self, f, ms, data, n) -> bool:
+        from runtime import bulk
+
+        if not bulk.check(data, n):
+            if self._share is not None:
+                self._share.bad_frame(f)
+            return False
+        self._share_for().frame(f, ms, data, n)
+        return True
+
+    def _share_gesture(self, now) -> None:
+        if self._store is None:
+            self.log("BLINKS share: this tile holds no build to share")
+            return
+        self._share_for().start_root(now, True)
+
+    def _share_began(self, now) -> None:
+        self._sharing = True
+        if self._asleep:
+            self._wake(now)
+
+    def _share_ended(self, now) -> None:
+        """Back to the game: its colours, a clean button, ten minutes before sleep."""
+        self._leds_dirty = True
+        self._button.clear()
+        self._last_activity = now
+        if self._started:
+            self._hal.show(self._leds)
 
     def inspect(self) -> dict:
         """The runtime's view for inspectors, merged with the game's `inspect()` if it has one."""

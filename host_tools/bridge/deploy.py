@@ -44,18 +44,17 @@ def _bh(p):
                 break
             h.update(b)
     return binascii.hexlify(h.digest()).decode()
-def _bwalk(d, pre, out):
+def _bwalk(d, pre):
     try:
         es = list(os.ilistdir(d))
     except OSError:
-        return out
+        return
     for e in es:
         p = d + '/' + e[0]
         if e[1] & 0x4000:
-            _bwalk(p, pre + e[0] + '/', out)
+            _bwalk(p, pre + e[0] + '/')
         else:
-            out[pre + e[0]] = _bh(p)
-    return out
+            print(_bh(p), pre + e[0])
 def _bmk(p):
     q = ''
     for part in p.split('/'):
@@ -168,6 +167,16 @@ class Deployer:
         # print(repr(...)) on the tile, literal_eval here (as mpremote's eval)
         return ast.literal_eval(self._exec(f"print(repr({expr}))").strip().decode())
 
+    def _walk(self, folder):
+        """{path: sha256} of the files under `folder` on the tile, a line each: one repr of
+        them all (5 KB for a build's 58 files) needs a block a fragmented heap may not have."""
+        files = {}
+        for line in self._exec(f"_bwalk({folder!r}, '')").decode().splitlines():
+            digest, _, path = line.strip().partition(" ")
+            if path:
+                files[path] = digest
+        return files
+
     def run(self):
         image = self.image
         self._exec(DEVICE_HELPERS)
@@ -185,7 +194,7 @@ class Deployer:
         problem = incompatibility(image.files, tile_mpy)
         if problem:
             raise DeployError(problem + "; old firmware kept")
-        on_tile = self._eval(f"_bwalk({image.fw_dir!r}, '', {{}})")
+        on_tile = self._walk(image.fw_dir)
         todo = sorted(p for p, data in image.files.items() if on_tile.get(p) != sha256(data))
         main_changed = self._eval("_bfs('main.py')") != sha256(image.main_py)
         self.switched = not main_changed
@@ -203,7 +212,7 @@ class Deployer:
         current = self._eval("_bcur()")
         running = {}
         if current and current != image.fw_dir:
-            running = self._eval(f"_bwalk({current!r}, '', {{}})")
+            running = self._walk(current)
         for path in todo:
             data = image.files[path]
             if running.get(path) == sha256(data):
@@ -215,7 +224,7 @@ class Deployer:
                 done = self._write(image.fw_dir + "/" + path, data, done, total)
                 self.written_files.append(path)
         self.progress(done, total, "verifying")
-        on_tile = self._eval(f"_bwalk({image.fw_dir!r}, '', {{}})")
+        on_tile = self._walk(image.fw_dir)
         bad = sorted(p for p, data in image.files.items() if on_tile.get(p) != sha256(data))
         if bad:
             raise DeployError("hash mismatch after writing: " + ", ".join(bad))

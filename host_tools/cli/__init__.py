@@ -1,6 +1,6 @@
 """The `blinks` command: every subcommand's wiring, in one place.
 
-This package holds the host tools' subcommands (flash, monitor, ports, diag, emu, uf2, fetch), each a module
+This package holds the host tools' subcommands (flash, share, monitor, ports, diag, emu, uf2, fetch), each a module
 with `add_arguments(parser)` and `run(args) -> int` that parses, checks and reports, and leaves
 the work to the package that does it (host_tools.bridge, host_tools.emu, ...). The simulator's
 subcommands live with the simulator. A subcommand's module is imported only when it runs, so
@@ -18,6 +18,10 @@ SUBCOMMANDS = {
     "session": ("simulator.sessions.cli", "run session scripts (Lost Gems .lg, Waterfall .wf)"),
     "playtest": ("simulator.sessions.playtest_cli", "batch-run bots and report score statistics"),
     "flash": ("host_tools.cli.flash", "compile and deploy the firmware to tiles over USB serial"),
+    "share": (
+        "host_tools.cli.share",
+        "a tile shares its build with its cluster over infrared (exit 0 once all hold it)",
+    ),
     "monitor": ("host_tools.cli.monitor", "show and record the output of tiles"),
     "ports": ("host_tools.cli.ports", "list serial ports that look like MicroPython tiles"),
     "emu": ("host_tools.cli.emu", "run emulated rp2 tiles (official MicroPython) on serial ports"),

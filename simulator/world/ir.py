@@ -17,7 +17,7 @@ so a run is reproducible bit for bit.
 
 import math
 
-from hal.ir_frames import BITS_PER_BYTE, BOF, EOF, ESC
+from hal.ir_frames import BITS_PER_BYTE, BOF, DARK_BYTES, EOF, ESC
 from hal.ir_phy import BIT_RATE
 
 
@@ -92,6 +92,48 @@ class IrModel:
         if self.trace is not None:
             self.trace.append((now, hal.tile_id, face, bytes(data), outcome))
         return True
+
+    def transmit_train(self, hal, face: int, frames) -> int:
+        """Frames sent back to back on a face (`Hal.send_frames`: a window of bulk frames), each
+        followed by its dark bytes as on the board; each arrives when its last byte does, and
+        is lost or flipped on its own. Returns how many went (all, or 0 while the face is
+        busy)."""
+        now = self.world.now
+        if hal.tx_until[face] > now or hal.rx_until[face] > now:
+            return 0
+        byte_ms = BITS_PER_BYTE * 1000 / self.bit_rate
+        peer = hal.peers[face]
+        t = float(now)
+        for data in frames:
+            data = bytes(data)
+            light_end = t + (2 + len(data) + sum(data.count(b) for b in (BOF, EOF, ESC))) * byte_ms
+            arrives = math.ceil(light_end)
+            self.sent += 1
+            if peer is None:
+                outcome = "void"
+            else:
+                other, of = peer
+                if other.tx_until[of] > t:
+                    self.collided += 1
+                    outcome = "collided"
+                elif self.loss and self.rng.random() < self.loss:
+                    self.lost += 1
+                    outcome = "lost"
+                else:
+                    if self.bit_flip:
+                        data = self._flip(data)
+                    other.inbox[of].append((arrives, data))
+                    self.delivered += 1
+                    outcome = "delivered"
+            if self.trace is not None:
+                self.trace.append((now, hal.tile_id, face, data, outcome))
+            t = light_end + DARK_BYTES * byte_ms
+        end = math.ceil(t)
+        hal.tx_until[face] = end
+        if peer is not None:
+            other, of = peer
+            other.rx_until[of] = max(other.rx_until[of], end)
+        return len(frames)
 
     def _flip(self, data):
         p = self.bit_flip

@@ -38,6 +38,7 @@ class SimHal(Hal):
         self.rx_frame = b""  # the frame receive_frame() last handed over, and when it arrived
         self.rx_ms = 0
         self.storage: bytes | None = None
+        self.builds = None  # a build store (simulator/world/build_store.py) makes it share
         self.log_lines: list[tuple[int, str]] = []
 
     def clear_queues(self) -> None:
@@ -60,6 +61,12 @@ class SimHal(Hal):
 
     def send_frame(self, face: int, data) -> bool:
         return self._transmit(self, face, data)
+
+    def send_frames(self, face: int, frames) -> int:
+        return self.world.ir.transmit_train(self, face, frames)
+
+    def build_store(self):
+        return self.builds
 
     def face_busy(self, face: int) -> bool:
         """Whether `send_frame` on this face would be refused now: still transmitting, or a

@@ -26,6 +26,7 @@ def run(names):
     passed = 0
     failed = 0
     for name in names:
+        kept = set(sys.modules)
         module = __import__(name)
         tests = [t for t in dir(module) if t.startswith("test_")]
         tests.sort()
@@ -38,6 +39,12 @@ def run(names):
             except Exception as exc:  # noqa: BLE001 -- report and go on: one failure must not hide the rest
                 failed += 1
                 print("FAIL", name + "." + t + ":", type(exc).__name__, exc)
+        # each test module starts from the modules the runner had: what one imported (compiled
+        # from source, its bytecode on MicroPython's small test heap) does not crowd the next
+        for other in list(sys.modules):
+            if other not in kept:
+                del sys.modules[other]
+        module = None
     print(f"RESULT passed={passed} failed={failed}")
     return failed
 

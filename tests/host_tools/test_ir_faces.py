@@ -9,7 +9,17 @@ the ring's end), and a ring the CPU fell behind on to being skipped, never misre
 from array import array
 
 from hal.ir_faces import READ_ADDR, RING_BYTES, RING_MASK, RX_COUNT, TRANS_COUNT_TRIG, IrFaces
-from hal.ir_frames import BOF, EOF, ESC, MAX_FRAME, MAX_WIRE, FrameReader, encode_words, wire_bytes
+from hal.ir_frames import (
+    BOF,
+    BULK_WORDS,
+    EOF,
+    ESC,
+    MAX_FRAME,
+    MAX_WIRE,
+    FrameReader,
+    encode_words,
+    wire_bytes,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -56,6 +66,7 @@ class Link:
         self.words_at = 0x20001000
         self.sent = None
         self.count = 0
+        self.bulk = None
 
     def arrive(self, data):
         """The RX channel writes `data` into the ring."""
@@ -179,3 +190,28 @@ def test_a_send_waits_for_the_face_and_then_starts_the_channel_on_the_frame():
     link.words[0] = 0  # a face value sent again is not encoded again: bytes cannot change
     assert hal.send_frame(3, frame) and link.words[0] == 0
     assert hal.send_frame(3, bytearray(frame)) and link.words[0] == expected[0]
+
+
+def test_a_window_of_bulk_frames_goes_out_back_to_back_in_one_transfer():
+    hal, links = faces()
+    link = links[2]
+    frames = [bytes([i]) * 268 for i in (1, 0xC0, 0xC1, 0x7D, 0xC0, 7)]  # 4 all escapes
+    link.tx.busy = True
+    assert hal.send_frames(2, frames) == 0  # busy: nothing queued
+    link.tx.busy = False
+    assert hal.send_frames(2, frames) == 4  # the fifth does not fit after four escaped ones
+    expected = array("H", bytes(2 * BULK_WORDS * 2))
+    end = 0
+    for frame in frames[:4]:
+        end = encode_words(frame, expected, end)
+    assert link.tx_regs[TRANS_COUNT_TRIG] == end and link.bulk[:end] == expected[:end]
+    assert link.tx_regs[READ_ADDR] != link.words_at  # the bulk buffer, not the frame one
+    heard = FrameReader()
+    wire = b"".join(wire_bytes(f) for f in frames[:4])
+    ring = bytearray(4096)
+    ring[: len(wire)] = wire
+    pos = 0
+    for frame in frames[:4]:  # a receiver takes them one after another
+        pos = heard.read(ring, pos, len(wire), 4095)
+        assert bytes(heard.frame[: heard.length]) == frame
+    assert hal.send_frames(2, frames[4:]) == 2

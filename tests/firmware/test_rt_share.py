@@ -1,0 +1,218 @@
+"""Bulk frames, the build stream and receiving a build into files (runtime/bulk.py, bundle.py,
+receive.py, hal/build_store.py), on CPython and on the real MicroPython (mpy_runner)."""
+
+import binascii
+
+from rt_share import VALUE, End, module, pair, run_pair, two_tiles
+from runtime import bulk, bundle, receive
+from runtime.button import SHARE_CLICKS, Button
+
+
+def _data_frame(n):
+    buf = bytearray(bulk.DATA_HEAD + n + bulk.CRC)
+    bulk.start(buf, bulk.DATA, VALUE, 0x1234)
+    bulk.put32(buf, bulk.HEAD, 4096)
+    buf[bulk.DATA_HEAD : bulk.DATA_HEAD + n] = module(9, n)
+    return bytearray(bulk.seal(buf, len(buf)))
+
+
+def test_a_bulk_frame_with_any_flipped_bit_is_refused():
+    frame = _data_frame(bulk.BLOCK)
+    n = len(frame)
+    assert n == bulk.MAX_FRAME and bulk.check(frame, n)
+    for bit in range(n * 8):
+        frame[bit >> 3] ^= 1 << (bit & 7)
+        assert not bulk.check(frame, n)
+        frame[bit >> 3] ^= 1 << (bit & 7)
+    x = 12345
+    for _ in range(300):  # 2 to 4 flips at random places: CRC-32 catches every one
+        flips = []
+        while len(flips) < 2 + x % 3:
+            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+            if x % (n * 8) not in flips:
+                flips.append(x % (n * 8))
+        for bit in flips:
+            frame[bit >> 3] ^= 1 << (bit & 7)
+        assert not bulk.check(frame, n)
+        for bit in flips:
+            frame[bit >> 3] ^= 1 << (bit & 7)
+    assert bulk.check(frame, n)
+
+
+def test_a_frame_of_another_kind_or_length_is_not_a_bulk_frame():
+    frame = _data_frame(16)
+    assert bulk.check(frame, len(frame))
+    assert not bulk.check(frame, len(frame) - 1)
+    frame[0] = 0xA5  # a datagram's kind
+    assert not bulk.check(frame, len(frame))
+    assert not bulk.check(bytearray(300), 300)
+
+
+def test_a_manifest_reads_back_and_a_bad_one_is_refused():
+    d = bytes(range(32))
+    entries = [("fw/b1/runtime/tile.mpy", 10, d), ("fw/b1/v.json", 0, d), ("main.py", 5, d)]
+    data = bundle.encode("b1", entries)
+    assert bundle.decode(data) == ("b1", entries)
+    for path in ("fw/b1/../x", "/main.py", "fw/b2/x.mpy", "fw/b1/x.mpy.tmp", "fw/b1//x", "fw/b1/"):
+        bad = bundle.encode("b1", [(path, 1, d), ("main.py", 1, d)])
+        try:
+            bundle.decode(bad)
+            raise AssertionError("accepted " + path)
+        except bundle.BadManifest:
+            pass
+    for bad in (data[:-1], data + b"x", b"XXXX" + data[4:], bundle.encode("b1", entries[:2])):
+        try:
+            bundle.decode(bad)
+            raise AssertionError("accepted a bad manifest")
+        except bundle.BadManifest:
+            pass
+
+
+class Sink:
+    def __init__(self, size, start):
+        self.got = bytearray(size)  # made once: MicroPython's test heap is small
+        self.end = start
+
+    def write(self, offset, view):
+        assert offset == self.end
+        self.got[offset : offset + len(view)] = view
+        self.end += len(view)
+
+
+class Stream:
+    def __init__(self, data):
+        self.data = data
+
+    def read(self, offset, view):
+        view[:] = self.data[offset : offset + len(view)]
+
+
+def _transfer(lose=None, flip=None, start=0):
+    data = module(7, 5000)
+    a, b = pair()
+    a.lose = lose
+    b.lose = lose
+    b.flip = flip
+    sink = Sink(len(data), start)
+    sink.got[:start] = data[:start]
+    puller = bulk.Puller(a, 0, 77, sink)
+    puller.pull(start, len(data))
+    server = bulk.Server(b, Stream(data), len(data), 77)
+
+    def take(frame, now):
+        if bulk.check(frame, len(frame)):
+            puller.take(frame, len(frame), now)
+        else:
+            puller.bad += 1
+
+    def step(now):
+        puller.poll(now, VALUE)
+        return puller.done()
+
+    ms = run_pair(step, a, b, server, take)
+    assert sink.end == len(data) and sink.got == data
+    return puller, ms
+
+
+def test_a_stream_arrives_whole_over_a_lossy_link_and_resumes_anywhere():
+    clean, _ = _transfer()
+    assert clean.requests == 3  # 5000 bytes in windows of 8 x 256
+    lossy, _ = _transfer(lose=lambda k: k % 3 == 0)
+    assert lossy.requests > clean.requests
+    resumed, _ = _transfer(start=3333)
+    assert resumed.received == 5000 - 3333
+
+
+def test_the_block_size_falls_on_a_noisy_link():
+    noisy, _ = _transfer(flip=lambda k: k % 2 == 0)
+    assert noisy.block < bulk.BLOCK
+
+
+def _receive(store_s, store_r, cut_after=None):
+    source = bundle.Source(store_s)
+    a, b = pair()
+    r = receive.Receiver(
+        a,
+        store_r,
+        0,
+        5,
+        source.build,
+        source.size,
+        len(source.manifest),
+        binascii.crc32(source.manifest) & 0xFFFFFFFF,
+    )
+    server = bulk.Server(b, source, source.size, 5)
+
+    def take(frame, now):
+        if bulk.check(frame, len(frame)) and frame[0] == bulk.DATA:
+            r.puller.take(frame, len(frame), now)
+
+    def step(now):
+        r.step(now, VALUE)
+        if cut_after is not None and r.got >= cut_after:
+            return True
+        return r.phase >= receive.READY
+
+    run_pair(step, a, b, server, take)
+    return r, source
+
+
+def test_a_build_is_received_into_files_checked_then_switched_in_one_rename():
+    store_s, store_r = two_tiles()
+    r, source = _receive(store_s, store_r)
+    assert r.phase == receive.READY and store_r.running() == "aaaa"  # not switched yet
+    assert r.copied == 1200  # the module both builds share was copied on the tile
+    for path, _size, digest in source.entries:
+        where = "main.py.tmp" if path == "main.py" else path
+        assert store_r.digest(where) == digest
+    r.switch({"session": 5, "build": "bbbb", "parent": 0})
+    assert store_r.running() == "bbbb" and store_r.load_state()["parent"] == 0
+    assert store_r.size("fw/aaaa/x.json") >= 0  # the old build goes only after the switch
+    store_r.prune(("bbbb",))
+    assert store_r.size("fw/aaaa/x.json") < 0 and store_r.size("fw/bbbb/x.json") == 2
+
+
+def test_a_cut_receive_resumes_from_what_was_committed():
+    store_s, store_r = two_tiles(shared=False)
+    _first, source = _receive(store_s, store_r, cut_after=9000)
+    store_r.commit()  # what the file system kept of the file being written
+    assert store_r.running() == "aaaa"
+    again, _ = _receive(store_s, store_r)
+    assert again.phase == receive.READY
+    total = source.size - len(source.manifest)
+    assert again.puller.received - len(source.manifest) < total - 8000
+    for path, _size, digest in source.entries:
+        assert store_r.digest("main.py.tmp" if path == "main.py" else path) == digest
+
+
+def test_a_damaged_partial_file_is_caught_by_its_hash_and_received_again():
+    store_s, store_r = two_tiles(shared=False)
+    _receive(store_s, store_r, cut_after=5000)
+    store_r.commit()
+    with open(store_r.root + "fw/bbbb/runtime/b.mpy.tmp", "r+b") as f:
+        f.seek(100)
+        f.write(b"\x00\x01\x02")  # the flash lost a few bytes of what was committed
+    r, source = _receive(store_s, store_r)
+    assert r.phase == receive.READY
+    for path, _size, digest in source.entries:
+        assert store_r.digest("main.py.tmp" if path == "main.py" else path) == digest
+
+
+def test_the_runtime_keeps_seven_clicks_from_every_game():
+    b = Button()
+    t = 1000
+    for clicks in (3, SHARE_CLICKS, SHARE_CLICKS + 2):
+        b.multi = b.share = False
+        edges = []
+        for _ in range(clicks):
+            edges.append((t, True))
+            edges.append((t + 60, False))
+            t += 200
+        b.ingest(edges, t, False)
+        b.ingest([], t + 400, False)
+        t += 1000
+        if clicks == 3:
+            assert b.multi and not b.share and b.click_count == 3
+        else:
+            assert b.share and not b.multi and b.click_count == 3  # the last game click
+    End()  # (the helpers import on MicroPython too)
