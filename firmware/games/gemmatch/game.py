@@ -27,6 +27,11 @@ Log lines: GM state tile=<hex> t=<ms> <old> -> <new> token=<T1-T9> side=<basic|i
            GM deal tile=<hex> t=<ms> start id=<n>|dealt size=<n> id=<n>|failed reason=<text>
 """
 
+try:
+    import micropython
+except ImportError:  # CPython: plain Python (runtime/native.py)
+    from runtime import native as micropython  # type: ignore[no-redef]
+
 from runtime import colors, dealt
 from runtime.dealt import DONE, LONE_MS, DealtGame
 
@@ -95,6 +100,7 @@ class Gemmatch(DealtGame):
         self.since = now
         self.log("state", now, f"restored -> {self.describe()}")
 
+    @micropython.native
     def loop(self):
         t = self.tile
         now = t.millis()
@@ -181,6 +187,7 @@ class Gemmatch(DealtGame):
         return self.state in DEALS_FROM
 
     # -- gestures ---------------------------------------------------------------------------
+    @micropython.native
     def _buttons(self, now):
         t = self.tile
         if self.hold(now) == DONE:
@@ -211,6 +218,7 @@ class Gemmatch(DealtGame):
             else:
                 self.refuse(now, "in no group: only a group's tokens are taken")
 
+    @micropython.native
     def _touches_field(self, now):
         """Whether a field tile was heard on some face in the last LONE_MS: a taken token
         leaves the field once lifted off it, whatever it is put beside (a heap, a hand)."""
@@ -221,12 +229,14 @@ class Gemmatch(DealtGame):
                 return True
         return False
 
+    @micropython.native
     def _in_group(self):
         for f in range(6):
             if self._sizes[f]:
                 return True
         return False
 
+    @micropython.native
     def peeking(self, now):
         """Whether a group's tile is held long enough to show its other side."""
         held = self.held_from
@@ -239,6 +249,7 @@ class Gemmatch(DealtGame):
         )
 
     # -- the field --------------------------------------------------------------------------
+    @micropython.native
     def _listen(self, now):
         """Read the field values heard (a face heard within HEARD_MS), and the groups lit."""
         t = self.tile
@@ -271,6 +282,7 @@ class Gemmatch(DealtGame):
                 "group", now, f"sizes={shown[0]}{shown[1]}{shown[2]}{shown[3]}{shown[4]}{shown[5]}"
             )
 
+    @micropython.native
     def _attach(self, now):
         """A hand token that touches a field tile is placed: a field value heard now (not one
         that lingers from the field the token was just lifted off)."""
@@ -282,6 +294,7 @@ class Gemmatch(DealtGame):
                 self.enter(FIELD, now)
                 return
 
+    @micropython.native
     def _send(self):
         t = self.tile
         if self.state != FIELD and self.state != TAKEN:
@@ -292,6 +305,7 @@ class Gemmatch(DealtGame):
             t.set_value_sent_on_face(groups.send(side, self._heard, f), f)
 
     # -- the picture ------------------------------------------------------------------------
+    @micropython.native
     def showing(self, now):
         """The name of what the tile shows now (inspect's "show")."""
         if self.failed:
@@ -302,6 +316,7 @@ class Gemmatch(DealtGame):
             return "other side"
         return self.state
 
+    @micropython.native
     def picture(self, now):
         show = self.showing(now)
         out = self._frame
