@@ -7,7 +7,8 @@ the deal, the rest to the game's `on_datagram(face, data, now)`), `deal.poll(now
   says it;
 - `save(now=0)`: keep the state across a reset; `keep_prior()`: remember what the tile shows
   before a deal; `dealt(item, now)`: show the item of a deal that committed.
-The deal's hooks (runtime.deal) are then all here but `deal_deck`, `deal_aborted`.
+The deal's hooks (runtime.deal) are then all here but `deal_deck` (`shuffle` shuffles its deck)
+and `deal_aborted`.
 
 "Lone" (a first play, a discard) means unheard: no frame, valid or not, on any face for a while;
 a lone hold (a discard) means unheard all through the hold and the LONE_BEFORE_MS before it.
@@ -46,6 +47,15 @@ LONE_MS = const(600)  # a tile is lone (a first play) after this long unheard
 LONE_BEFORE_MS = const(600)  # a hold is a lone one if nothing was heard this long before it
 NOT_HELD = const(-1)  # hold(): the button is up (or held on after its deal started)
 DONE = const(-2)  # hold(): nothing more this pass (no news from the button, or it dealt)
+
+
+def shuffle(items, random):
+    """A deal's deck shuffled in place (Fisher-Yates) with the tile's `random(limit)`, which
+    returns 0..limit inclusive; returns `items`."""
+    for i in range(len(items) - 1, 0, -1):
+        j = random(i)
+        items[i], items[j] = items[j], items[i]
+    return items
 
 
 class DealtGame:

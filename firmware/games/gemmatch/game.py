@@ -161,7 +161,7 @@ class Gemmatch(DealtGame):
     def deal_deck(self, size):
         if not 2 <= size <= tokens.DECK_SIZE:
             return f"cluster of {size} tiles (2 to {tokens.DECK_SIZE})"
-        deck = tokens.shuffle(tokens.deck(), self.tile.random)
+        deck = dealt.shuffle(tokens.deck(), self.tile.random)
         return deck[:size]
 
     def keep_prior(self):
