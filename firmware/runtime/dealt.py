@@ -3,10 +3,12 @@
 A game subclasses `DealtGame` and calls, every pass, `receive(now)` (datagrams: the deal's to
 the deal, the rest to the game's `on_datagram(face, data, now)`), `deal.poll(now)`, then
 `hold(now)` before reading its own gestures. It provides:
-- PREFIX: its log lines' first word (`LG`, `WF`); `describe()`: the state as a log line says it;
+- PREFIX: its log lines' first word (`LG`, `WF`, `GM`); `describe()`: the state as a log line
+  says it;
 - `save(now=0)`: keep the state across a reset; `keep_prior()`: remember what the tile shows
   before a deal; `dealt(item, now)`: show the item of a deal that committed.
-The deal's hooks (runtime.deal) are then all here but `deal_deck`, `deal_aborted`.
+The deal's hooks (runtime.deal) are then all here but `deal_deck` (`shuffle` shuffles its deck)
+and `deal_aborted`.
 
 "Lone" (a first play, a discard) means unheard: no frame, valid or not, on any face for a while;
 a lone hold (a discard) means unheard all through the hold and the LONE_BEFORE_MS before it.
@@ -16,7 +18,9 @@ at HOLD_DEAL_MS it deals (or at the runtime's long-long press, which needs a fac
 instant, which a lossy link can miss, and never fires on a lone tile, a cluster of 1 to us); a
 hold let go earlier drops the count. The hold is timed from the first pass that sees the button
 down, so holding a sleeping tile deals 6 s after the press that woke it (the runtime swallows
-that press, and an older one must not count). A press clears a failed deal's flash.
+that press, and an older one must not count). A press clears a failed deal's flash. A game
+whose rules give a hold another meaning in some state (Gem Match's peek on the field) says so
+in `may_deal()`: in those states a hold is only timed, and neither counts nor deals.
 """
 
 from runtime.courier import Courier
@@ -43,6 +47,15 @@ LONE_MS = const(600)  # a tile is lone (a first play) after this long unheard
 LONE_BEFORE_MS = const(600)  # a hold is a lone one if nothing was heard this long before it
 NOT_HELD = const(-1)  # hold(): the button is up (or held on after its deal started)
 DONE = const(-2)  # hold(): nothing more this pass (no news from the button, or it dealt)
+
+
+def shuffle(items, random):
+    """A deal's deck shuffled in place (Fisher-Yates) with the tile's `random(limit)`, which
+    returns 0..limit inclusive; returns `items`."""
+    for i in range(len(items) - 1, 0, -1):
+        j = random(i)
+        items[i], items[j] = items[j], items[i]
+    return items
 
 
 class DealtGame:
@@ -77,6 +90,11 @@ class DealtGame:
 
     def on_datagram(self, face, data, now):
         pass
+
+    def may_deal(self):
+        """Whether a hold deals (and counts the cluster) in the state the tile is in: in any
+        state, unless a game's rules give some state's hold another meaning."""
+        return True
 
     def deal_view(self):
         """The deal as inspect() shows it (for tests, the inspector and sessions)."""
@@ -161,12 +179,14 @@ class DealtGame:
         holding = now - held if held is not None and held >= 0 else NOT_HELD
         if t.button_pressed():
             self.failed = False  # someone touched it: the failure has been seen
-        if t.button_long_long_pressed() or holding >= HOLD_DEAL_MS:
+        fired = t.button_long_long_pressed()  # read in any state: a latched flag would deal later
+        deals = self.may_deal()
+        if deals and (fired or holding >= HOLD_DEAL_MS):
             self.held_from = -1
             self.deal.start(now)
             return DONE
         self.held_from = held
-        if holding >= COUNT_AFTER_MS:
+        if deals and holding >= COUNT_AFTER_MS:
             self.deal.count(now)
         return holding
 

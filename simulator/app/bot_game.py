@@ -19,7 +19,8 @@ A game's bot game subclasses `BotGame` and gives it the game's own parts:
   the hands; `perform(event)`: the move steps that show a referee event on the tiles;
 - `bot_class(name)`, `bot_seed(seed, seat)` and `seen_by(event, seat)` (the event as that seat
   may see it); `refusal(move)`: None, or why the person may not make `move` now;
-- `tell(event)` (the transcript line), `game_over()` (the last words), `script_text(title)`;
+- `tell(event)` (the transcript line), `game_over()` (the last words; `scores_over(state)`
+  for a game won on points), `script_text(title)`;
 - `marks(tid)` (captions under tiles) and `draw_panel(surface, panel, x, y)`;
 - words: `DEALING` and `DEALT` (said as the deal starts and once dealt), `HANDS_OFF` (said when someone touches a tile),
   `SUFFIX` (the scripts'), and `free_gesture(tid, action)` for a gesture the game allows.
@@ -48,6 +49,16 @@ SETUP, PERSON, MOVING, THINKING, OVER, BROKEN = (
     "broken",
 )
 SEATS = "ABCD"
+
+
+def scores_over(state):
+    """`game_over()` for a game won on points (a referee with `players`, `score(p)`,
+    `winners()` and `ended`): every seat's score, and whether the person won, lost or tied."""
+    scores = ", ".join(f"{SEATS[p]} {state.score(p)}" for p in range(state.players))
+    won = "You win" if HUMAN in state.winners() else "You lose"
+    if HUMAN in state.winners() and len(state.winners()) > 1:
+        won = "A tie"
+    return f"Game over ({state.ended}): {scores}. {won}.", f"{scores} ({state.ended})"
 
 
 class BotGame:
@@ -89,7 +100,7 @@ class BotGame:
         raise NotImplementedError
 
     def refusal(self, move):
-        return None if move in self.state.legal_moves() else f"{move}"
+        return None if move in self.state.legal_moves() else f"Not allowed: {move}"
 
     def tell(self, event):
         pass
@@ -103,6 +114,11 @@ class BotGame:
 
     def free_gesture(self, tid, action):
         return False
+
+    @property
+    def bot(self):
+        """The bot in seat B (a two-player game's only one)."""
+        return self.bots.get(1)
 
     def seat_words(self, seat):
         """Who a seat is, in the transcript."""

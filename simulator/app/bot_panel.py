@@ -10,6 +10,7 @@ from simulator.app.panels import DIM, TEXT_COLOR
 
 BUTTON_OFF = (55, 55, 62)
 BUTTON_FILL = (70, 110, 90)
+CHOSEN_FILL = (150, 120, 50)  # a choice button (which hand tile, which turn) now chosen
 EDGE = (20, 20, 24)
 KIND_COLOR = {
     "info": TEXT_COLOR,
@@ -32,6 +33,21 @@ def button(surface, game, text, rect, key, enabled, fill=BUTTON_FILL, off=BUTTON
     pygame.draw.rect(surface, EDGE, rect, width=2, border_radius=6)
     game.app.text.blit(surface, text, rect.center, size, TEXT_COLOR if enabled else DIM, "center")
     game.buttons.append((rect, key, enabled))
+
+
+def row(surface, game, x, y, label, items, width=42, size=18, button_size=17, per_row=5):
+    """A label and buttons [(text, key, enabled, fill)] `width` wide, as many a row as
+    `per_row` 42-wide ones would take; returns the y below them."""
+    t, scale = game.app.text, game.app.panel.scale
+    t.blit(surface, label, (x, y + game.app.panel.px(5)), size)
+    left, top = x / scale, y / scale
+    fits = per_row * 46 // (width + 4)
+    for i, (text, key, enabled, fill) in enumerate(items):
+        if i and i % fits == 0:
+            top += 30
+        rect = (left + 58 + (i % fits) * (width + 4), top, width, 26)
+        button(surface, game, text, rect, key, enabled, fill, size=button_size)
+    return game.app.panel.px(top + 32)
 
 
 def transcript(surface, panel, game, x, y, width, size, room=None):

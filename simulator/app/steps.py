@@ -5,7 +5,7 @@ with a time limit). `Steps.poll()`, called every frame, runs it: waits up to EXA
 once with exact timing (a click's down and up), so gestures work at any speed; longer ones are
 spread over frames so a playtester watches every move. A game's subclass names the exception a
 failed `Until` raises (`failure`). `Gestures` are a person's hand on the tiles as such steps.
-Lost Gems' and Waterfall's bot games both run on them.
+Every game's bot game runs on them.
 """
 
 EXACT_MS = 400  # waits up to this long run at once (gesture timing), longer ones over frames
@@ -66,7 +66,8 @@ class Gestures:
     """A person's hand on the window's tiles, as move steps made through `self.ops` (so they
     are recorded); a game's table mixes it in beside its `ops` and `world`, and sets
     SETTLE_MS (how long a tile may take to show a gesture's outcome), HOLD_DEAL_MS and
-    DEAL_TIMEOUT_MS (its firmware's deal hold, and how long a deal may take)."""
+    DEAL_TIMEOUT_MS (its firmware's deal hold, and how long a deal may take); `agreeing` needs
+    its `problems(state)`."""
 
     SETTLE_MS = 3000
     HOLD_DEAL_MS = 6000
@@ -116,6 +117,17 @@ class Gestures:
             self.DEAL_TIMEOUT_MS,
             lambda: f"the deal did not finish: {deal().get('result') or 'no result yet'}",
         )
+
+    def agreeing(self, state):
+        """Until the tiles agree with the referee's `state` (the table's `problems(state)`, a
+        list of differences, is empty), SETTLE_MS at most; a failure names the first three."""
+        found = []
+
+        def agree():
+            found[:] = self.problems(state)
+            return not found
+
+        return Until(agree, self.SETTLE_MS, lambda: "; ".join(found[:3]))
 
     def move_to(self, t, cell, rot=None):
         if rot is None:

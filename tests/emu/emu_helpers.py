@@ -64,3 +64,42 @@ def flashed_image(image, state_dir, tiles=1):
     os.makedirs(state_dir, exist_ok=True)
     for i in range(tiles):
         shutil.copyfile(cached, os.path.join(state_dir, f"tile{i}.flash"))
+
+
+def dealt_items(tiles, line):
+    """What each tile was dealt, from its log: the first group of `line` (a compiled pattern of
+    the game's `dealing -> ...` state line) in its last match; None while it has none."""
+    out = []
+    for i in range(tiles.n):
+        found = [m.group(1) for m in map(line.search, tiles.log_lines(i)) if m]
+        out.append(found[-1] if found else None)
+    return out
+
+
+def deal_three_in_a_line(cluster, state_dir, image, line):
+    """Three tiles in a line flashed with `image`, booted into it, and dealt by holding the
+    middle one for 6.3 s; returns (the started cluster, what each was dealt: `dealt_items`).
+    The held tile's log says it dealt them, once."""
+    flashed_image(image, state_dir, tiles=3)
+    tiles = cluster(3, state=state_dir, shape="line", mode="driven")
+    for i in range(3):
+        assert booted_build(tiles, i) == image.build
+    tiles.press(1, 6300)  # the middle tile held for the deal
+    waited = 0
+    while None in dealt_items(tiles, line):
+        assert waited < 20000, [tiles.log_lines(i)[-4:] for i in range(3)]
+        tiles.advance(250)
+        waited += 250
+    assert sum("dealt size=3" in text for text in tiles.log_lines(1)) == 1  # the held tile
+    return tiles, dealt_items(tiles, line)
+
+
+def restored_after_power_cut(tiles, i, words):
+    """Switch tile `i` off and on, give it 3 s, and return its last log line with `words` in
+    it (what it came back as: `restored -> card`, say); there must be one."""
+    tiles.power(i, False)
+    tiles.power(i, True)
+    tiles.advance(3000)
+    restored = [line for line in tiles.log_lines(i) if words in line]
+    assert restored, tiles.log_lines(i)[-4:]
+    return restored[-1]

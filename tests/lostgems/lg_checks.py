@@ -6,6 +6,7 @@ The deal protocol itself (runtime.deal) and the courier are checked in tests/fir
 """
 
 from games.lostgems import board, display, shards, store
+from runtime.dealt import shuffle
 
 
 def raises(exc, fn, *args):
@@ -53,11 +54,12 @@ class Lcg:
 
 
 def check_shuffle_is_a_permutation_and_depends_on_the_seed():
-    a = shards.shuffle(shards.deck(3), Lcg(1).random)
-    b = shards.shuffle(shards.deck(3), Lcg(2).random)
+    """runtime.dealt's shuffle, on the shard deck."""
+    a = shuffle(shards.deck(3), Lcg(1).random)
+    b = shuffle(shards.deck(3), Lcg(2).random)
     assert sorted(a) == sorted(shards.deck(3)) == sorted(b)
     assert a != b
-    assert a == shards.shuffle(shards.deck(3), Lcg(1).random)
+    assert a == shuffle(shards.deck(3), Lcg(1).random)
 
 
 # -- board ----------------------------------------------------------------------------------

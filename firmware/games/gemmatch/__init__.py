@@ -3,8 +3,9 @@ Gemmatch`.
 
 Modules: `tokens` (what a tile is: the two sides of its token; the deck), `groups` (how field
 tiles find the groups their gems make, by face values), `display` (the pictures), `store` (the
-saved blob), `game` (the tile's states and gestures). The deal is the runtime's
-(runtime.deal, runtime.courier), as the other games use it.
+saved blob), `game` (the tile's states and gestures). What every dealt game does alike (the
+deal's hooks, the hold that deals, datagram routing, log lines) is runtime.dealt's `DealtGame`,
+as for the other games.
 """
 
 from games.gemmatch.game import Gemmatch

@@ -15,6 +15,11 @@ nothing). The LED legend is docs/gemmatch.md's:
 from runtime import colors
 
 try:
+    import micropython
+except ImportError:  # CPython: plain Python (runtime/native.py)
+    from runtime import native as micropython  # type: ignore[no-redef]
+
+try:
     from micropython import const
 except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
 
@@ -43,12 +48,14 @@ WAVE_MS = const(1200)
 STEP_MS = const(400)
 
 
+@micropython.native
 def solid(c, out):
     for f in range(6):
         out[f] = c
     return out
 
 
+@micropython.native
 def gems(side, out, level=255):
     for f in range(6):
         c = GEM_COLORS[side[f]]
@@ -56,6 +63,7 @@ def gems(side, out, level=255):
     return out
 
 
+@micropython.native
 def field(side, tiers, now, out):
     """A field token: its gems, those of a lit group blinking by their tier (`tiers[f]`, 0 for
     a gem in no group)."""
@@ -71,6 +79,7 @@ def field(side, tiers, now, out):
     return out
 
 
+@micropython.native
 def taken(side, to_hand, now, out):
     """A token taken from a group and not lifted yet."""
     on = now // 300 % 2 == 0

@@ -5,12 +5,14 @@ States (`store`): undealt, dealing, uncertain, pile (dealt, face down), hand (fa
 field), field, taken (clicked in a group, still on the field), heap (in a victory heap).
 
 Gestures:
-- hold 6 s a tile of the pile (or an undealt cluster): deal the cluster (runtime.deal, all or
-  nothing): 2 to 27 tiles get that many tokens of the shuffled 27; every tile then shows its
+- hold 6 s a tile of the pile, a heap or an undealt cluster: deal the cluster (runtime.deal,
+  all or nothing; the hold is runtime.dealt's, but `may_deal` keeps it off the field and the
+  hands): 2 to 27 tiles get that many tokens of the shuffled 27; every tile then shows its
   back. A failed deal flashes orange on the held tile until it is pressed.
 - double-click a pile tile: draw it, basic side up (it is a hand token now).
 - double-click a hand token: turn it over.
-- triple-click a lone hand token: it starts the field (the field is empty).
+- triple-click a lone hand token (no neighbour's light for 0.6 s: runtime.dealt's `unheard`):
+  it starts the field (the field is empty).
 - attach a hand token to a field tile: it is placed (as it is turned and the side it shows).
 - click a field tile whose gems blink (a group): take it to the victory heap; double-click:
   take it to the hand. It shows so, and leaves the field once lifted off it.
@@ -25,9 +27,13 @@ Log lines: GM state tile=<hex> t=<ms> <old> -> <new> token=<T1-T9> side=<basic|i
            GM deal tile=<hex> t=<ms> start id=<n>|dealt size=<n> id=<n>|failed reason=<text>
 """
 
-from runtime import colors
-from runtime.courier import Courier
-from runtime.deal import PHASES, Deal, is_deal_message
+try:
+    import micropython
+except ImportError:  # CPython: plain Python (runtime/native.py)
+    from runtime import native as micropython  # type: ignore[no-redef]
+
+from runtime import colors, dealt
+from runtime.dealt import DONE, LONE_MS, DealtGame
 
 from games.gemmatch import display, groups, store, tokens
 
@@ -48,35 +54,28 @@ FIELD = store.FIELD
 TAKEN = store.TAKEN
 HEAP = store.HEAP
 
-HOLD_DEAL_MS = const(6000)
-COUNT_AFTER_MS = const(1000)
+HOLD_DEAL_MS = dealt.HOLD_DEAL_MS  # the hold that deals (runtime.dealt), as tests and docs name it
 PEEK_MS = const(2000)  # hold a group's tile this long to see its other side
 REFUSED_MS = const(600)
 HEARD_MS = const(1500)  # a neighbour counts as there until unheard this long (lossy links)
 _FRESH_MS = const(250)  # after a deal, face values count again (> a face's 200 ms expiry)
-_LONE_MS = const(600)
 _NEVER = const(-1000000000)
 SIDE_NAMES = ("basic", "improved")
 DEALS_FROM = (UNDEALT, PILE, HEAP, UNCERTAIN)  # a hold deals only from these: never the field
 
 
-class Gemmatch:
+class Gemmatch(DealtGame):
+    PREFIX = "GM"
+
     def __init__(self, tile):
-        self.tile = tile
-        self.state = UNDEALT
+        DealtGame.__init__(self, tile, UNDEALT)
         self.kind = 0
         self.side = tokens.BASIC
         self.to_hand = False
         self.prior = UNDEALT  # the state before a deal under way
         self.prior_kind = 0
-        self.since = 0
-        self.failed = False
         self.fresh_from = _NEVER
         self.refused_at = _NEVER
-        self.held_from = None
-        self.name = ""
-        self.courier = Courier(tile)
-        self.deal = Deal(tile, self.courier, self)
         self._heard = [0] * 6  # each face's value from a field tile, or 0
         self._sizes = [0] * 6  # each gem's lit group size, or 0
         self._tiers = [0] * 6
@@ -86,8 +85,7 @@ class Gemmatch:
     # -- life cycle -------------------------------------------------------------------------
     def setup(self):
         t = self.tile
-        for b in t.serial_number():
-            self.name += f"{b:02x}"
+        self.setup_name()
         now = t.millis()
         saved = store.decode(t.load_state())
         if saved is None:
@@ -100,12 +98,13 @@ class Gemmatch:
         self.prior, self.prior_kind = prior, kind
         self.state = state
         self.since = now
-        self.log("state", now, f"restored -> {self._describe()}")
+        self.log("state", now, f"restored -> {self.describe()}")
 
+    @micropython.native
     def loop(self):
         t = self.tile
         now = t.millis()
-        self._receive(now)
+        self.receive(now)
         self.deal.poll(now)
         self._listen(now)
         self._buttons(now)
@@ -113,18 +112,15 @@ class Gemmatch:
         if s == HAND:
             self._attach(now)
         elif s == TAKEN and not self._touches_field(now):
-            self._enter(HAND if self.to_hand else HEAP, now)
+            self.enter(HAND if self.to_hand else HEAP, now)
         elif s == UNCERTAIN and not self.deal.active():
             self.prior, self.prior_kind = UNDEALT, 0
             self.deal_aborted(now)
         self.courier.poll()
         self._send()
-        frame = self.picture(now)
-        for f in range(6):
-            t.set_color_on_face(frame[f], f)
+        t.set_colors(self.picture(now))
 
     def inspect(self):
-        d = self.deal
         now = self.tile.millis()
         on_field = self.state == FIELD or self.state == TAKEN
         return {
@@ -135,28 +131,15 @@ class Gemmatch:
             "to_hand": self.to_hand if self.state == TAKEN else None,
             "lit": list(self._sizes) if on_field else [0] * 6,
             "show": self.showing(now),
-            "deal": {
-                "id": d.shown,
-                "phase": PHASES[d.phase],
-                "root": d.root,
-                "size": d.size,
-                "result": d.result,
-            },
+            "deal": self.deal_view(),
         }
 
     # -- state ------------------------------------------------------------------------------
     def _side(self, side=-1):
         return tokens.side_of(self.kind, self.side if side < 0 else side)
 
-    def _describe(self):
+    def describe(self):
         return f"{self.state} token={tokens.name(self.kind) or '-'} side={SIDE_NAMES[self.side]}"
-
-    def _enter(self, state, now):
-        old = self.state
-        self.state = state
-        self.since = now
-        self.log("state", now, f"{old} -> {self._describe()}")
-        self.save()
 
     def save(self, now=0):
         """Keep the tile's state across a reset (`store`); called at every change of it."""
@@ -169,68 +152,46 @@ class Gemmatch:
             kind, prior = self.prior_kind, self.prior
         self.tile.save_state(store.encode(state, kind, self.side, self.to_hand, prior, record))
 
-    def log(self, event, now, details):
-        self.tile.log(f"GM {event} tile={self.name} t={now} {details}")
-
     def refuse(self, now, why):
         """Flash red: the click asked for something the rules (or the tiles) do not allow."""
         self.refused_at = now
         self.log("refused", now, why)
 
-    # -- the deal's hooks (runtime.deal) ----------------------------------------------------
+    # -- the deal's hooks (runtime.deal, runtime.dealt) -------------------------------------
     def deal_deck(self, size):
         if not 2 <= size <= tokens.DECK_SIZE:
             return f"cluster of {size} tiles (2 to {tokens.DECK_SIZE})"
-        deck = tokens.shuffle(tokens.deck(), self.tile.random)
+        deck = dealt.shuffle(tokens.deck(), self.tile.random)
         return deck[:size]
 
-    def deal_dealing(self, kind, now):
-        if self.state != DEALING:
-            self.prior, self.prior_kind = self.state, self.kind
-        self.failed = False
-        if self.deal.root:
-            self.log("deal", now, f"start id={self.deal.id}")
-        self._enter(DEALING, now)
+    def keep_prior(self):
+        self.prior, self.prior_kind = self.state, self.kind
 
-    deal_voted = save
-
-    def deal_committed(self, kind, now):
-        if self.deal.root:
-            self.log("deal", now, f"dealt size={self.deal.size} id={self.deal.id}")
+    def dealt(self, kind, now):
         self.kind = kind
         self.side = tokens.BASIC
         self.to_hand = False
         self.fresh_from = now + _FRESH_MS
-        self._enter(PILE, now)
+        self.enter(PILE, now)
 
     def deal_aborted(self, now):
         if self.state != DEALING and self.state != UNCERTAIN:
             return
         self.kind = self.prior_kind
-        self._enter(self.prior, now)
+        self.enter(self.prior, now)
 
-    def deal_uncertain(self, now):
-        self._enter(UNCERTAIN, now)
-
-    def deal_failed(self, reason, now):
-        self.failed = True
-        self.log("deal", now, f"failed id={self.deal.id} reason={reason}")
-        self.save()
+    def may_deal(self):
+        """Unlike the other games, a hold deals only from DEALS_FROM: a field tile is held to
+        peek at its other side (PEEK_MS), however long, and a token in play (in a hand, taken,
+        or dealing) must not deal the cluster it happens to touch."""
+        return self.state in DEALS_FROM
 
     # -- gestures ---------------------------------------------------------------------------
+    @micropython.native
     def _buttons(self, now):
         t = self.tile
-        held = self.held_from
-        if not t.button_down():
-            if held is not None and held >= 0:
-                self.deal.cancel(now)
-            held = None
-        elif held is None:
-            held = now
-        holding = now - held if held is not None and held >= 0 else -1
-        if t.button_pressed():
-            self.failed = False
-        deal = t.button_long_long_pressed()
+        if self.hold(now) == DONE:
+            return
         clicks = 0
         if t.button_single_clicked():
             clicks = 1
@@ -239,55 +200,43 @@ class Gemmatch:
         if t.button_multi_clicked():
             clicks = t.button_click_count()
         s = self.state
-        may_deal = s in DEALS_FROM
-        if may_deal and (deal or holding >= HOLD_DEAL_MS):
-            self.held_from = -1
-            self.deal.start(now)
-            return
-        self.held_from = held
-        if may_deal and holding >= COUNT_AFTER_MS:
-            self.deal.count(now)
         if s == PILE and clicks == 2:
             self.side = tokens.BASIC
-            self._enter(HAND, now)
+            self.enter(HAND, now)
         elif s == HAND and clicks == 2:
             self.side = 1 - self.side
-            self._enter(HAND, now)
+            self.enter(HAND, now)
         elif s == HAND and clicks == 3:
-            if self._alone(now):
-                self._enter(FIELD, now)
+            if self.unheard(now) >= LONE_MS:
+                self.enter(FIELD, now)
             else:
                 self.refuse(now, "not alone: a field starts with a lone token")
         elif s == FIELD and (clicks == 1 or clicks == 2):
             if self._in_group():
                 self.to_hand = clicks == 2
-                self._enter(TAKEN, now)
+                self.enter(TAKEN, now)
             else:
                 self.refuse(now, "in no group: only a group's tokens are taken")
 
-    def _alone(self, now):
-        last = self.deal.last_seen
-        for f in range(6):
-            if now - last[f] < _LONE_MS:
-                return False
-        return True
-
+    @micropython.native
     def _touches_field(self, now):
-        """Whether a field tile was heard on some face in the last _LONE_MS: a taken token
+        """Whether a field tile was heard on some face in the last LONE_MS: a taken token
         leaves the field once lifted off it, whatever it is put beside (a heap, a hand)."""
         t = self.tile
         last = self.deal.last_seen
         for f in range(6):
-            if now - last[f] < _LONE_MS and t.get_last_value_received_on_face(f):
+            if now - last[f] < LONE_MS and t.get_last_value_received_on_face(f):
                 return True
         return False
 
+    @micropython.native
     def _in_group(self):
         for f in range(6):
             if self._sizes[f]:
                 return True
         return False
 
+    @micropython.native
     def peeking(self, now):
         """Whether a group's tile is held long enough to show its other side."""
         held = self.held_from
@@ -300,6 +249,7 @@ class Gemmatch:
         )
 
     # -- the field --------------------------------------------------------------------------
+    @micropython.native
     def _listen(self, now):
         """Read the field values heard (a face heard within HEARD_MS), and the groups lit."""
         t = self.tile
@@ -332,6 +282,7 @@ class Gemmatch:
                 "group", now, f"sizes={shown[0]}{shown[1]}{shown[2]}{shown[3]}{shown[4]}{shown[5]}"
             )
 
+    @micropython.native
     def _attach(self, now):
         """A hand token that touches a field tile is placed: a field value heard now (not one
         that lingers from the field the token was just lifted off)."""
@@ -340,9 +291,10 @@ class Gemmatch:
             return
         for f in range(6):
             if not t.is_value_received_on_face_expired(f) and t.get_last_value_received_on_face(f):
-                self._enter(FIELD, now)
+                self.enter(FIELD, now)
                 return
 
+    @micropython.native
     def _send(self):
         t = self.tile
         if self.state != FIELD and self.state != TAKEN:
@@ -352,18 +304,8 @@ class Gemmatch:
         for f in range(6):
             t.set_value_sent_on_face(groups.send(side, self._heard, f), f)
 
-    # -- datagrams --------------------------------------------------------------------------
-    def _receive(self, now):
-        t = self.tile
-        for f in range(6):
-            if not t.is_datagram_ready_on_face(f):
-                continue
-            data = t.get_datagram_on_face(f)
-            t.mark_datagram_read_on_face(f)
-            if is_deal_message(data):
-                self.deal.receive(f, data, now)
-
     # -- the picture ------------------------------------------------------------------------
+    @micropython.native
     def showing(self, now):
         """The name of what the tile shows now (inspect's "show")."""
         if self.failed:
@@ -374,6 +316,7 @@ class Gemmatch:
             return "other side"
         return self.state
 
+    @micropython.native
     def picture(self, now):
         show = self.showing(now)
         out = self._frame

@@ -14,6 +14,11 @@ Nothing here allocates: `sizes` fills the game's own list.
 """
 
 try:
+    import micropython
+except ImportError:  # CPython: plain Python (runtime/native.py)
+    from runtime import native as micropython  # type: ignore[no-redef]
+
+try:
     from micropython import const
 except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
 
@@ -37,6 +42,7 @@ def count_of(v):
     return v & 7
 
 
+@micropython.native
 def twin_of(gems, f):
     """The face next to f whose gem is f's colour (an improved side's pair), or -1."""
     c = gems[f]
@@ -47,6 +53,7 @@ def twin_of(gems, f):
     return -1
 
 
+@micropython.native
 def beyond(gems, heard, f):
     """How many gems of f's colour the neighbour across face f adds (0: none, or not alike);
     `heard[f]` is that face's value (0: no field tile there)."""
@@ -54,6 +61,7 @@ def beyond(gems, heard, f):
     return count_of(v) if v and colour_of(v) == gems[f] else 0
 
 
+@micropython.native
 def send(gems, heard, f):
     """The value to send on face f: its colour, and the chain from it into this tile."""
     count = 1
@@ -63,6 +71,7 @@ def send(gems, heard, f):
     return value(gems[f], count)
 
 
+@micropython.native
 def sizes(gems, heard, least, out):
     """Fill `out[f]` with the size of face f's group if it is lit (at least `least` gems on two
     tokens or more), else 0; return `out`."""

@@ -85,11 +85,3 @@ def deck():
         for _ in range(COPIES[kind]):
             out.append(kind)
     return out
-
-
-def shuffle(items, random):
-    """Fisher-Yates with the tile's random(limit) (0..limit inclusive); returns `items`."""
-    for i in range(len(items) - 1, 0, -1):
-        j = random(i)
-        items[i], items[j] = items[j], items[i]
-    return items

@@ -214,7 +214,7 @@ class LostGems(DealtGame):
         colours = shards.colours_for_cluster(size)
         if not colours:
             return f"cluster of {size} tiles"
-        return shards.shuffle(shards.deck(colours), self.tile.random)
+        return dealt.shuffle(shards.deck(colours), self.tile.random)
 
     def keep_prior(self):
         self.prior = (self.state, self.shard, self.board, self.rank)

@@ -64,13 +64,3 @@ def colours_for_cluster(size):
     if size in (6, 12, 18):
         return size // 6
     return 0
-
-
-def shuffle(cards, random):
-    """Fisher-Yates in place; `random(limit)` returns 0..limit inclusive (the tile's random)."""
-    i = len(cards) - 1
-    while i > 0:
-        j = random(i)
-        cards[i], cards[j] = cards[j], cards[i]
-        i -= 1
-    return cards

@@ -168,7 +168,7 @@ class Waterfall(DealtGame):
     def deal_deck(self, size):
         if not 2 <= size <= cards.DECK_SIZE:
             return f"cluster of {size} tiles (2 to {cards.DECK_SIZE})"
-        deck = cards.shuffle(cards.deck(), self.tile.random)
+        deck = dealt.shuffle(cards.deck(), self.tile.random)
         return deck[:size]
 
     def keep_prior(self):

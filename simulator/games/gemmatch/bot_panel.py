@@ -8,36 +8,21 @@ the cell (the captions on the field's tokens name theirs); a line says what that
 would make. Resolving a group: a token to the heap, or to the hand with the side chosen.
 """
 
-import pygame
 from games.gemmatch import tokens
 
-from simulator.app.panels import DIM, TEXT_COLOR, WARN, wrap
+from simulator.app import bot_panel
+from simulator.app.bot_panel import BUTTON_FILL, CHOSEN_FILL
+from simulator.app.panels import DIM, WARN, wrap
 from simulator.games.gemmatch import moves as mv
 from simulator.games.gemmatch.rules import BASIC, IMPROVED, SIDES, cell_name
 from simulator.games.gemmatch.tactics import Outlook
 
-BUTTON_OFF = (55, 55, 62)
-BUTTON_FILL = (70, 110, 90)
-CHOSEN_FILL = (150, 120, 50)
-EDGE = (20, 20, 24)
-KIND_COLOR = {
-    "info": TEXT_COLOR,
-    "bot": (150, 200, 255),
-    "you": (170, 230, 170),
-    "bad": (255, 120, 110),
-}
-STATUS = {
-    "setup": "Dealing and setting up...",
-    "moving": "Moving the tiles...",
-    "over": "Game over",
-    "broken": "Game stopped (see below)",
-}
+STATUS = {**bot_panel.STATUS, "setup": "Dealing and setting up..."}
 PHASE_WORDS = {
     "place": "place a token on the field",
     "extra": "place another token, or pass",
     "resolve": "take the group's tokens",
 }
-PER_ROW = 5
 
 
 def status(game):
@@ -48,26 +33,9 @@ def status(game):
     return STATUS[game.phase]
 
 
-def _button(surface, game, text, rect, key, enabled, fill=BUTTON_FILL):
-    rect = pygame.Rect([game.app.panel.px(v) for v in rect])
-    pygame.draw.rect(surface, fill if enabled else BUTTON_OFF, rect, border_radius=6)
-    pygame.draw.rect(surface, EDGE, rect, width=2, border_radius=6)
-    game.app.text.blit(surface, text, rect.center, 16, TEXT_COLOR if enabled else DIM, "center")
-    game.buttons.append((rect, key, enabled))
-
-
 def _row(surface, game, x, y, label, items, width=42):
-    """A label and buttons [(text, key, enabled, fill)], PER_ROW a row; returns the y below."""
-    t, scale = game.app.text, game.app.panel.scale
-    t.blit(surface, label, (x, y + game.app.panel.px(5)), 17)
-    left, top = x / scale, y / scale
-    per_row = PER_ROW * 46 // (width + 4)
-    for i, (text, key, enabled, fill) in enumerate(items):
-        if i and i % per_row == 0:
-            top += 30
-        rect = (left + 58 + (i % per_row) * (width + 4), top, width, 26)
-        _button(surface, game, text, rect, key, enabled, fill)
-    return game.app.panel.px(top + 32)
+    """A label and buttons [(text, key, enabled, fill)]; returns the y below them."""
+    return bot_panel.row(surface, game, x, y, label, items, width, size=17, button_size=16)
 
 
 def _hand_words(state, p):
@@ -102,19 +70,8 @@ def draw_game_panel(surface, panel, game, x, y):
             for line in wrap("Resolving " + state.pending.describe(), 40):
                 y = t.blit(surface, line, (x, y), 15, WARN).bottom
         y = _buttons(surface, game, x, y + px(6))
-    for text, kind in game.messages:
-        for line in wrap(text, 40):
-            y = t.blit(surface, line, (x, y), 15, KIND_COLOR[kind]).bottom
-    if game.phase in ("over", "broken"):
-        from simulator.games.gemmatch.bot_play import NEW_GAME
-
-        rect = pygame.Rect(x, y + px(8), px(140), px(28))
-        pygame.draw.rect(surface, BUTTON_FILL, rect, border_radius=6)
-        pygame.draw.rect(surface, EDGE, rect, width=2, border_radius=6)
-        t.blit(surface, "New game", rect.center, 20, TEXT_COLOR, "center")
-        game.buttons.append((rect, NEW_GAME, True))
-        y = rect.bottom
-    return y
+    y = bot_panel.transcript(surface, panel, game, x, y, 40, 15)
+    return bot_panel.new_game_button(surface, panel, game, x, y, 8, 28, 20)
 
 
 def _buttons(surface, game, x, y):

@@ -12,48 +12,25 @@ table_moves), through the app's table operations, so it is visible and recorded.
 comes after a short pause, and after every move the tiles are checked against the referee; a
 disagreement stops the game with the reason in the panel (New game deals again).
 
-With a `scripts` folder (`--scripts DIR`) the game is saved as a `.gm` session script once it
-ends, stops, or is left unfinished when the window closes: `blinks session run` replays it.
+The turns, pauses, messages, the hands-off rule and the saved `.gm` scripts (`--scripts DIR`)
+are every bot game's (simulator.app.bot_game); this module gives it Gem Match's parts.
 """
 
-import os
-
+from simulator.app import bot_game
+from simulator.app.bot_game import BROKEN, NEW_GAME, OVER
+from simulator.app.bot_game import PERSON as TURN
+from simulator.games.gemmatch import SCRIPT_SUFFIX
 from simulator.games.gemmatch.bots import bot_class, bot_seed
 from simulator.games.gemmatch.referee import GameState
 from simulator.games.gemmatch.rules import IMPROVED, PLAYERS, cell_name
 from simulator.games.gemmatch.scripts_out import game_script
-from simulator.games.gemmatch.table_moves import PERSON, AppTable, Mismatch, Steps
-
-START_MS = 500  # let the faces find each other before the deal
-BOT_PAUSE_MS = 1000  # a bot "thinks" this long (simulated) so the person can follow
-MESSAGES = 7
-
-NEW_GAME = "new game"  # the panel button that is not a move
-SETUP, TURN, MOVING, THINKING, OVER, BROKEN = (
-    "setup",
-    "person",
-    "moving",
-    "thinking",
-    "over",
-    "broken",
-)
+from simulator.games.gemmatch.table_moves import PERSON, AppTable, Mismatch
 
 
-def save_new_script(text, folder, stem):
-    """Write `text` as FOLDER/STEM.gm, or STEM-2.gm, ... : never over an earlier game."""
-    n = 1
-    while True:
-        path = os.path.join(folder, f"{stem}{'' if n == 1 else f'-{n}'}.gm")
-        try:
-            with open(path, "x") as f:
-                f.write(text)
-            return path
-        except FileExistsError:
-            n += 1
-
-
-class BotGame:
-    """The controller (see app.py's hooks): deals, runs the turns, draws the game panel."""
+class BotGame(bot_game.BotGame):
+    """Gem Match's parts of the bot game: the set-up, the placements, the cell captions, the
+    panel's three choices for a placement (which hand token, turned how, on which cell) and
+    the side a token taken to the hand shows (bot_panel)."""
 
     HELP = (
         "Your move: the buttons above",
@@ -62,137 +39,44 @@ class BotGame:
         "Space pause  N step  S speed  D links",
         "Esc quit",
     )
+    SUFFIX = SCRIPT_SUFFIX
+    DEALING = "Dealing: a bot holds a pile tile for 6 s."
+    DEALT = "Dealt. You are A (bottom): place a token on the field's centre."
+    failure = Mismatch
+    bot_class = staticmethod(bot_class)
+    bot_seed = staticmethod(bot_seed)
 
-    def __init__(self, app, bot_name, seed, scripts=None):
-        self.app = app
-        self.bot_name = bot_name
-        self.scripts = scripts
-        self.saved_scripts = []
-        self.unsaved = []
-        if scripts is not None:  # an unusable folder is refused before play, not after
-            if os.path.exists(scripts) and not os.path.isdir(scripts):
-                raise NotADirectoryError(f"{scripts} is not a folder")
-            os.makedirs(scripts, exist_ok=True)
-        self.messages = []  # (text, kind) newest last; kind "info", "bot", "you", "bad"
-        self.buttons = []  # (rect, key, enabled), filled while drawing
-        self.hands_off_said = None
-        self._start(seed, first=True)
-
-    def _start(self, seed, first=False):
-        self.seed = seed
-        self.bot = bot_class(self.bot_name)(1, bot_seed(seed, 1))
-        self.state = None
+    def begin(self, seed):
         self.table = AppTable(self.app, seed)
-        self.phase = SETUP
-        self.steps = Steps(self.app, self._setup(not first))
-        self.after = self._setup_done
-        self.think_until = None
         self.slot = 1  # the panel's chosen hand token, turn and side
         self.turn = 0
         self.side = IMPROVED
-        self.saved = False
-        self.say(f"Game seed {seed}. Dealing: a bot holds a pile tile for 6 s.")
+        self.field_before = set()  # the field's cells before the move (a lone one starts it)
 
-    def attach(self):
-        self.app.controllers.append(self)
-        return self
+    def set_up(self):
+        deck = self.table.choose_order(self.seed)
+        self.state = GameState(seed=self.seed, deck=deck, start=PERSON)
+        yield from self.table.set_up(self.state)
 
-    def new_game(self):
-        if self.phase in (OVER, BROKEN):
-            self._start(self.seed + 1)
+    def seen_by(self, event, seat):
+        """Everything but the pile lies face up: each seat sees every move as it is."""
+        return event
 
-    def say(self, text, kind="info"):
-        self.messages.append((text, kind))
-        del self.messages[:-MESSAGES]
+    def press_button(self, key):
+        if isinstance(key, tuple):  # ("slot" | "turn" | "side", n): a choice, not a move
+            setattr(self, key[0], key[1])
+        else:
+            self.choose(key)
 
-    # --- what the person may do ---------------------------------------------------------------
-    def your_turn(self):
-        return self.phase == TURN
+    def _apply(self, move):
+        self.field_before = set(self.state.field.cells)
+        bot_game.BotGame._apply(self, move)
 
-    def legal(self, move):
-        return self.state is not None and self.your_turn() and move in self.state.legal_moves()
+    def perform(self, event):
+        return self.table.perform(self.state, event, self.field_before)
 
-    def choose(self, move):
-        """The person's move (from a button). False, with a message, if it is not allowed now."""
-        if self.state is None or not self.your_turn():
-            return False
-        if move not in self.state.legal_moves():
-            self.say(f"Not allowed: {move}", "bad")
-            return False
-        self._apply(move)
-        return True
-
-    # --- the app's hooks ----------------------------------------------------------------------
-    def on_frame(self, app):
-        if self.phase in (OVER, BROKEN):
-            return
-        try:
-            if self.steps is not None:
-                if not self.steps.poll():
-                    return
-                self.steps = None
-                after, self.after = self.after, None
-                after()
-            if self.phase == THINKING and app.world.now >= self.think_until:
-                move = self.bot.act(self.state.observation(1))
-                if move not in self.state.legal_moves():
-                    self._stop(f"B's move {move} is not allowed")
-                    return
-                self._apply(move)
-        except Mismatch as exc:
-            self._stop(f"The tiles disagree with the referee: {exc}")
-
-    def _stop(self, why):
-        self.phase = BROKEN
-        self.steps = None
-        self.say(why, "bad")
-        if self.state is not None:
-            self.save_script(f"stopped after {self.state.turns} turns: {' '.join(why.split())}")
-
-    def on_close(self, app):
-        if self.state is not None and not self.state.over:
-            self.save_script(f"left unfinished after {self.state.turns} turns")
-
-    def save_script(self, how):
-        state = self.state
-        if self.scripts is None or self.saved or state is None or not state.history:
-            return
-        title = f"You (A) against {self.bot_name} (B), game seed {self.seed}: {how}"
-        try:
-            path = save_new_script(
-                game_script(state, title, self.seed),
-                self.scripts,
-                f"you-{self.bot_name}-seed{self.seed}",
-            )
-        except OSError as exc:
-            self.unsaved.append(f"could not save game seed {self.seed} in {self.scripts}: {exc}")
-            self.say(f"Could not save the game as a script: {exc}", "bad")
-            return
-        self.saved = True
-        self.saved_scripts.append(path)
-        self.say(f"Saved as {path}; replay it with blinks session run.")
-
-    def click(self, pos):
-        for rect, key, enabled in self.buttons:
-            if rect.collidepoint(pos):
-                if enabled and key == NEW_GAME:
-                    self.new_game()
-                elif enabled and isinstance(key, tuple):  # ("slot"|"turn"|"side", n)
-                    setattr(self, key[0], key[1])
-                elif enabled:
-                    self.choose(key)
-                return True
-        return False
-
-    def locks(self, tid, action):
-        """Until the game is over the tiles are the game's: they move only through the
-        buttons, so the referee and the tiles stay in step."""
-        if self.phase == OVER:
-            return False
-        if self.hands_off_said is None or self.app.world.now - self.hands_off_said > 3000:
-            self.say("Bot game: the tiles move by the buttons.", "bad")
-            self.hands_off_said = self.app.world.now
-        return True
+    def script_text(self, title):
+        return game_script(self.state, title, self.seed)
 
     def marks(self, tid):
         """Field tokens get their cell (q,r); A's hand tokens their slot."""
@@ -211,56 +95,18 @@ class BotGame:
 
         return draw_game_panel(surface, panel, self, x, y)
 
-    # --- turns --------------------------------------------------------------------------------
-    def _setup(self, again):
-        if again:
-            yield from self._gather()
-        yield START_MS
-        yield from self.table.deal(min(self.app.world.tiles))
-        deck = self.table.choose_order(self.seed)
-        self.state = GameState(seed=self.seed, deck=deck, start=PERSON)
-        yield from self.table.set_up(self.state)
-
-    def _gather(self):
-        """Every tile back into the pile as one cluster, for a new deal."""
-        from simulator.app.world_setup import starting_layout
-
-        tiles = sorted(self.app.world.tiles)
-        for t in tiles:
-            if self.app.world.position(t) is not None:
-                self.app.ops.lift(t)
-        for t, (q, r, rot) in zip(tiles, starting_layout(self.app.table, len(tiles))):
-            self.app.ops.place(t, q, r, rot)
-        yield 0
-
-    def _setup_done(self):
-        self.say("Dealt. You are A (bottom): place a token on the field's centre.")
-        self._next_turn()
-
-    def _apply(self, move):
-        state = self.state
-        before = set(state.field.cells)
-        event = state.apply(move)
-        self.bot.observe(state.observation(1), event)
+    def tell(self, event):
         who = "You" if event.player == PERSON else PLAYERS[event.player]
         self.say(f"{who}: {event.describe()}", "you" if event.player == PERSON else "bot")
-        self.phase = MOVING
-        self.steps = Steps(self.app, self.table.perform(state, event, before))
-        self.after = self._next_turn
+
+    def game_over(self):
+        return bot_game.scores_over(self.state)
 
     def _next_turn(self):
-        state = self.state
-        if state.over:
-            self.phase = OVER
-            scores = ", ".join(f"{PLAYERS[p]} {state.score(p)}" for p in range(state.players))
-            won = "You win" if PERSON in state.winners() else "You lose"
-            if PERSON in state.winners() and len(state.winners()) > 1:
-                won = "A tie"
-            self.say(f"Game over ({state.ended}): {scores}. {won}.")
-            self.save_script(f"{scores} ({state.ended})")
-        elif state.current != PERSON:
-            self.phase = THINKING
-            self.think_until = self.app.world.now + BOT_PAUSE_MS
-        else:
-            self.phase = TURN
-            self.slot = min(max(self.slot, 1), max(len(state.hands[PERSON]), 1))
+        bot_game.BotGame._next_turn(self)
+        if self.phase == TURN:
+            self.slot = min(max(self.slot, 1), max(len(self.state.hands[PERSON]), 1))
+
+
+# the bot game's phases and its New game button, as a test or a panel names them
+__all__ = ["BROKEN", "NEW_GAME", "OVER", "TURN", "BotGame"]

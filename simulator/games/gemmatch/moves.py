@@ -9,11 +9,12 @@ skip                    no hand token can be placed anywhere: the turn is skippe
 """
 
 from simulator.games.gemmatch.rules import SIDES, cell_name
+from simulator.sessions import views
 
 PLACE, HEAP, HAND, PASS, SKIP = "place", "heap", "hand", "pass", "skip"
 
 
-class Move:
+class Move(views.Move):
     __slots__ = ("cell", "kind", "rotation", "side", "slot")
 
     def __init__(self, kind, slot=0, cell=None, rotation=0, side=None):
@@ -25,15 +26,6 @@ class Move:
 
     def _key(self):
         return (self.kind, self.slot, self.cell, self.rotation, self.side)
-
-    def __eq__(self, other):
-        return isinstance(other, Move) and self._key() == other._key()
-
-    def __hash__(self):
-        return hash(self._key())
-
-    def __repr__(self):
-        return f"Move({self})"
 
     def __str__(self):
         if self.kind == PLACE:

@@ -8,18 +8,13 @@ A bot only ever gets an Observation."""
 from games.gemmatch import tokens
 
 from simulator.games.gemmatch.field import Field
+from simulator.sessions import views
 
 
-class Observation:
-    __slots__ = ("_state", "player")
+class Observation(views.Observation):
+    __slots__ = ()
 
-    def __init__(self, state, player):
-        self._state = state
-        self.player = player
-
-    @property
-    def players(self):
-        return self._state.players
+    players = views.shared("players")
 
     def hand(self, player=None):
         """A hand as the gems its tokens show (slot N is hand[N - 1]); own hand by default."""
@@ -63,28 +58,8 @@ class Observation:
     def pile(self):
         return len(self._state.pile)
 
-    @property
-    def current(self):
-        return self._state.current
-
-    @property
-    def phase(self):
-        return self._state.phase
-
-    @property
-    def turns(self):
-        return self._state.turns
-
-    @property
-    def over(self):
-        return self._state.over
-
-    @property
-    def last_turn(self):
-        return self._state.last_turn
-
-    def legal_moves(self):
-        return self._state.legal_moves() if self._state.current == self.player else []
+    phase = views.shared("phase")
+    last_turn = views.shared("last_turn")
 
 
 __all__ = ["Field", "Observation"]

@@ -8,7 +8,8 @@ from games.gemmatch import tokens
 
 from simulator.games.gemmatch import moves as mv
 from simulator.games.gemmatch.rules import ENDS, PLAYERS, SIDES, TIER_NAMES, parse_cell
-from simulator.sessions.script import ScriptError, number_error, whole_number
+from simulator.sessions import script
+from simulator.sessions.script import ScriptError, number_error, script_lines, whole_number
 
 SETUP_KINDS = ("seed", "deck", "deal", "start")
 SHAPES = ("blob", "line", "ring", "random")
@@ -22,34 +23,23 @@ EXPECTS_HELP = (
 )
 
 
-class Statement:
-    __slots__ = ("cell", "kind", "line", "move", "player", "text", "tile", "value", "what")
+class Statement(script.Statement):
+    """A Gem Match line; an `expect cell` line also names its `cell`."""
+
+    __slots__ = ("cell",)
 
     def __init__(
         self, line, kind, text, value=None, player=None, move=None, what=None, tile=None, cell=None
     ):
-        self.line = line
-        self.kind = kind
-        self.text = text
-        self.value = value
-        self.player = player
-        self.move = move
-        self.what = what
-        self.tile = tile
+        script.Statement.__init__(self, line, kind, text, value, player, move, what, tile)
         self.cell = cell
-
-    def __repr__(self):
-        return f"Statement({self.line}, {self.text!r})"
 
 
 def parse_script(text):
     statements = []
     seen = set()
     started = False
-    for number, raw in enumerate(text.split("\n"), 1):
-        code = raw.split("#", 1)[0].strip()
-        if not code:
-            continue
+    for number, code in script_lines(text):
         st = parse_line(number, code)
         if st.kind in SETUP_KINDS:
             if started:

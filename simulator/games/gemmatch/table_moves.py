@@ -46,6 +46,10 @@ def area_of(player, kind="hand"):
 class AppTable(Gestures):
     """Which world tile is which referee token, where each lies, and the moves on the tiles."""
 
+    SETTLE_MS = SETTLE_MS
+    HOLD_DEAL_MS = HOLD_DEAL_MS
+    DEAL_TIMEOUT_MS = DEAL_TIMEOUT_MS
+
     def __init__(self, app, seed):
         self.app = app
         self.world = app.world
@@ -78,16 +82,6 @@ class AppTable(Gestures):
         return (self.centre[0] + cell[0], self.centre[1] + cell[1])
 
     # --- reading the tiles ----------------------------------------------------------------------
-    def state_of(self, t):
-        return self.world.inspect(t).get("state")
-
-    def wait_state(self, t, state, timeout=SETTLE_MS):
-        return Until(
-            lambda: self.state_of(t) == state,
-            timeout,
-            lambda: f"tile {t} shows {self.state_of(t)}, expected {state}",
-        )
-
     def problems(self, state):
         """How the tiles differ from the referee's game; [] when they agree."""
         out = tile_problems(self.world, state, self.tile_of, self.field_cell)
@@ -105,33 +99,11 @@ class AppTable(Gestures):
                 out.append(f"tile {t} lies in {self.app.area_name(t)}, not {area}")
         return out
 
-    def check(self, state):
-        """Wait (SETTLE_MS at most) until the tiles agree with the referee."""
-        found = []
-
-        def agree():
-            found[:] = self.problems(state)
-            return not found
-
-        return Until(agree, SETTLE_MS, lambda: "; ".join(found[:3]))
-
     # --- the deal and the setup -----------------------------------------------------------------
     def deal(self, held):
         """Hold `held` for 6 s, let the cluster deal itself; every tile then shows its back."""
+        yield from self.hold_to_deal(held, "pile")
         w = self.world
-        before = w.inspect(held)["deal"]["id"]
-        self.ops.press(held)
-        yield Until(
-            lambda: w.inspect(held)["deal"]["id"] != before,
-            HOLD_DEAL_MS + 1000,
-            "holding a tile for 6 s did not start a deal",
-        )
-        self.ops.release(held)
-        yield Until(
-            lambda: all(self.state_of(t) == "pile" for t in w.tiles),
-            DEAL_TIMEOUT_MS,
-            lambda: "the deal failed: " + str(w.inspect(held)["deal"]["result"]),
-        )
         if sorted(tokens.parse(w.inspect(t)["token"]) for t in w.tiles) != tokens.deck():
             raise Mismatch(f"the tiles do not hold the {tokens.DECK_SIZE} tokens exactly once")
 
@@ -151,7 +123,7 @@ class AppTable(Gestures):
             for p, hand in enumerate(state.hands):
                 if n < len(hand):
                     yield from self.draw(hand[n], p, SIDES[state.sides[hand[n]]])
-        yield self.check(state)
+        yield self.agreeing(state)
 
     def draw(self, ref, player, side="basic"):
         t = self.tile_of[ref]
@@ -186,7 +158,7 @@ class AppTable(Gestures):
         for player, ref in event.drew:
             yield from self.draw(ref, player)
         if not self.marked:
-            yield self.check(state)
+            yield self.agreeing(state)
 
     def place(self, ref, cell, rotation, field_before):
         t = self.tile_of[ref]

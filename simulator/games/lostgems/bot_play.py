@@ -85,11 +85,6 @@ class BotGame(bot_game.BotGame):
     bot_seed = staticmethod(bot_seed)
     seen_by = staticmethod(event_seen_by)
 
-    @property
-    def bot(self):
-        """The bot in seat B."""
-        return self.bots.get(BOT)
-
     def begin(self, seed):
         self.table = AppTable(self.app)
         self.pointed = ((), "", 0)  # (tiles, word, until ms): what the last hint pointed at

@@ -11,12 +11,11 @@ table: how many tiles they hold and have scored; their scores once the game is o
 from games.waterfall import cards
 
 from simulator.app import bot_panel
-from simulator.app.bot_panel import BUTTON_FILL
+from simulator.app.bot_panel import BUTTON_FILL, CHOSEN_FILL
 from simulator.app.panels import DIM, WARN, wrap
 from simulator.games.waterfall import moves as mv
 from simulator.games.waterfall.rules import LEFT, PLAYERS, RIGHT, place_name
 
-CHOSEN_FILL = (150, 120, 50)
 STATUS = {**bot_panel.STATUS, "setup": "Dealing and setting up..."}
 PHASE_WORDS = {
     "play": "PLAY tiles for steps, then fall",
@@ -24,7 +23,6 @@ PHASE_WORDS = {
     "add": "ADD: a hand tile joins the waterfall",
     "score": "SCORE: a tile of a visited gem",
 }
-PER_ROW = 5
 
 
 def status(game):
@@ -33,19 +31,6 @@ def status(game):
     if game.phase == "thinking":
         return f"{PLAYERS[game.state.current]} is thinking..."
     return STATUS[game.phase]
-
-
-def _row(surface, game, x, y, label, items):
-    """A label and buttons [(text, key, enabled, fill)], PER_ROW a row; returns the y below."""
-    t, scale = game.app.text, game.app.panel.scale
-    t.blit(surface, label, (x, y + game.app.panel.px(5)), 18)
-    left, top = x / scale, y / scale
-    for i, (text, key, enabled, fill) in enumerate(items):
-        if i and i % PER_ROW == 0:
-            top += 30
-        rect = (left + 58 + (i % PER_ROW) * 46, top, 42, 26)
-        bot_panel.button(surface, game, text, rect, key, enabled, fill)
-    return game.app.panel.px(top + 32)
 
 
 def _hand_words(state, p):
@@ -101,10 +86,10 @@ def _buttons(surface, game, x, y):
 
     if phase == "play":
         items = [item(str(n), mv.play(n)) for n in slots]
-        y = _row(surface, game, x, y, "Play", items)
-        y = _row(surface, game, x, y, "", [item("fall", mv.fall())])
+        y = bot_panel.row(surface, game, x, y, "Play", items)
+        y = bot_panel.row(surface, game, x, y, "", [item("fall", mv.fall())])
     elif phase == "fall":
-        y = _row(
+        y = bot_panel.row(
             surface,
             game,
             x,
@@ -118,12 +103,12 @@ def _buttons(surface, game, x, y):
             (str(n), ("slot", n), mine, CHOSEN_FILL if n == game.add_slot else BUTTON_FILL)
             for n in slots
         ]
-        y = _row(surface, game, x, y, "Add tile", chosen)
+        y = bot_panel.row(surface, game, x, y, "Add tile", chosen)
         places = state.open_places()
         items = [item(place_name(p), mv.add(game.add_slot, p)) for p in places]
-        y = _row(surface, game, x, y, "at", items)
+        y = bot_panel.row(surface, game, x, y, "at", items)
     elif phase == "score":
         items = [item(str(n), mv.score(n)) for n in slots]
-        y = _row(surface, game, x, y, "Score", items)
-        y = _row(surface, game, x, y, "", [item("done", mv.done())])
+        y = bot_panel.row(surface, game, x, y, "Score", items)
+        y = bot_panel.row(surface, game, x, y, "", [item("done", mv.done())])
     return y + game.app.panel.px(4)

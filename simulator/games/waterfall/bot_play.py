@@ -71,11 +71,10 @@ class BotGame(bot_game.BotGame):
         return move.kind != mv.ADD or self.table.fits(move.place)
 
     def refusal(self, move):
-        if move not in self.state.legal_moves():
-            return f"Not allowed: {move}"
-        if not self.fits(move):
+        why = bot_game.BotGame.refusal(self, move)
+        if why is None and not self.fits(move):
             return f"No room on the table at {place_name(move.place)}: choose another"
-        return None
+        return why
 
     def press_button(self, key):
         if isinstance(key, tuple):  # ("slot", n): the hand tile to ADD
@@ -123,12 +122,7 @@ class BotGame(bot_game.BotGame):
         self.say(f"{who}: {text}", "you" if event.player == PERSON else "bot")
 
     def game_over(self):
-        state = self.state
-        scores = ", ".join(f"{PLAYERS[p]} {state.score(p)}" for p in range(state.players))
-        won = "You win" if PERSON in state.winners() else "You lose"
-        if PERSON in state.winners() and len(state.winners()) > 1:
-            won = "A tie"
-        return f"Game over ({state.ended}): {scores}. {won}.", f"{scores} ({state.ended})"
+        return bot_game.scores_over(self.state)
 
     def _next_turn(self):
         bot_game.BotGame._next_turn(self)

@@ -150,16 +150,6 @@ class AppTable(Gestures):
         check(state.pile, "draw", "card", "draw pile")
         return out
 
-    def check(self, state):
-        """Wait (SETTLE_MS at most: pawns travel in datagrams) until the tiles agree."""
-        found = []
-
-        def agree():
-            found[:] = self.problems(state)
-            return not found
-
-        return Until(agree, SETTLE_MS, lambda: "; ".join(found[:3]))
-
     # --- gestures -------------------------------------------------------------------------------
     def turn(self, t, state):
         """Double-click: show or hide the card; wait until the tile shows `state`."""
@@ -197,7 +187,7 @@ class AppTable(Gestures):
             for p, hand in enumerate(state.hands):
                 if n < len(hand):
                     yield from self.to_hand(hand[n], p)
-        yield self.check(state)
+        yield self.agreeing(state)
 
     def to_hand(self, ref, player):
         t = self.tile_of[ref]
@@ -240,7 +230,7 @@ class AppTable(Gestures):
             yield QUIET_MS
         for player, ref in event.draws:
             yield from self.draw(ref, player)
-        yield self.check(state)
+        yield self.agreeing(state)
 
     def step(self, state, event, pawn_tile):
         """A player clicks a tile as many times as their letter (A once, B twice ...): the one
