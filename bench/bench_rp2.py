@@ -67,34 +67,20 @@ def pass_figures(image, work):
 
 
 def deal_figures(image, work):
-    from emu_helpers import flashed_image
-    from games.lostgems import display
+    from emu_helpers import deal, flashed_image
 
     from host_tools.emu.cluster import EmuCluster
 
     flashed_image(image, work, tiles=6)
     with EmuCluster(tiles=6, shape="blob", state_dir=work, mode="driven") as tiles:
         tiles.advance(2500)
-        fires = tiles.press(0, 6300) - 300
-        face_down = display.face_down()
-        done = {}
-        while len(done) < 6 and tiles.now_ms < fires + 30000:
-            tiles.advance(50)
-            for i in range(6):
-                if i not in done and tiles.colours(i) == face_down:
-                    done[i] = next(t for t, rgb in tiles.led_frames[i] if _is(rgb, face_down))
+        fires, done = deal(tiles)
         if len(done) < 6:
             raise RuntimeError("the emulated deal did not finish in 30 s")
         start = time.perf_counter()
         tiles.advance(5000)
         speed = 5.0 / (time.perf_counter() - start)
     return {"rp2_deal_ms": round(max(done.values()) - fires), "rp2_emu_speed": round(speed, 3)}
-
-
-def _is(rgb, colours):
-    from host_tools.emu.cluster import pixel_colour
-
-    return [pixel_colour(p) for p in rgb] == colours
 
 
 def run(quick: bool) -> dict:

@@ -153,9 +153,19 @@ class EmuCluster:
 
     # ---- lifecycle ---------------------------------------------------------------------------
     def serial_of(self, i):
-        """Tile i's 8-byte machine.unique_id(): made from its flash image's path, so a tile keeps
-        it across restarts on the same state folder, as a board keeps its flash chip."""
-        return hashlib.sha256(self.flash_path(i).encode()).digest()[:8]
+        """Tile i's 8-byte machine.unique_id(): kept in the state folder (tile<i>.id) from its
+        first start, so a tile keeps it across restarts, as a board keeps its flash chip; made
+        from the cluster's seed and the tile's index, never from the folder's path, so the same
+        seed in a fresh folder gives the same tiles and the same run (ids made from a temporary
+        folder's name had dealt a different table, and another rp2_deal_ms, every run)."""
+        try:
+            with open(self.id_path(i)) as f:
+                return bytes.fromhex(f.read().strip())
+        except (OSError, ValueError):
+            return hashlib.sha256(f"blinks-emu {self.seed} {i}".encode()).digest()[:8]
+
+    def id_path(self, i):
+        return os.path.join(self.state_dir, f"tile{i}.id")
 
     def flash_path(self, i):
         return os.path.join(self.state_dir, f"tile{i}.flash")
@@ -189,6 +199,10 @@ class EmuCluster:
             "echo": self.echo,
             "log": os.path.join(self.state_dir, "emulator.log"),
         }
+        for i in range(self.n):
+            if not os.path.exists(self.id_path(i)):
+                with open(self.id_path(i), "w") as f:
+                    f.write(self.serial_of(i).hex() + "\n")
         config_path = os.path.join(self.state_dir, "cluster.json")
         with open(config_path, "w") as f:
             json.dump(config, f)

@@ -64,3 +64,26 @@ def flashed_image(image, state_dir, tiles=1):
     os.makedirs(state_dir, exist_ok=True)
     for i in range(tiles):
         shutil.copyfile(cached, os.path.join(state_dir, f"tile{i}.flash"))
+
+
+def deal(tiles, limit_ms=30000):
+    """Hold tile 0 of a driven cluster of Lost Gems tiles for the 6-second deal; returns (the
+    moment the hold fires, {tile: when its decoded LEDs first showed it face down}), in emulated
+    ms. The bench's rp2_deal_ms is the last of those, less the first."""
+    from games.lostgems import display
+
+    from host_tools.emu.cluster import pixel_colour
+
+    face_down = display.face_down()
+    fires = tiles.press(0, 6300) - 300
+    done = {}
+    while len(done) < tiles.n and tiles.now_ms < fires + limit_ms:
+        tiles.advance(50)
+        for i in range(tiles.n):
+            if i not in done and tiles.colours(i) == face_down:
+                done[i] = next(
+                    t
+                    for t, rgb in tiles.led_frames[i]
+                    if [pixel_colour(p) for p in rgb] == face_down
+                )
+    return fires, done
