@@ -1,6 +1,7 @@
 """`blinks emu`: emulated rp2 tiles on serial ports, for `blinks flash`, `monitor` and mpremote.
 
     blinks emu --tiles N [--shape blob|line|ring] [--firmware UF2] [--bootrom BIN] [--state DIR]
+               [--fast] [--loss P] [--seed N] [--transceiver NAME=VALUE,...]
 
 Each tile prints `PORT <index> <path>` alone on a line of stdout once its USB serial is up;
 everything else goes to stderr. It runs until SIGINT or SIGTERM and leaves no process behind.
@@ -13,7 +14,7 @@ import signal
 import sys
 import threading
 
-from host_tools.emu import images
+from host_tools.emu import images, transceiver
 from host_tools.emu.cluster import SHAPES, EmuCluster, EmuError
 from host_tools.emu.node_env import EmuSetupError
 
@@ -45,6 +46,13 @@ def add_arguments(p):
     )
     p.add_argument("--loss", type=float, default=0.0, metavar="P", help="IR frame loss, 0-1")
     p.add_argument("--seed", type=int, default=0, help="seed of the tiles' randomness (0)")
+    p.add_argument(
+        "--transceiver",
+        metavar="NAME=VALUE,...",
+        default="",
+        help="change the faces' transceiver model from the datasheets' worst case, e.g. "
+        "recovery_us=600,recovery_mode=ring (host_tools/emu/transceiver.py lists the figures)",
+    )
 
 
 def run(args):
@@ -53,6 +61,11 @@ def run(args):
         return 2
     if not 0.0 <= args.loss <= 1.0:
         print(f"blinks emu: --loss must be 0-1, got {args.loss}", file=sys.stderr)
+        return 2
+    try:
+        model = transceiver.parse(args.transceiver)
+    except ValueError as exc:
+        print(f"blinks emu: --transceiver: {exc}", file=sys.stderr)
         return 2
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -67,6 +80,7 @@ def run(args):
             mode="fast" if args.fast else "realtime",
             seed=args.seed,
             loss=args.loss,
+            transceiver=model,
         )
     except (images.MissingImage, ValueError) as exc:
         print(f"blinks emu: {exc}", file=sys.stderr)
