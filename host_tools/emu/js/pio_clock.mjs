@@ -77,7 +77,8 @@ export class PioClock {
           on: false,
           nextNs: 0,
           parked: false,
-          sig: '',
+          sig: new Float64Array(9), // its state at the wrap target on the turn before
+          sigValid: false,
           lastNs: 0,
           loopNs: 0,
           wrote: false, // a pin was written since the last turn began
@@ -103,7 +104,7 @@ export class PioClock {
         m.on = true;
         m.nextNs = t;
         m.parked = false;
-        m.sig = '';
+        forget(m);
         m.period = this.periodNs(m.sm);
       } else if (!m.sm.enabled) {
         m.on = false;
@@ -131,7 +132,7 @@ export class PioClock {
       while (m.nextNs < t) {
         this.stepOnce(m, false);
       }
-      m.sig = ''; // a turn of the loop before this change proves nothing about after it
+      forget(m);
     }
   }
 
@@ -203,16 +204,16 @@ export class PioClock {
 
   stepOnce(m, mayPark) {
     const { sm, pio } = m;
-    const prog = this.program(m);
+    const prog = m.prog || this.program(m);
     if (mayPark && sm.pc === sm.wrapBottom && !sm.waiting) {
-      const sig = signature(sm);
-      if (!m.wrote && m.sig === sig) {
+      if (!m.wrote && m.sigValid && sameState(m.sig, sm)) {
         m.parked = true;
         m.loopNs = m.nextNs - m.lastNs;
         m.loopDist = m.turnDist;
         return;
       }
-      m.sig = sig;
+      saveState(m.sig, sm);
+      m.sigValid = true;
       m.lastNs = m.nextNs;
       m.wrote = false;
       m.turnDist = Infinity;
@@ -249,8 +250,36 @@ export class PioClock {
   }
 }
 
-function signature(sm) {
-  return `${sm.pc}|${sm.x}|${sm.y}|${sm.inputShiftReg}|${sm.inputShiftCount}|${sm.outputShiftReg}|${sm.outputShiftCount}|${sm.txFIFO.itemCount}|${sm.rxFIFO.itemCount}`;
+/** A turn of the loop before a change proves nothing about after it. */
+function forget(m) {
+  m.sigValid = false;
+}
+
+// A machine's state at its wrap target: what must repeat for it to be in a steady loop.
+function saveState(state, sm) {
+  state[0] = sm.pc;
+  state[1] = sm.x;
+  state[2] = sm.y;
+  state[3] = sm.inputShiftReg;
+  state[4] = sm.inputShiftCount;
+  state[5] = sm.outputShiftReg;
+  state[6] = sm.outputShiftCount;
+  state[7] = sm.txFIFO.itemCount;
+  state[8] = sm.rxFIFO.itemCount;
+}
+
+function sameState(state, sm) {
+  return (
+    state[0] === sm.pc &&
+    state[1] === sm.x &&
+    state[2] === sm.y &&
+    state[3] === sm.inputShiftReg &&
+    state[4] === sm.inputShiftCount &&
+    state[5] === sm.outputShiftReg &&
+    state[6] === sm.outputShiftCount &&
+    state[7] === sm.txFIFO.itemCount &&
+    state[8] === sm.rxFIFO.itemCount
+  );
 }
 
 /**
