@@ -100,6 +100,7 @@ class EmuCluster:
         self.up = [threading.Event() for _ in range(tiles)]
         self.led_frames = [[] for _ in range(tiles)]  # (ms, [rgb * 6]) in order
         self.resets = [[] for _ in range(tiles)]  # (ms, cause)
+        self.dormancy = [[] for _ in range(tiles)]  # (ms, "asleep" | "awake"): DORMANT
         self.output = [bytearray() for _ in range(tiles)]
         self._proc = None
         self._ports = []
@@ -418,6 +419,8 @@ class EmuCluster:
         elif ev == "reset":
             self.resets[msg["tile"]].append((msg["t"], msg["cause"]))
             self.up[msg["tile"]].clear()
+        elif ev == "dormant":
+            self.dormancy[msg["tile"]].append((msg["t"], "asleep" if msg["asleep"] else "awake"))
         elif ev in ("at", "stats"):
             with self._at:
                 if ev == "at":

@@ -15,7 +15,7 @@ from host_tools.bridge.build import build
 def test_the_same_deal_twice_gives_the_same_leds_logs_and_deal_time(cluster, tmp_path):
     image = build()
     runs = []
-    for name, slice_us in (("first", 8), ("second-table", 500)):
+    for name, slice_us in (("first", 20), ("second-table", 500)):
         flashed_image(image, tmp_path / name, tiles=6)
         tiles = cluster(
             6, state=tmp_path / name, shape="blob", mode="driven", seed=7, slice_us=slice_us

@@ -65,6 +65,8 @@ const events = {
   leds: (tile, rgb, ns) => send({ ev: 'leds', tile: tile.index, t: ns / 1e6, rgb }),
   reset: (tile, cause) => send({ ev: 'reset', tile: tile.index, cause, t: tile.cpuNs / 1e6 }),
   light: (tile, face, on, ns) => wire.emit(tile.index, face, on, ns),
+  dormant: (tile, asleep, ns) => send({ ev: 'dormant', tile: tile.index, asleep, t: ns / 1e6 }),
+  stopFabric: (ns) => fabric.stop(ns),
   sync,
 };
 
@@ -95,15 +97,14 @@ for (const [a, fa, b, fb] of config.wires) {
 /** A CPU is about to touch the fabric at time t: every other CPU runs up to t first (a CPU
  * behind could still change the fabric before t), then the fabric catches up to t. */
 function sync(caller, t) {
-  if (fabric.atNs >= t) {
-    return;
-  }
-  for (const tile of tiles) {
-    if (tile !== caller && tile.cpuNs < t) {
-      tile.runCpu(t);
+  while (fabric.atNs < t) {
+    for (const tile of tiles) {
+      if (tile !== caller && tile.cpuNs < t) {
+        tile.runCpu(t);
+      }
     }
+    fabric.advance(t); // stops short when a board wakes on the way: it runs, and again
   }
-  fabric.advance(t);
 }
 
 let mode = config.mode || 'realtime';
@@ -148,7 +149,7 @@ function step(limitNs) {
     tile.runCpu(end);
   }
   fabric.advance(end);
-  nowNs = end;
+  nowNs = fabric.atNs; // short of end when a board woke from DORMANT on the way
   return true;
 }
 

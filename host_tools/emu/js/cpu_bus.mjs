@@ -18,10 +18,13 @@ export function touchesFabric(address, write) {
   }
   if (address < 0x50000000) {
     // IO_BANK0 (pins, their interrupts); on a write also CLOCKS and RESETS (the state
-    // machines' clock, or blocks held in reset) and the pads (input enable)
+    // machines' clock, or blocks held in reset), the pads (input enable) and the crystal
+    // (DORMANT stops the state machines)
     const block = address >>> 14;
     return (
-      block === 0x10005 || (write && (block === 0x10002 || block === 0x10003 || block === 0x10007))
+      block === 0x10005 ||
+      (write &&
+        (block === 0x10002 || block === 0x10003 || block === 0x10007 || block === 0x10009))
     );
   }
   if (address < 0xd0000000) {

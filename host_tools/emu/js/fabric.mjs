@@ -26,7 +26,15 @@ export class Fabric {
     this.tiles = tiles;
     this.minDelayNs = minDelayNs;
     this.atNs = 0; // every fabric event before this time has happened
+    this.stopAt = Infinity; // a board woke from DORMANT: go no further than its CPU for now
     this.rounds = 0;
+  }
+
+  /** A board woken at t goes on from there: the fabric must not pass it until it has run. */
+  stop(t) {
+    if (t < this.stopAt) {
+      this.stopAt = t;
+    }
   }
 
   /** The earliest fabric event anywhere (Infinity when all is quiet). */
@@ -41,13 +49,16 @@ export class Fabric {
     return next;
   }
 
-  /** Run every event before time t. */
+  /** Run every event before time t, or before a board woken on the way can run (stop()). */
   advance(t) {
     if (t <= this.atNs) {
       return;
     }
     const tiles = this.tiles;
     for (;;) {
+      if (this.stopAt < t) {
+        t = Math.max(this.stopAt, this.atNs);
+      }
       let next = Infinity;
       let bound = Infinity;
       for (const tile of tiles) {
@@ -73,5 +84,6 @@ export class Fabric {
       tile.fabricRun(t);
     }
     this.atNs = t;
+    this.stopAt = Infinity;
   }
 }

@@ -13,7 +13,8 @@
 // - a unique flash ID (machine.unique_id()) and ring-oscillator random bits per tile, from
 //   the tile's serial number and seed, so tiles differ but runs repeat;
 // - the pins of a tile: six IR faces (each detector a model of the transceiver's receiver,
-//   detector.mjs), the button, the WS2812 chain (decoded to colours).
+//   detector.mjs), the button, the WS2812 chain (decoded to colours);
+// - DORMANT (dormant.mjs): machine.lightsleep() stops the board until a pin it enabled wakes it.
 //
 // A tile has two times (fabric.mjs): its CPU's (runCpu: the core, timers, USB, flash, the
 // button) and its fabric's (fabricRun: state machines, DMA, the light on its detectors), which
@@ -24,6 +25,7 @@ import { BasePeripheral, RP2040 } from 'rp2040js';
 import { wireCpuBus } from './cpu_bus.mjs';
 import { Detector } from './detector.mjs';
 import { immediateDma } from './dma_now.mjs';
+import { Dormancy } from './dormant.mjs';
 import { EventQueue } from './events.mjs';
 import { PioClock } from './pio_clock.mjs';
 import { XorShift32, seedFor } from './random.mjs';
@@ -88,7 +90,8 @@ export class EmuTile {
    *   button, pixel, pixels}
    * @param events callbacks: serial(tile, bytes), up(tile), leds(tile, rgb, ns),
    *   light(tile, face, on, ns), reset(tile, cause), sync(tile, ns) (bring the fabric and the
-   *   other CPUs up to ns: this CPU is about to touch the fabric)
+   *   other CPUs up to ns: this CPU is about to touch the fabric), dormant(tile, asleep, ns),
+   *   stopFabric(ns) (the fabric must go no further than ns for now: a board woke up)
    */
   constructor(opts, events) {
     this.index = opts.index;
@@ -170,6 +173,8 @@ export class EmuTile {
         }
       };
     }
+    this.dormancy = new Dormancy(mcu, (t) => this.fallAsleep(t));
+    this.resumeNs = 0; // when the board last woke from DORMANT, its crystal stable again
     this.hookUniqueId(mcu);
     mcu.peripherals[0x40060] = new RingOscillator(mcu, this.seed ^ (this.boots * 0x9e3779b9));
     this.host.attach(mcu, () => this.events.up(this));
@@ -290,13 +295,39 @@ export class EmuTile {
     if (pin.rawInputValue !== !low) {
       this.pio.changing(t);
       pin.setInputValue(!low);
+      this.checkWake(t, true);
+    }
+  }
+
+  // ---- DORMANT ----------------------------------------------------------------------------
+
+  /** The CPU wrote "coma" to XOSC DORMANT at t (the fabric has reached t): everything stops. */
+  fallAsleep(t) {
+    this.interrupted = true; // no further instruction
+    this.nowNs = t;
+    this.events.dormant(this, true, t);
+    this.checkWake(t, false); // a level, or an edge latched before, wakes it at once
+  }
+
+  /** A pin changed at t: if it is one that wakes the board, the crystal starts again. */
+  checkWake(t, inFabric) {
+    const dormancy = this.dormancy;
+    if (!dormancy.asleep || !dormancy.woken()) {
+      return;
+    }
+    const resume = t + dormancy.startupNs();
+    dormancy.resume(resume, this.pio.on);
+    this.resumeNs = resume;
+    this.events.dormant(this, false, t);
+    if (inFabric) {
+      this.events.stopFabric(resume); // this CPU goes on from there: nothing may pass it
     }
   }
 
   /** The earliest fabric event of this board. */
   fabricNext() {
     const a = this.rxInputs.nextT;
-    if (this.off) {
+    if (this.off || this.dormancy.asleep) {
       return a;
     }
     const s = this.pio.nextNs();
@@ -305,7 +336,13 @@ export class EmuTile {
 
   /** The earliest time this board's fabric could change its light. */
   fabricBound() {
-    return this.off ? Infinity : this.pio.emitBound(this.rxInputs.nextT);
+    if (this.off) {
+      return Infinity;
+    }
+    if (this.dormancy.asleep) {
+      return this.rxInputs.nextT + this.dormancy.startupNs(); // light could wake it
+    }
+    return this.pio.emitBound(this.rxInputs.nextT);
   }
 
   /** Run this board's fabric events before time h. */
@@ -317,16 +354,27 @@ export class EmuTile {
       while (this.rxInputs.nextT < h) {
         this.rxInputs.runNext(); // the detectors still see light; the board is not there
       }
-    } else {
-      this.pio.run(h, this.rxInputs);
+      this.fabNs = h;
+      return;
     }
+    if (this.dormancy.asleep) {
+      while (this.dormancy.asleep && this.rxInputs.nextT < h) {
+        this.rxInputs.runNext(); // the pins still change; the state machines stand still
+      }
+      if (this.dormancy.asleep) {
+        this.fabNs = h;
+        return;
+      }
+      h = Math.min(h, this.resumeNs); // woken: its CPU goes on from there first
+    }
+    this.pio.run(h, this.rxInputs);
     this.fabNs = h;
   }
 
   // ---- the CPU's side ---------------------------------------------------------------------
 
   get cpuNs() {
-    return this.off ? this.nowNs : this.mcu.clock.nanos;
+    return this.off || this.dormancy.asleep ? this.nowNs : this.mcu.clock.nanos;
   }
 
   scheduleButton(down, t) {
@@ -334,6 +382,7 @@ export class EmuTile {
       this.buttonDown = down;
       if (!this.off) {
         this.mcu.gpio[this.pins.button].setInputValue(!down);
+        this.checkWake(t, false);
       }
     });
   }
@@ -360,6 +409,9 @@ export class EmuTile {
   cpuWakeNs() {
     if (this.off) {
       return Infinity;
+    }
+    if (this.dormancy.asleep) {
+      return this.cpuInputs.nextT; // only a pin wakes it (the fabric's, in the fabric)
     }
     const clock = this.mcu.clock;
     const now = clock.nanos;
@@ -389,21 +441,33 @@ export class EmuTile {
     if (this.running) {
       throw new Error(`tile ${this.index}: runCpu re-entered`);
     }
-    this.running = true;
-    try {
-      this.runCore(end);
-    } finally {
-      this.running = false;
-    }
-    if (this.pendingReset) {
-      const cause = this.pendingReset;
-      this.events.sync(this, this.mcu.clock.nanos); // the old board's fabric runs up to here
-      this.nowNs = this.mcu.clock.nanos;
-      this.scratch.set(this.mcu.peripherals[0x40058].scratchData);
-      this.darken();
-      this.build();
-      this.events.reset(this, cause);
-      this.runCpu(end);
+    for (;;) {
+      if (this.dormancy.asleep) {
+        while (this.dormancy.asleep && this.cpuInputs.nextT < end) {
+          this.cpuInputs.runNext(); // the button may wake it
+        }
+        if (this.dormancy.asleep) {
+          this.nowNs = Math.max(this.nowNs, end);
+          return;
+        }
+      }
+      this.running = true;
+      try {
+        this.runCore(end);
+      } finally {
+        this.running = false;
+      }
+      if (this.pendingReset) {
+        const cause = this.pendingReset;
+        this.events.sync(this, this.mcu.clock.nanos); // the old board's fabric runs up to here
+        this.nowNs = this.mcu.clock.nanos;
+        this.scratch.set(this.mcu.peripherals[0x40058].scratchData);
+        this.darken();
+        this.build();
+        this.events.reset(this, cause);
+      } else if (!this.dormancy.asleep) {
+        return;
+      }
     }
   }
 
@@ -412,7 +476,7 @@ export class EmuTile {
     const clock = mcu.clock;
     const core = mcu.core;
     const inputs = this.cpuInputs;
-    while (clock.nanos < end && !this.pendingReset) {
+    while (clock.nanos < end && !this.pendingReset && !this.dormancy.asleep) {
       this.interrupted = false;
       while (inputs.nextT <= clock.nanos) {
         inputs.runNext();
