@@ -151,10 +151,18 @@ def main():
     run(hal, tile, recovery)
 
 
+def flush_log(hal):
+    """The game's last log lines before the tile stops or restarts (a second at most)."""
+    serial_log = getattr(hal, "serial_log", None)
+    if serial_log is not None:
+        serial_log.flush(1000)
+
+
 def run(hal, tile, recovery):
     """The game loop: a pass every hal.pass_ms (hal.sleep_pass_ms while the tile sleeps)."""
     awake_ms = getattr(hal, "pass_ms", 20)
     asleep_ms = getattr(hal, "sleep_pass_ms", awake_ms)
+    idle = getattr(hal, "idle", sleep_ms)  # the rp2 HAL writes its log lines meanwhile
     if recovery is not None:
         recovery.start(hal.millis())
     due = hal.millis()
@@ -166,14 +174,19 @@ def run(hal, tile, recovery):
                 recovery.feed(now)
             due += asleep_ms if tile.asleep else awake_ms
             if due > now:
-                sleep_ms(due - now)
+                idle(due - now)
             else:
                 due = now  # a slow pass: start the next one at once, without catching up
+                idle(0)
     except KeyboardInterrupt:
         if recovery is not None:
             recovery.stopped_by_host()
+        flush_log(hal)
         print("BLINKS stopped")
     except Exception as exc:  # noqa: BLE001  report, then restart (rp2) or fall back to the REPL
+        if recovery is not None:
+            recovery.disarm()  # a host that does not read must not turn the crash into a hang
+        flush_log(hal)
         print("BLINKS game crashed:", repr(exc))
         report(exc)
         if recovery is not None:

@@ -7,11 +7,13 @@ transceiver (Vishay TFBS4711 or a pin-compatible part): its TXD input on IR_TX_P
 holds it high otherwise), its SD pin tied to ground. One PIO state machine drives each face
 (hal/ir_pio.py): faces 0-3 on PIO0, faces 4-5 on PIO1, so both chips run the same code and no
 face needs a hardware UART or PIO2. Two DMA channels a face move the bytes (hal/ir_links.py):
-all 12 of an RP2040's.
+all 12 of an RP2040's. The pixels have a 5 V rail of their own that the firmware switches off
+while the tile sleeps (docs/hardware.md, "Power").
 """
 
-PIXEL_PIN = 22  # one WS2812 chain, pixel f sits on face f (clockwise)
+PIXEL_PIN = 22  # one WS2812 chain, pixel f sits on face f (clockwise), through a 5 V buffer
 PIXEL_COUNT = 6
+PIXEL_POWER_PIN = 20  # the pixel rail's boost EN: high = 5 V on the pixels, low = off
 BUTTON_PIN = 21  # push button to ground; the internal pull-up holds it high
 
 IR_TX_PINS = (0, 2, 4, 6, 8, 10)

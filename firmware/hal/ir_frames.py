@@ -6,6 +6,10 @@ ever mark the ends. A receiver that loses or garbles a byte loses that frame onl
 BOF starts the next frame whatever came before. The bytes inside are checked by the runtime
 (parity, CRC), not here.
 
+After its EOF the transmitter is fed DARK_BYTES byte times of no light at all (not even a start
+pulse): the face stays in its sending loop meanwhile, not listening, while its receiver recovers
+from its own light (hal/ir_phy.py sizes it). They carry nothing and no receiver sees them.
+
 Pure Python with no hardware import: the rp2 HAL encodes and reads frames with it, the
 simulator's link model takes a frame's time on the air from `wire_length`, and the host tests
 run it against the PIO emulators. Nothing here allocates once built, so a tile's loop pass
@@ -18,6 +22,8 @@ ESC = 0x7D
 ESC_XOR = 0x20
 MAX_FRAME = 32  # bytes inside a frame; longer ones are dropped as noise
 MAX_WIRE = 2 + 2 * MAX_FRAME  # BOF, every byte escaped, EOF
+DARK_BYTES = 7  # byte times of darkness after EOF: 608 us of deafness at 115.2 kbit/s
+MAX_WORDS = MAX_WIRE + DARK_BYTES  # the transmitter's halfwords of the longest frame
 BITS_PER_BYTE = 10  # start bit, 8 data bits, stop bit
 
 
@@ -59,8 +65,9 @@ def tx_word(b: int) -> int:
 
 
 def encode_words(data, out) -> int:
-    """Put the frame's transmitter halfwords into `out` (an array('H') of MAX_WIRE entries);
-    returns how many. Raises ValueError for an empty or oversized frame."""
+    """Put the frame's transmitter halfwords into `out` (an array('H') of MAX_WORDS entries),
+    the dark bytes included; returns how many. Raises ValueError for an empty or oversized
+    frame."""
     n = len(data)
     if not 0 < n <= MAX_FRAME:
         raise ValueError(f"an IR frame holds 1 to {MAX_FRAME} bytes")
@@ -74,7 +81,9 @@ def encode_words(data, out) -> int:
         out[i] = 1 | (~b & 0xFF) << 1
         i += 1
     out[i] = 1 | (~EOF & 0xFF) << 1
-    return i + 1
+    for k in range(i + 1, i + 1 + DARK_BYTES):
+        out[k] = 0  # no start pulse, no data pulse: a byte time of darkness
+    return i + 1 + DARK_BYTES
 
 
 class FrameReader:

@@ -20,7 +20,7 @@ import rp2
 import uctypes
 
 from hal.ir_faces import RING_BITS, RING_BYTES, RING_MASK, RX_COUNT
-from hal.ir_frames import MAX_WIRE, FrameReader
+from hal.ir_frames import MAX_WORDS, FrameReader
 from hal.ir_pio import CLOCKS_PER_BIT, ir_face
 
 
@@ -57,7 +57,7 @@ class FaceLink:
         self.read = 0  # bytes of the ring read so far (a running count, like the DMA's)
         self.reader = FrameReader()
         self.overruns = 0
-        self.words = array("H", bytes(2 * MAX_WIRE))
+        self.words = array("H", bytes(2 * MAX_WORDS))
         self.words_at = uctypes.addressof(self.words)
         self.sent = None  # type: bytes | None  # the frame last encoded into words, and its count
         self.count = 0

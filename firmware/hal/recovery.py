@@ -95,6 +95,10 @@ class Recovery:
     def stopped_by_host(self):
         """Ctrl-C: leave the REPL usable (no watchdog reset, not counted as a crash)."""
         self._mark(0)
+        self.disarm()
+
+    def disarm(self):
+        """Stop the watchdog (MicroPython's WDT cannot be stopped; its CTRL register can)."""
         if self._base is not None:
             machine.mem32[self._base] &= ~_CTRL_ENABLE
 

@@ -9,6 +9,8 @@
   runtime debounces from the timestamps (so a slow loop pass loses no edge).
 - Storage: one file written as a temporary file then renamed over (littlefs renames atomically).
 - Identity and entropy: machine.unique_id() and os.urandom.
+- Log: lines are queued and written in the idle time between passes, never waiting for a host
+  that does not read (hal/serial_log.py).
 
 A steady pass allocates nothing here: frames are read into each face's own buffer and handed to
 the runtime one at a time (`receive_frame`), a face value is encoded once, the pixel buffer and
@@ -24,6 +26,7 @@ import machine
 from hal import board
 from hal.ir_faces import IrFaces
 from hal.ir_links import make_links
+from hal.serial_log import SerialLog
 from hal.storage import STATE_FILE, read_file, write_atomic
 
 FACE_COUNT = 6
@@ -42,6 +45,7 @@ class Rp2Hal(IrFaces):
         super().__init__(make_links(board))
         self._last_ticks = time.ticks_ms()
         self._ms = 0
+        self._pixel_power = machine.Pin(board.PIXEL_POWER_PIN, machine.Pin.OUT, value=1)
         self._pixel_pin = machine.Pin(board.PIXEL_PIN, machine.Pin.OUT, value=0)
         self._pixel_buf = bytearray(3 * board.PIXEL_COUNT)  # GRB, pixel f on face f
         self._shown = [-1] * FACE_COUNT
@@ -50,6 +54,7 @@ class Rp2Hal(IrFaces):
         self._button.irq(
             handler=self._on_edge, trigger=machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
         )
+        self.serial_log = SerialLog()
 
     def _on_edge(self, pin):
         # Soft IRQ: record (raw ticks, down); the pin reads 0 while the button is held.
@@ -111,4 +116,13 @@ class Rp2Hal(IrFaces):
         write_atomic(STATE_FILE, data)
 
     def log(self, text: str) -> None:
-        print(text)
+        self.serial_log.line(text)
+
+    def idle(self, ms: int) -> None:
+        """Between passes: write queued log lines while the host takes them, then sleep (after
+        a slow pass, `ms` 0: a millisecond of log lines, so they never starve)."""
+        start = time.ticks_ms()
+        self.serial_log.pump(max(ms, 1))
+        left = ms - time.ticks_diff(time.ticks_ms(), start)
+        if left > 0:
+            time.sleep_ms(left)

@@ -49,11 +49,20 @@ class Image:
     def total_bytes(self):
         return sum(len(d) for d in self.files.values()) + len(self.main_py)
 
+    def tile_files(self):
+        """{path on the tile: bytes}: the build as `blinks flash` leaves it on a tile's flash
+        (fw/<build>/... and main.py), for anything else that lays it out there (`blinks uf2`)."""
+        laid = {f"{self.fw_dir}/{rel}": data for rel, data in self.files.items()}
+        laid["main.py"] = self.main_py
+        return laid
+
     def write_under(self, root):
         """Write the files as they lie on a tile's flash, under `root` (main.py left out), as the
         benches and tests that import the deployed .mpy form need; returns root/fw/<build>."""
-        for rel, data in self.files.items():
-            path = os.path.join(root, *self.fw_dir.split("/"), *rel.split("/"))
+        for tile_path, data in self.tile_files().items():
+            if tile_path == "main.py":
+                continue
+            path = os.path.join(root, *tile_path.split("/"))
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "wb") as f:
                 f.write(data)

@@ -1,6 +1,6 @@
 """The `blinks` command: every subcommand's wiring, in one place.
 
-This package holds the host tools' subcommands (flash, monitor, ports, emu), each a module
+This package holds the host tools' subcommands (flash, monitor, ports, emu, uf2, fetch), each a module
 with `add_arguments(parser)` and `run(args) -> int` that parses, checks and reports, and leaves
 the work to the package that does it (host_tools.bridge, host_tools.emu, ...). The simulator's
 subcommands live with the simulator. A subcommand's module is imported only when it runs, so
@@ -21,6 +21,11 @@ SUBCOMMANDS = {
     "monitor": ("host_tools.cli.monitor", "show and record the output of tiles"),
     "ports": ("host_tools.cli.ports", "list serial ports that look like MicroPython tiles"),
     "emu": ("host_tools.cli.emu", "run emulated rp2 tiles (official MicroPython) on serial ports"),
+    "uf2": ("host_tools.cli.uf2", "make one UF2 file that turns a Pico into a tile (and flash it)"),
+    "fetch": (
+        "host_tools.cli.fetch",
+        "download the pinned MicroPython UF2 and bootrom ahead of time",
+    ),
 }
 
 

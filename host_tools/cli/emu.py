@@ -1,12 +1,17 @@
 """`blinks emu`: emulated rp2 tiles on serial ports, for `blinks flash`, `monitor` and mpremote.
 
     blinks emu --tiles N [--shape blob|line|ring] [--firmware UF2] [--bootrom BIN] [--state DIR]
-               [--fast] [--loss P] [--seed N] [--transceiver NAME=VALUE,...]
+               [--fast] [--loss P] [--seed N] [--transceiver NAME=VALUE,...] [--offline]
 
 Each tile prints `PORT <index> <path>` alone on a line of stdout once its USB serial is up;
 everything else goes to stderr. It runs until SIGINT or SIGTERM and leaves no process behind.
 Without --state the tiles start blank (MicroPython only) and their flash is thrown away at
 exit; with --state DIR they keep it there, so a later run starts from the same flash.
+
+The MicroPython UF2 and the bootrom are found as host_tools.emu.images says; when neither an
+option, an environment variable nor the data folder names one, the pinned file is fetched
+once into the cache (host_tools.fetch), unless --offline or BLINKS_OFFLINE=1. Exit 1 when a
+fetch fails (named), 2 when a file is missing and may not be fetched.
 """
 
 import os
@@ -17,6 +22,7 @@ import threading
 from host_tools.emu import images, transceiver
 from host_tools.emu.cluster import SHAPES, EmuCluster, EmuError
 from host_tools.emu.node_env import EmuSetupError
+from host_tools.fetch import FetchError
 
 MAX_TILES = 18
 
@@ -30,13 +36,21 @@ def add_arguments(p):
         "--firmware",
         metavar="UF2",
         help=f"MicroPython UF2 for the Raspberry Pi Pico (default: ${images.FIRMWARE_ENV}, "
-        f"else {os.path.join(images.data_dir(), 'firmware.uf2')})",
+        f"else {os.path.join(images.data_dir(), 'firmware.uf2')}, else the pinned 1.28.0 "
+        "fetched once into the cache)",
     )
     p.add_argument(
         "--bootrom",
         metavar="BIN",
         help=f"RP2040 bootrom (default: ${images.BOOTROM_ENV}, "
-        f"else {os.path.join(images.data_dir(), 'bootrom.bin')})",
+        f"else {os.path.join(images.data_dir(), 'bootrom.bin')}, else the pinned B1 fetched "
+        "once into the cache)",
+    )
+    p.add_argument(
+        "--offline",
+        action="store_true",
+        help=f"never download: a missing file is an error naming how to supply it "
+        f"(also ${images.OFFLINE_ENV}=1)",
     )
     p.add_argument("--state", metavar="DIR", help="keep the tiles' flash images in DIR")
     p.add_argument(
@@ -67,6 +81,15 @@ def run(args):
     except ValueError as exc:
         print(f"blinks emu: --transceiver: {exc}", file=sys.stderr)
         return 2
+    try:  # before the signal handlers: Ctrl-C stops a download (which then keeps nothing)
+        firmware = images.firmware_path(args.firmware, fetch=True, offline=args.offline)
+        bootrom = images.bootrom_path(args.bootrom, fetch=True, offline=args.offline)
+    except images.MissingImage as exc:
+        print(f"blinks emu: {exc}", file=sys.stderr)
+        return 2
+    except FetchError as exc:
+        print(f"blinks emu: {exc}", file=sys.stderr)
+        return 1
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
@@ -74,8 +97,8 @@ def run(args):
         cluster = EmuCluster(
             tiles=args.tiles,
             shape=args.shape,
-            firmware=args.firmware,
-            bootrom=args.bootrom,
+            firmware=firmware,
+            bootrom=bootrom,
             state_dir=args.state,
             mode="fast" if args.fast else "realtime",
             seed=args.seed,
@@ -97,6 +120,12 @@ def run(args):
                 raise EmuError("the emulator stopped while the tiles were starting")
             stop.wait(0.1)
         print(f"blinks emu: {args.tiles} tile(s) ({args.shape}); Ctrl-C to stop", file=sys.stderr)
+        print(
+            "blinks emu: to flash them, in another terminal:\n"
+            f"  export BLINKS_PORTS={os.pathsep.join(cluster.ports)}\n"
+            "  blinks flash --all && blinks monitor --all",
+            file=sys.stderr,
+        )
         while not stop.wait(0.5):
             if not cluster.alive():
                 raise EmuError("the emulator stopped")

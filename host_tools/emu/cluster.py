@@ -344,7 +344,10 @@ class EmuCluster:
         return None if rgb is None else [pixel_colour(p) for p in rgb]
 
     def log_lines(self, tile):
-        return bytes(self.output[tile]).decode(errors="replace").replace("\r", "").split("\n")
+        """The tile's serial output as complete lines (a line still arriving is left out: the
+        firmware writes its log a byte at a time between passes)."""
+        text = bytes(self.output[tile]).decode(errors="replace").replace("\r", "")
+        return text.split("\n")[:-1]
 
     # ---- the pump: emulator events out, host bytes in ----------------------------------------
     def _pump(self):

@@ -98,18 +98,29 @@ class Recorder:
         return ns
 
 
+# The entries of the list `rp2.asm_pio` returns (ports/rp2/modules/rp2.py), by MicroPython
+# release: 1.26 added PIO2's program offset before EXECCTRL.
+LAYOUTS = {
+    "1.26": ("data", "offset_pio0", "offset_pio1", "offset_pio2", "execctrl", "shiftctrl",
+             "out_pins", "set_pins", "sideset_pins"),
+    "1.25": ("data", "offset_pio0", "offset_pio1", "execctrl", "shiftctrl", "out_pins",
+             "set_pins", "sideset_pins"),
+}  # fmt: skip
+
+
 class Program:
     """A recorded program: pioasm `text`, its opcodes, wrap points and the asm_pio settings.
 
-    Indexing reads and writes the words of an rp2 asm_pio program list, as the firmware does
-    (index 4 is EXECCTRL), so `prog[4] |= 1` works on both."""
+    Indexing and len() give the words of an rp2 asm_pio program list laid out as the chosen
+    MicroPython release lays it out (`layout`, a key of LAYOUTS), so the firmware's
+    `prog[i] |= 1` works on both and a test sees which word it changed."""
 
-    EXECCTRL = 4
-
-    def __init__(self, name, items, settings):
+    def __init__(self, name, items, settings, layout="1.26"):
         self.name = name
         self.settings = settings
-        self.words = [None, -1, -1, -1, 0, 0, None, None, None]
+        self.layout = LAYOUTS[layout]
+        self.words = [0 if name.endswith("ctrl") else None for name in self.layout]
+        self.words[1:3] = [-1, -1]
         sideset = [i for i in items if isinstance(i, Instr) and i.side_value is not None]
         instrs = [i for i in items if isinstance(i, Instr)]
         header = [f".program {name}"]
@@ -131,19 +142,25 @@ class Program:
         self.wrap_target = assembled.pio_kwargs.get("wrap_target", 0)
         self.wrap = assembled.pio_kwargs.get("wrap", len(self.opcodes) - 1)
 
+    def __len__(self):
+        return len(self.words)
+
     def __getitem__(self, index):
         return self.words[index]
 
     def __setitem__(self, index, value):
         self.words[index] = value
 
+    def word(self, name):
+        return self.words[self.layout.index(name)]
+
     @property
     def status_n(self):
         """EXECCTRL.STATUS_N: `mov(x, status)` is all ones while the TX FIFO holds fewer."""
-        return self.words[self.EXECCTRL] & 0xF
+        return self.word("execctrl") & 0xF
 
 
-def fake_rp2():
+def fake_rp2(layout="1.26"):
     mod = types.ModuleType("rp2")
     mod.PIO = types.SimpleNamespace(
         OUT_LOW=2,
@@ -161,7 +178,7 @@ def fake_rp2():
         def assemble(fn):
             rec = Recorder()
             types.FunctionType(fn.__code__, rec.namespace())()
-            return Program(fn.__name__, rec.items, settings)
+            return Program(fn.__name__, rec.items, settings, layout)
 
         return assemble
 
@@ -169,10 +186,11 @@ def fake_rp2():
     return mod
 
 
-def load_pio_module(path):
-    """Import firmware/hal/ir_pio.py with the recording rp2: its programs become Program objects."""
+def load_pio_module(path, layout="1.26"):
+    """Import firmware/hal/ir_pio.py with the recording rp2 of a MicroPython release's `layout`:
+    its programs become Program objects."""
     saved = sys.modules.get("rp2")
-    sys.modules["rp2"] = fake_rp2()
+    sys.modules["rp2"] = fake_rp2(layout)
     try:
         spec = importlib.util.spec_from_file_location("ir_pio_recorded", path)
         module = importlib.util.module_from_spec(spec)
