@@ -2,7 +2,7 @@
 //
 // Two things are added around rp2040js's memory map, which stays the one that answers:
 // - before the CPU touches anything the fabric drives (PIO, DMA, the GPIO inputs and their
-//   interrupts, pads, clocks and resets), `onTouch()` runs, which brings the fabric up to the
+//   interrupts, pads, clocks and resets), `onTouch(write)` runs, which brings the fabric up to the
 //   CPU's time (docs/emulated-tiles.md: the fabric runs behind the CPUs, and catches up when a
 //   CPU looks at it); the DMA's own reads and writes go straight to the memory map;
 // - SRAM and flash, most of what the core reads, are read here directly, with the same bounds
@@ -45,7 +45,7 @@ export function wireCpuBus(mcu, onTouch) {
       return sramView.getUint32(address - RAM, true);
     }
     if (address >= 0x40000000 && touchesFabric(address, false)) {
-      onTouch();
+      onTouch(false);
     }
     return mcu.readUint32(address);
   };
@@ -57,7 +57,7 @@ export function wireCpuBus(mcu, onTouch) {
       return sramView.getUint16(address - RAM, true);
     }
     if (touchesFabric((address & 0xfffffffc) >>> 0, false)) {
-      onTouch();
+      onTouch(false);
     }
     return mcu.readUint16(address);
   };
@@ -69,7 +69,7 @@ export function wireCpuBus(mcu, onTouch) {
       return sram[address - RAM];
     }
     if (touchesFabric((address & 0xfffffffc) >>> 0, false)) {
-      onTouch();
+      onTouch(false);
     }
     return mcu.readUint8(address);
   };
@@ -80,7 +80,7 @@ export function wireCpuBus(mcu, onTouch) {
       return;
     }
     if (touchesFabric(address, true)) {
-      onTouch();
+      onTouch(true);
     }
     mcu.writeUint32(address, value);
   };
@@ -90,7 +90,7 @@ export function wireCpuBus(mcu, onTouch) {
       return;
     }
     if (touchesFabric((address & 0xfffffffc) >>> 0, true)) {
-      onTouch();
+      onTouch(true);
     }
     mcu.writeUint16(address, value);
   };
@@ -100,7 +100,7 @@ export function wireCpuBus(mcu, onTouch) {
       return;
     }
     if (touchesFabric((address & 0xfffffffc) >>> 0, true)) {
-      onTouch();
+      onTouch(true);
     }
     mcu.writeUint8(address, value);
   };

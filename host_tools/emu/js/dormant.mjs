@@ -146,6 +146,13 @@ export class Dormancy {
     for (const m of machines) {
       m.nextNs += delta;
       m.lastNs += delta;
+      if (m.coast !== null) {
+        m.coast.startNs += delta;
+        m.coast.endNs += delta;
+      }
+      if (m.rec !== null) {
+        m.rec.startNs += delta;
+      }
     }
     this.xosc.isDormant = false;
     this.xosc.dormant = WAKE_VALUE;

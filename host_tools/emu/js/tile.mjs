@@ -105,13 +105,15 @@ export class EmuTile {
     this.host = new UsbHost(opts.ptyFd ?? -1, (bytes) => this.events.serial(this, bytes));
     this.cpuInputs = new EventQueue(); // the button, on the CPU's time
     this.rxInputs = new EventQueue(); // the detectors' output edges, on the fabric's time
+    this.rxPending = this.pins.rx.map(() => []); // each face's edges to come, in time order
+    this.inputOn = (mask) => this.nextInputOn(mask);
     this.lit = new Array(6).fill(false); // each face's emitter
     this.detectors = this.pins.rx.map(
       (_, face) =>
         new Detector(
           opts.transceiver,
           new XorShift32(seedFor(opts.clusterSeed, DETECTOR_STREAM, this.index * 8 + face)),
-          (t, fn) => this.scheduleRx(t, fn),
+          (t, fn) => this.scheduleRx(face, t, fn),
           (low, t) => this.rxChanged(face, low, t),
         ),
     );
@@ -179,7 +181,12 @@ export class EmuTile {
     mcu.peripherals[0x40060] = new RingOscillator(mcu, this.seed ^ (this.boots * 0x9e3779b9));
     this.host.attach(mcu, () => this.events.up(this));
     immediateDma(mcu);
-    wireCpuBus(mcu, () => this.events.sync(this, mcu.clock.nanos));
+    wireCpuBus(mcu, (write) => {
+      this.events.sync(this, mcu.clock.nanos);
+      if (write) {
+        this.pio.configChanged(); // a pin's function, a DMA channel: what machines depend on
+      }
+    });
     this.watchLateIrqs(mcu);
     this.pinTimeNs = -1;
     this.pio = new PioClock(mcu, (ns) => {
@@ -273,17 +280,38 @@ export class EmuTile {
 
   // ---- the fabric's side ------------------------------------------------------------------
 
-  /** A detector's edge at time t (on the fabric's time). */
-  scheduleRx(t, fn) {
+  /** Face `face`'s detector does something at time t (on the fabric's time). */
+  scheduleRx(face, t, fn) {
     if (t < this.fabNs) {
       this.late++; // the fabric's lookahead was wrong: see fabric.mjs
       t = this.fabNs;
     }
+    const pending = this.rxPending[face];
+    let i = pending.length;
+    while (i > 0 && pending[i - 1] > t) {
+      i--;
+    }
+    pending.splice(i, 0, t);
     this.rxInputs.add(t, () => {
+      pending.shift(); // this face's earliest, as inputs run in time order
       this.rxNowNs = t;
       fn();
       this.rxNowNs = -1;
     });
+  }
+
+  /** The board's next input on the pins of `mask` (-1: any pin). */
+  nextInputOn(mask) {
+    if (mask === -1) {
+      return this.rxInputs.nextT;
+    }
+    let next = Infinity;
+    this.pins.rx.forEach((pin, face) => {
+      if (mask & (1 << pin) && this.rxPending[face].length && this.rxPending[face][0] < next) {
+        next = this.rxPending[face][0];
+      }
+    });
+    return next;
   }
 
   /** Face `face`'s detector output goes low (a pulse) or back high at time t. */
@@ -293,7 +321,7 @@ export class EmuTile {
     }
     const pin = this.mcu.gpio[this.pins.rx[face]];
     if (pin.rawInputValue !== !low) {
-      this.pio.changing(t);
+      this.pio.changing(t, this.pins.rx[face]);
       pin.setInputValue(!low);
       this.checkWake(t, true);
     }
@@ -342,7 +370,7 @@ export class EmuTile {
     if (this.dormancy.asleep) {
       return this.rxInputs.nextT + this.dormancy.startupNs(); // light could wake it
     }
-    return this.pio.emitBound(this.rxInputs.nextT);
+    return this.pio.emitBound(this.inputOn);
   }
 
   /** Run this board's fabric events before time h. */
