@@ -7,17 +7,72 @@ ratio fits, so they mean the same on any machine. Goals are stated in each modul
 A bench whose inputs are not on this machine (bench_rp2 without the emulator's two binaries)
 is listed under "skipped", with what is missing, and does not change the exit code; one that
 fails is listed under "failed" and makes it 1.
+
+A bench must leave nothing running: a process or thread still busy would slow every bench after
+it (the world's sim_speedup read ~60 after the others, 90-95 alone). After each module the
+runner lists what it left (threads of this process; processes it started, found by a mark in
+their environment even when they left this process's tree) under "left_running", counts them
+in `bench_left_running` (goal: 0), and stops the processes before the next module.
 """
 
 import argparse
 import importlib
 import json
 import os
+import signal
 import sys
+import threading
 import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+MARK = "BLINKS_BENCH_RUN"  # in the environment of every process a bench starts
+GRACE_S = 3  # what a bench leaves has this long to end by itself
+
+
+def _marked_processes():
+    """{pid: command line} of the live processes carrying this run's mark, but this one."""
+    token = f"{MARK}={os.environ[MARK]}".encode()
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                if token not in f.read().split(b"\0"):
+                    continue
+            with open(f"/proc/{entry}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    continue  # exited, not yet reaped: uses nothing
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                found[int(entry)] = f.read().replace(b"\0", b" ").decode(errors="replace")[:120]
+        except OSError:
+            continue
+    return found
+
+
+def _threads():
+    return {t.ident: t.name for t in threading.enumerate() if t is not threading.main_thread()}
+
+
+def left_running(threads_before):
+    """What a bench left running (after a grace period), as readable lines; its processes are
+    stopped."""
+    deadline = time.monotonic() + GRACE_S
+    while True:
+        procs = _marked_processes()
+        threads = {k: v for k, v in _threads().items() if k not in threads_before}
+        if (not procs and not threads) or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    for pid in procs:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass
+    return [f"thread {name}" for name in threads.values()] + [
+        f"process {pid}: {cmd}" for pid, cmd in procs.items()
+    ]
 
 
 def discover(only=None):
@@ -43,11 +98,14 @@ def main(argv=None):
     from host_tools.firmware_tree import put_firmware_on_path
 
     put_firmware_on_path()
+    os.environ[MARK] = f"{os.getpid()}-{time.time_ns()}"
     figures = {}
     failed = {}
     skipped = {}
+    leftovers = {}
     for name in discover(args.only):
         t0 = time.perf_counter()
+        threads_before = _threads()
         try:
             module = importlib.import_module(name)
             figures.update(module.run(args.quick))
@@ -58,8 +116,13 @@ def main(argv=None):
                 failed[name] = f"{type(exc).__name__}: {exc}"
                 if not args.json:
                     traceback.print_exc()
+        leftovers[name] = left_running(threads_before)
         if not args.json:
             print(f"{name} done in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+            for line in leftovers[name]:
+                print(f"{name} left running: {line}", file=sys.stderr)
+    figures["left_running"] = leftovers
+    figures["bench_left_running"] = sum(len(v) for v in leftovers.values())
     if failed:
         figures["failed"] = failed
     if skipped:

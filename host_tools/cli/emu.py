@@ -1,7 +1,7 @@
 """`blinks emu`: emulated rp2 tiles on serial ports, for `blinks flash`, `monitor` and mpremote.
 
     blinks emu --tiles N [--shape blob|line|ring] [--firmware UF2] [--bootrom BIN] [--state DIR]
-               [--offline]
+               [--fast] [--loss P] [--seed N] [--transceiver NAME=VALUE,...] [--offline]
 
 Each tile prints `PORT <index> <path>` alone on a line of stdout once its USB serial is up;
 everything else goes to stderr. Then standard input takes a person's hands on the tiles, one
@@ -22,7 +22,7 @@ import sys
 import threading
 
 from host_tools.cli.output_path import folder_problem
-from host_tools.emu import images
+from host_tools.emu import images, transceiver
 from host_tools.emu.cluster import SHAPES, EmuCluster, EmuError
 from host_tools.emu.commands import Commands
 from host_tools.emu.node_env import EmuSetupError
@@ -64,6 +64,13 @@ def add_arguments(p):
     )
     p.add_argument("--loss", type=float, default=0.0, metavar="P", help="IR frame loss, 0-1")
     p.add_argument("--seed", type=int, default=0, help="seed of the tiles' randomness (0)")
+    p.add_argument(
+        "--transceiver",
+        metavar="NAME=VALUE,...",
+        default="",
+        help="change the faces' transceiver model from the datasheets' worst case, e.g. "
+        "recovery_us=600,recovery_mode=ring (host_tools/emu/transceiver.py lists the figures)",
+    )
 
 
 def run(args):
@@ -78,6 +85,11 @@ def run(args):
         return 2
     if args.state is not None and folder_problem(args.state):
         print(f"blinks emu: --state {args.state}: {folder_problem(args.state)}", file=sys.stderr)
+        return 2
+    try:
+        model = transceiver.parse(args.transceiver)
+    except ValueError as exc:
+        print(f"blinks emu: --transceiver: {exc}", file=sys.stderr)
         return 2
     try:  # before the signal handlers: Ctrl-C stops a download (which then keeps nothing)
         firmware = images.firmware_path(args.firmware, fetch=True, offline=args.offline)
@@ -101,6 +113,7 @@ def run(args):
             mode="fast" if args.fast else "realtime",
             seed=args.seed,
             loss=args.loss,
+            transceiver=model,
         )
     except (images.MissingImage, ValueError) as exc:
         print(f"blinks emu: {exc}", file=sys.stderr)

@@ -13,7 +13,9 @@ state folder: stopping the cluster and starting it again on the same folder is a
         cluster.leds(0)                    # the colours its WS2812 pixels show now
 
 Modes: "realtime" (emulated time never runs ahead of the wall clock: for people), "fast" (flat
-out) and "driven" (time moves only in `advance`: repeatable runs for tests).
+out) and "driven" (time moves only in `advance`: repeatable runs for tests). Each face's
+detector is a model of the transceiver's receiver (transceiver.py; the datasheets' worst case
+unless `transceiver=` says otherwise).
 """
 
 import base64
@@ -27,17 +29,19 @@ import subprocess
 import tempfile
 import threading
 import time
-import tty
 
 from hal import board
 
 from host_tools.emu import images
 from host_tools.emu.node_env import harness_dir, node_command
+from host_tools.emu.tile_port import TilePort
+from host_tools.emu.transceiver import DATASHEET_WORST
 from simulator.world import grid, shapes
 
 SHAPES = {"blob": shapes.blob, "line": shapes.line, "ring": shapes.ring}
 OUTPUT_KEEP = 1 << 20  # bytes of each tile's serial output kept for inspection
 LIFTED_APART = 100  # a lifted tile lies alone: cells this far apart never touch
+HOST_POLL_MS = 50  # how often the pump looks whether a host process opened a port
 
 
 def layout(n, shape):
@@ -63,54 +67,6 @@ class EmuError(RuntimeError):
     pass
 
 
-class TilePort:
-    """The serial port of one tile: a pty whose other end is the tile's USB CDC."""
-
-    def __init__(self, path):
-        self.path = path
-        self.master = None
-        self.plug()
-
-    def plug(self):
-        master, slave = os.openpty()
-        tty.setraw(slave)  # no echo, no line editing: bytes as they are, like a USB CDC port
-        os.set_blocking(master, False)
-        target = os.ttyname(slave)
-        os.close(slave)  # the host opens it; while nobody has it open, poll says POLLHUP
-        self.master = master
-        tmp = self.path + ".new"
-        if os.path.lexists(tmp):
-            os.remove(tmp)
-        os.symlink(target, tmp)
-        os.replace(tmp, self.path)
-
-    def host_connected(self):
-        poll = select.poll()
-        poll.register(self.master, select.POLLOUT)
-        return not any(ev & select.POLLHUP for _, ev in poll.poll(0))
-
-    def write(self, data):
-        """Device output: dropped while no host has the port open, as a board's USB drops it."""
-        deadline = time.monotonic() + 5
-        while data and self.host_connected():
-            try:
-                data = data[os.write(self.master, data) :]
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    return
-                time.sleep(0.002)
-            except OSError:
-                return
-
-    def close(self):
-        try:
-            os.close(self.master)
-        except OSError:
-            pass
-        if os.path.lexists(self.path):
-            os.remove(self.path)
-
-
 class EmuCluster:
     def __init__(
         self,
@@ -122,7 +78,8 @@ class EmuCluster:
         mode="realtime",
         seed=0,
         loss=0.0,
-        echo=True,
+        transceiver=DATASHEET_WORST,
+        slice_us=None,
     ):
         if shape not in SHAPES:
             raise ValueError(f"shape must be one of {', '.join(SHAPES)}")
@@ -137,12 +94,14 @@ class EmuCluster:
         self.mode = mode
         self.seed = seed
         self.loss = loss
-        self.echo = echo
+        self.transceiver = transceiver
+        self.slice_us = slice_us  # how far a CPU may run ahead of the fabric: speed only
         self.ports = [os.path.join(self.state_dir, f"tty{i}") for i in range(tiles)]
         self.now_ms = 0.0
         self.up = [threading.Event() for _ in range(tiles)]
         self.led_frames = [[] for _ in range(tiles)]  # (ms, [rgb * 6]) in order
         self.resets = [[] for _ in range(tiles)]  # (ms, cause)
+        self.dormancy = [[] for _ in range(tiles)]  # (ms, "asleep" | "awake"): DORMANT
         self.output = [bytearray() for _ in range(tiles)]
         self._proc = None
         self._ports = []
@@ -154,9 +113,22 @@ class EmuCluster:
 
     # ---- lifecycle ---------------------------------------------------------------------------
     def serial_of(self, i):
-        """Tile i's 8-byte machine.unique_id(): made from its flash image's path, so a tile keeps
-        it across restarts on the same state folder, as a board keeps its flash chip."""
-        return hashlib.sha256(self.flash_path(i).encode()).digest()[:8]
+        """Tile i's 8-byte machine.unique_id(): kept in the state folder (tile<i>.id) from its
+        first start, so a tile keeps it across restarts, as a board keeps its flash chip; made
+        from the cluster's seed and the tile's index, never from the folder's path, so the same
+        seed in a fresh folder gives the same tiles and the same run (ids made from a temporary
+        folder's name had dealt a different table, and another rp2_deal_ms, every run)."""
+        try:
+            with open(self.id_path(i)) as f:
+                serial = bytes.fromhex(f.read().strip())
+            if len(serial) == 8:
+                return serial
+        except (OSError, ValueError):
+            pass
+        return hashlib.sha256(f"blinks-emu {self.seed} {i}".encode()).digest()[:8]
+
+    def id_path(self, i):
+        return os.path.join(self.state_dir, f"tile{i}.id")
 
     def flash_path(self, i):
         return os.path.join(self.state_dir, f"tile{i}.flash")
@@ -187,18 +159,28 @@ class EmuCluster:
             "mode": self.mode,
             "seed": self.seed,
             "loss": self.loss,
-            "echo": self.echo,
+            "transceiver": self.transceiver.as_config(),
+            "slice_us": self.slice_us,
             "log": os.path.join(self.state_dir, "emulator.log"),
         }
+        for i in range(self.n):
+            if not os.path.exists(self.id_path(i)):
+                serial = self.serial_of(i).hex()
+                with open(self.id_path(i), "w") as f:
+                    f.write(serial + "\n")
+        self._ports = [TilePort(path) for path in self.ports]
+        self._host_open = [False] * self.n
+        for tile, port in zip(config["tiles"], self._ports):
+            tile["pty_fd"] = port.master  # the emulator writes the device's output there
         config_path = os.path.join(self.state_dir, "cluster.json")
         with open(config_path, "w") as f:
             json.dump(config, f)
-        self._ports = [TilePort(path) for path in self.ports]
         self._proc = subprocess.Popen(
             [node, os.path.join(folder, "cluster.mjs"), config_path],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             cwd=folder,
+            pass_fds=[port.master for port in self._ports],
             start_new_session=True,  # Ctrl-C at a terminal reaches us, and we stop it
         )
         self._running = True
@@ -275,13 +257,15 @@ class EmuCluster:
 
     # ---- commands ----------------------------------------------------------------------------
     def _send(self, **msg):
-        line = (json.dumps(msg) + "\n").encode()
         with self._lock:
-            try:
-                self._proc.stdin.write(line)
-                self._proc.stdin.flush()
-            except (BrokenPipeError, ValueError) as exc:
-                raise EmuError(f"the emulator is gone ({self._exit_note()})") from exc
+            self._send_locked(**msg)
+
+    def _send_locked(self, **msg):
+        try:
+            self._proc.stdin.write((json.dumps(msg) + "\n").encode())
+            self._proc.stdin.flush()
+        except (BrokenPipeError, ValueError) as exc:
+            raise EmuError(f"the emulator is gone ({self._exit_note()})") from exc
 
     def advance(self, ms, timeout=600):
         """Driven mode: run every tile `ms` of emulated time further; returns the new time."""
@@ -352,6 +336,11 @@ class EmuCluster:
     def set_loss(self, loss):
         self._send(cmd="loss", loss=loss)
 
+    def set_transceiver(self, transceiver):
+        """Every face's detector takes these figures (transceiver.Transceiver) from now on."""
+        self.transceiver = transceiver
+        self._send(cmd="transceiver", model=transceiver.as_config())
+
     def write(self, tile, data):
         """Bytes to a tile's USB serial, as a host would send them."""
         self._send(cmd="serial", tile=tile, data=base64.b64encode(bytes(data)).decode())
@@ -384,22 +373,20 @@ class EmuCluster:
 
     # ---- the pump: emulator events out, host bytes in ----------------------------------------
     def _pump(self):
-        out = self._proc.stdout
-        fds = {out.fileno(): None}
-        for i, port in enumerate(self._ports):
-            fds[port.master] = i
-        poll = select.poll()
-        for fd in fds:
-            poll.register(fd, select.POLLIN)
+        out = self._proc.stdout.fileno()
         buf = b""
         while self._running:
+            poll = select.poll()
+            poll.register(out, select.POLLIN)
+            for i, port in enumerate(self._ports):
+                if self._host_open[i]:
+                    poll.register(port.master, select.POLLIN)  # what the host writes
             try:
-                ready = poll.poll(200)
+                ready = poll.poll(HOST_POLL_MS)
             except (OSError, ValueError):
                 return
             for fd, ev in ready:
-                tile = fds.get(fd)
-                if tile is None:
+                if fd == out:
                     chunk = os.read(fd, 1 << 16) if ev & (select.POLLIN | select.POLLHUP) else b""
                     if not chunk:
                         self._running = False
@@ -410,15 +397,37 @@ class EmuCluster:
                     *lines, buf = buf.split(b"\n")
                     for line in lines:
                         self._event(json.loads(line))
-                elif ev & select.POLLIN:
+            self._watch_hosts()  # before forwarding: the device sees DTR before the bytes
+            for fd, ev in ready:
+                tile = next((i for i, p in enumerate(self._ports) if p.master == fd), None)
+                if tile is not None and ev & select.POLLIN:
                     try:
                         data = os.read(fd, 4096)
                     except OSError:
                         continue
                     if data:
                         self.write(tile, data)
-                elif ev & select.POLLHUP:
-                    time.sleep(0.01)  # nobody has this port open
+
+    def _watch_hosts(self):
+        """Tell the emulator when a host process opens or closes a tile's port (its DTR)."""
+        with self._lock:
+            for i, port in enumerate(self._ports):
+                now_open = port.host_open()
+                if now_open != self._host_open[i]:
+                    port.drop_unread()
+                    self._host_open[i] = now_open
+                    self._send_locked(cmd="host", tile=i, open=now_open)
+
+    def hold_port(self, tile):
+        """Open tile's port and never read it: a host that connects (sets DTR) and then does
+        not read. Once the terminal is full (about 20 KB here, as a computer's serial driver
+        holds a few KB), the device's USB stops sending and MicroPython's print blocks."""
+        self._ports[tile].hold()
+        self._watch_hosts()
+
+    def release_port(self, tile):
+        self._ports[tile].release()
+        self._watch_hosts()
 
     def _event(self, msg):
         ev = msg["ev"]
@@ -428,7 +437,6 @@ class EmuCluster:
             self.output[tile] += data
             if len(self.output[tile]) > OUTPUT_KEEP:
                 del self.output[tile][: len(self.output[tile]) - OUTPUT_KEEP]
-            self._ports[tile].write(data)
         elif ev == "leds":
             self.led_frames[msg["tile"]].append((msg["t"], [tuple(p) for p in msg["rgb"]]))
         elif ev == "up":
@@ -436,6 +444,8 @@ class EmuCluster:
         elif ev == "reset":
             self.resets[msg["tile"]].append((msg["t"], msg["cause"]))
             self.up[msg["tile"]].clear()
+        elif ev == "dormant":
+            self.dormancy[msg["tile"]].append((msg["t"], "asleep" if msg["asleep"] else "awake"))
         elif ev in ("at", "stats"):
             with self._at:
                 if ev == "at":

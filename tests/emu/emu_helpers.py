@@ -103,3 +103,26 @@ def restored_after_power_cut(tiles, i, words):
     restored = [line for line in tiles.log_lines(i) if words in line]
     assert restored, tiles.log_lines(i)[-4:]
     return restored[-1]
+
+
+def deal(tiles, limit_ms=30000):
+    """Hold tile 0 of a driven cluster of Lost Gems tiles for the 6-second deal; returns (the
+    moment the hold fires, {tile: when its decoded LEDs first showed it face down}), in emulated
+    ms. The bench's rp2_deal_ms is the last of those, less the first."""
+    from games.lostgems import display
+
+    from host_tools.emu.cluster import pixel_colour
+
+    face_down = display.face_down()
+    fires = tiles.press(0, 6300) - 300
+    done = {}
+    while len(done) < tiles.n and tiles.now_ms < fires + limit_ms:
+        tiles.advance(50)
+        for i in range(tiles.n):
+            if i not in done and tiles.colours(i) == face_down:
+                done[i] = next(
+                    t
+                    for t, rgb in tiles.led_frames[i]
+                    if [pixel_colour(p) for p in rgb] == face_down
+                )
+    return fires, done

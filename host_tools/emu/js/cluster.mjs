@@ -2,33 +2,33 @@
 //
 // Usage: node cluster.mjs CONFIG.json   (written by host_tools/emu/cluster.py)
 //
-// Time: every tile runs in slices of SLICE_NS of emulated time, in a fixed order. Light sent by
-// a face reaches the facing face LATENCY_NS later (>= SLICE_NS), always in the receiver's future,
-// so the run is the same every time for the same inputs. Modes: "realtime" keeps emulated time
-// from running ahead of the wall clock (what a person at a serial port expects), "fast" runs
-// flat out, "driven" runs only up to the time the host last asked for (tests).
+// Time: the CPUs run in slices of SLICE_NS, in a fixed order; the fabric (every board's state
+// machines and the light between faces, fabric.mjs) runs behind them, in time order across the
+// cluster, and is brought up to a CPU's time whenever that CPU touches it. Light leaving a face
+// at t reaches the facing detector at t plus the transceiver's delay (detector.mjs), and the
+// same inputs give the same run. Modes: "realtime" keeps emulated time from running ahead of
+// the wall clock (what a person at a serial port expects), "fast" runs flat out, "driven" runs
+// only up to the time the host last asked for (tests).
 //
-// The wire between two faces models an IrDA SIR transceiver pair: the emitter (TXD high = light)
-// reaches the neighbour's detector, whose output (RXD) goes low while it sees light; each
-// detector also sees its own emitter (the echo), which a half-duplex face must ignore; and a
-// whole frame of light (a burst with no 50 us gap) is lost with probability `loss`.
-//
-// Protocol: one JSON object a line each way. In: {"cmd": "serial"|"button"|"power"|"part"|"join"|
-// "run_until"|"mode"|"loss"|"stats"|"quit", ...}. Out: {"ev": "serial"|"up"|"leds"|"reset"|"at"|"stats"|
-// "ready", ...}; times in ms of emulated time.
+// Protocol: one JSON object a line each way. In: {"cmd": "serial"|"host"|"button"|"power"|"part"|
+// "join"|"run_until"|"mode"|"loss"|"transceiver"|"stats"|"quit", ...}. Out: {"ev": "serial"|"up"|"leds"|"reset"|"at"|
+// "stats"|"ready", ...}; times in ms of emulated time.
 
 import fs from 'node:fs';
 import readline from 'node:readline';
+import { Detector } from './detector.mjs';
+import { Fabric } from './fabric.mjs';
 import { EmuTile, FLASH_BYTES, flashFromUf2 } from './tile.mjs';
+import { Wire } from './wire.mjs';
 
-const SLICE_NS = 8000;
-const LATENCY_NS = 8000;
-const ECHO_NS = 500;
-const BURST_GAP_NS = 50000;
 const BATCH_WALL_MS = 20;
 const MAX_JUMP_NS = 10e6; // an idle cluster still moves in steps, for the host's input
+const IDLE_WAIT_MS = 100; // realtime, nothing to do: the longest sleep before looking again
+const HOST_RETRY_MS = 5; // a host whose terminal is full tries again this often
 
 const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+// how far a CPU runs ahead of the fabric at most: a speed knob only (the same run whatever it is)
+const SLICE_NS = (config.slice_us ?? 50) * 1000;
 
 // The emulator's own warnings (rp2040js prints some with console.warn, e.g. reads of the
 // inter-core FIFO that only core 1 would answer) go to a log file, not the user's terminal.
@@ -39,17 +39,6 @@ if (config.log) {
 }
 const send = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
 const b64 = (bytes) => Buffer.from(bytes).toString('base64');
-
-let seedState = (config.seed >>> 0) || 1;
-function random() {
-  // xorshift32: the wires' loss draws, in the cluster's fixed order
-  let x = seedState;
-  x ^= x << 13;
-  x ^= x >>> 17;
-  x ^= x << 5;
-  seedState = x >>> 0;
-  return seedState / 4294967296;
-}
 
 const romBytes = fs.readFileSync(config.bootrom);
 const bootrom = new Uint32Array(romBytes.buffer, romBytes.byteOffset, romBytes.length / 4);
@@ -69,34 +58,16 @@ function flashImage(path) {
   return flash;
 }
 
-// peers[tile][face] = {tile, face, lost, lastOffNs}: where the light leaving that face goes,
-// whether the frame under way is being lost, and when the light last went off
-const peers = config.tiles.map(() => new Array(6).fill(null));
-let loss = config.loss || 0;
-
+let nowNs = 0; // every CPU and the fabric have reached this time
 const events = {
   serial: (tile, bytes) => send({ ev: 'serial', tile: tile.index, data: b64(bytes) }),
-  up: (tile) => send({ ev: 'up', tile: tile.index, t: tile.nowNs / 1e6 }),
+  up: (tile) => send({ ev: 'up', tile: tile.index, t: tile.cpuNs / 1e6 }),
   leds: (tile, rgb, ns) => send({ ev: 'leds', tile: tile.index, t: ns / 1e6, rgb }),
-  reset: (tile, cause) => send({ ev: 'reset', tile: tile.index, cause, t: tile.nowNs / 1e6 }),
-  light: (tile, face, on, ns) => {
-    if (config.echo !== false) {
-      tile.scheduleLight(face, on, ns + ECHO_NS);
-    }
-    const peer = peers[tile.index][face];
-    if (!peer) {
-      return;
-    }
-    if (on && ns - peer.lastOffNs > BURST_GAP_NS) {
-      peer.lost = loss > 0 && random() < loss; // a new frame: does it get through?
-    }
-    if (!on) {
-      peer.lastOffNs = ns;
-    }
-    if (!peer.lost) {
-      tiles[peer.tile].scheduleLight(peer.face, on, ns + LATENCY_NS);
-    }
-  },
+  reset: (tile, cause) => send({ ev: 'reset', tile: tile.index, cause, t: tile.cpuNs / 1e6 }),
+  light: (tile, face, on, ns) => wire.emit(tile.index, face, on, ns),
+  dormant: (tile, asleep, ns) => send({ ev: 'dormant', tile: tile.index, asleep, t: ns / 1e6 }),
+  stopFabric: (ns) => fabric.stop(ns),
+  sync,
 };
 
 const tiles = config.tiles.map(
@@ -109,79 +80,89 @@ const tiles = config.tiles.map(
         flashPath: t.flash || null,
         serial: Buffer.from(t.serial, 'hex'),
         seed: t.seed,
+        clusterSeed: config.seed,
+        transceiver: config.transceiver,
+        ptyFd: t.pty_fd ?? -1,
         pins: config.pins,
       },
       events,
     ),
 );
-
-/** Two faces come to face each other: light that is on crosses at once. */
-function join(a, fa, b, fb) {
-  part(a, fa);
-  part(b, fb);
-  peers[a][fa] = { tile: b, face: fb, lost: false, lastOffNs: -Infinity };
-  peers[b][fb] = { tile: a, face: fa, lost: false, lastOffNs: -Infinity };
-  for (const [x, fx, y, fy] of [[a, fa, b, fb], [b, fb, a, fa]]) {
-    if (tiles[x].lit[fx]) {
-      tiles[y].scheduleLight(fy, true, nowNs + LATENCY_NS);
-    }
-  }
-}
-
-/** A face no longer faces anyone: light it was receiving from there goes out. */
-function part(a, fa) {
-  const peer = peers[a][fa];
-  if (!peer) {
-    return;
-  }
-  const { tile: b, face: fb } = peer;
-  peers[a][fa] = null;
-  peers[b][fb] = null;
-  if (tiles[a].lit[fa] && !peer.lost) {
-    tiles[b].scheduleLight(fb, false, nowNs + LATENCY_NS);
-  }
-  if (tiles[b].lit[fb]) {
-    tiles[a].scheduleLight(fa, false, nowNs + LATENCY_NS);
-  }
-}
-
+const wire = new Wire(tiles, config.seed, config.loss || 0);
+const fabric = new Fabric(tiles, Detector.minDelayNs(config.transceiver));
 for (const [a, fa, b, fb] of config.wires) {
-  join(a, fa, b, fb);
+  wire.join(a, fa, b, fb, 0);
 }
 
-let nowNs = 0;
+/** A CPU is about to touch the fabric at time t: every other CPU runs up to t first (a CPU
+ * behind could still change the fabric before t), then the fabric catches up to t. */
+function sync(caller, t) {
+  while (fabric.atNs < t) {
+    for (const tile of tiles) {
+      if (tile !== caller && tile.cpuNs < t) {
+        tile.runCpu(t);
+      }
+    }
+    fabric.advance(t); // stops short when a board wakes on the way: it runs, and again
+  }
+}
+
 let mode = config.mode || 'realtime';
 let targetNs = 0; // driven mode: run up to here
 let waiting = false; // driven mode: an "at" reply is owed when the target is reached
 let quitting = false;
 const wallStart = Date.now();
-const emuStart = 0;
 let cpuMs = 0;
 
-function step(limitNs) {
-  // While every tile is idle (CPU asleep in WFE, PIO machines parked), nothing can happen on
-  // any of them before the earliest alarm or input: jump there at once, a whole slice at a time.
-  // With nothing scheduled at all, time waits for the host (returns false), unless driven.
-  let end = nowNs + SLICE_NS;
-  let quiet = Infinity;
+/** The next time anything can happen: a CPU's wake-up, or the fabric's next event when a
+ * sleeping CPU would be woken by it. */
+function nextWake() {
+  let wake = Infinity;
+  let fabricWakes = false;
   for (const tile of tiles) {
-    const t = tile.quietUntil();
-    if (t < quiet) {
-      quiet = t;
+    const t = tile.cpuWakeNs();
+    if (t < wake) {
+      wake = t;
     }
+    fabricWakes = fabricWakes || (t > nowNs && !tile.off && tile.fabricCanInterrupt());
   }
-  if (quiet > end) {
-    if (quiet === Infinity && limitNs === Infinity) {
+  return fabricWakes ? Math.min(wake, fabric.nextEvent()) : wake;
+}
+
+function step(limitNs) {
+  // While every CPU sleeps (in WFE, waiting for an alarm or the host), nothing can happen on
+  // any of them before the earliest wake-up: jump there at once, the fabric following. With
+  // nothing scheduled at all, time waits for the host (returns false), unless driven.
+  let end = nowNs + SLICE_NS;
+  const wake = nextWake();
+  if (wake > end) {
+    if (wake === Infinity && limitNs === Infinity && fabric.nextEvent() === Infinity) {
       return false;
     }
-    end = Math.min(Math.floor(quiet / SLICE_NS) * SLICE_NS, limitNs, nowNs + MAX_JUMP_NS);
-    end = Math.max(end, nowNs + SLICE_NS);
+    end = Math.max(Math.min(wake, nowNs + MAX_JUMP_NS), end);
+  }
+  end = Math.min(end, limitNs);
+  if (end <= nowNs) {
+    return false;
   }
   for (const tile of tiles) {
-    tile.runUntil(end);
+    tile.runCpu(end);
   }
-  nowNs = end;
+  fabric.advance(end);
+  nowNs = fabric.atNs; // short of end when a board woke from DORMANT on the way
   return true;
+}
+
+/** Hosts that took bytes their terminal had no room for try again; true if any still waits. */
+function flushHosts() {
+  let full = false;
+  for (const tile of tiles) {
+    if (tile.host.waiting !== null) {
+      tile.host.flush();
+      full = full || tile.host.waiting !== null;
+    }
+  }
+  return full;
 }
 
 function loop() {
@@ -189,33 +170,84 @@ function loop() {
     return;
   }
   const started = Date.now();
+  let idleMs = 0;
   for (let n = 0; ; n++) {
+    if ((n & 15) === 0) {
+      flushHosts();
+    }
     if (mode === 'driven' && nowNs >= targetNs) {
       if (waiting) {
         waiting = false;
         send({ ev: 'at', t: nowNs / 1e6 });
       }
+      idleMs = IDLE_WAIT_MS; // until the host asks for more (stdin wakes us)
       break;
     }
     let limit = Infinity;
     if (mode === 'driven') {
       limit = targetNs;
     } else if (mode === 'realtime') {
-      limit = emuStart + (Date.now() - wallStart) * 1e6;
-      if (nowNs > limit) {
+      limit = (Date.now() - wallStart) * 1e6;
+      if (nowNs >= limit) {
+        // sleep until the next wake-up is due on the wall clock (input from the host, on
+        // stdin, wakes us sooner)
+        idleMs = Math.min(IDLE_WAIT_MS, Math.max(1, (nextWake() - limit) / 1e6));
         break;
       }
     }
     if (!step(limit)) {
-      break; // nothing to do until the host says something
-    }
-    if ((n & 63) === 63 && Date.now() - started >= BATCH_WALL_MS) {
+      idleMs = IDLE_WAIT_MS; // nothing to do until the host says something
       break;
     }
+    if ((n & 15) === 15 && Date.now() - started >= BATCH_WALL_MS) {
+      break; // let the host's commands in
+    }
+  }
+  if (flushHosts()) {
+    idleMs = Math.min(idleMs, HOST_RETRY_MS); // a host's terminal is full: look again soon
   }
   cpuMs += Date.now() - started;
-  const idle = mode === 'driven' ? nowNs >= targetNs : mode === 'realtime' && nowNs > (Date.now() - wallStart) * 1e6;
-  setTimeout(loop, idle ? 2 : 0);
+  schedule(idleMs);
+}
+
+let timer = null;
+/** Run loop() again: at once (setImmediate: a zero setTimeout waits a millisecond, 5 % of a
+ * busy cluster's time) when there is work, else after `idleMs`. */
+function schedule(idleMs) {
+  if (idleMs > 0) {
+    timer = setTimeout(() => {
+      timer = null;
+      loop();
+    }, idleMs);
+  } else {
+    setImmediate(loop);
+  }
+}
+
+function wakeLoop() {
+  // a command from the host: look again at once rather than at the end of an idle sleep
+  if (timer !== null) {
+    clearTimeout(timer);
+    timer = null;
+    schedule(0);
+  }
+}
+
+function stats() {
+  return {
+    ev: 'stats',
+    t: nowNs / 1e6,
+    cpu_ms: cpuMs,
+    cpu_used_ms: (process.cpuUsage().user + process.cpuUsage().system) / 1e3,
+    wall_ms: Date.now() - wallStart,
+    boots: tiles.map((x) => x.boots),
+    busy_ms: tiles.map((x) => x.busyNs / 1e6),
+    late_light: tiles.map((x) => x.late),
+    usb_nak: tiles.map((x) => x.host.nakked),
+    late_irqs: tiles.map((x) => x.lateIrqs),
+    late_irq_us: Math.max(...tiles.map((x) => x.lateIrqNs)) / 1e3,
+    fabric_rounds: fabric.rounds,
+  };
 }
 
 const input = readline.createInterface({ input: process.stdin });
@@ -226,39 +258,49 @@ input.on('line', (line) => {
     case 'serial':
       tile.hostWrite(Buffer.from(msg.data, 'base64'));
       break;
+    case 'host':
+      tile.host.setOpen(msg.open);
+      break;
     case 'button':
-      tile.scheduleButton(msg.down, Math.max(nowNs, (msg.at ?? 0) * 1e6));
+      tile.scheduleButton(msg.down, Math.max(nowNs, Math.round((msg.at ?? 0) * 1e6)));
       break;
     case 'power':
       tile.power(msg.on);
       break;
     case 'part':
       for (let face = 0; face < 6; face++) {
-        part(msg.tile, face);
+        wire.part(msg.tile, face, nowNs);
       }
       break;
     case 'join':
-      join(msg.a, msg.fa, msg.b, msg.fb);
+      wire.join(msg.a, msg.fa, msg.b, msg.fb, nowNs);
       break;
     case 'run_until':
       mode = 'driven';
-      targetNs = Math.max(targetNs, Math.round((msg.t * 1e6) / SLICE_NS) * SLICE_NS);
+      targetNs = Math.max(targetNs, Math.round(msg.t * 1e6));
       waiting = true;
       break;
     case 'mode':
       mode = msg.mode;
       break;
     case 'loss':
-      loss = msg.loss;
+      wire.loss = msg.loss;
+      break;
+    case 'transceiver':
+      for (const t of tiles) {
+        t.detectors.forEach((detector) => detector.configure(msg.model));
+      }
+      fabric.minDelayNs = Detector.minDelayNs(msg.model);
       break;
     case 'stats':
-      send({ ev: 'stats', t: nowNs / 1e6, cpu_ms: cpuMs, wall_ms: Date.now() - wallStart, boots: tiles.map((x) => x.boots), busy_ms: tiles.map((x) => x.busyNs / 1e6) });
+      send(stats());
       break;
     case 'quit':
       quitting = true;
       input.close();
       process.exit(0);
   }
+  wakeLoop();
 });
 input.on('close', () => process.exit(0));
 process.on('SIGTERM', () => process.exit(0));

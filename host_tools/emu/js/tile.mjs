@@ -1,22 +1,36 @@
 // One emulated tile: an RP2040 (rp2040js) running the official MicroPython UF2, with what the
-// npm package lacks added around it, not inside it (see ../README in docs/emulated-tiles.md):
+// npm package lacks added around it, not inside it (docs/emulated-tiles.md):
 //
 // - flash writes (rom_flash.mjs), written through to the tile's flash image file, so stopping
 //   the emulator at any moment and starting it again from the image is a power cut;
-// - a USB host that holds the device's read requests until the host has bytes for it (the
-//   package answers each one at once with an empty packet: an interrupt storm);
+// - a USB host at the other end of the serial port (usb_host.mjs): it connects (DTR) while a
+//   host process has the port open, stops taking packets while that process does not read,
+//   and holds the device's read requests until it has bytes for it;
 // - UART transmit interrupts raised only when a byte is written (the package keeps it raised);
-// - PIO on the emulated clock (pio_clock.mjs);
+// - PIO on emulated time (pio_clock.mjs), DMA at the moment of its DREQ (dma_now.mjs);
 // - machine.reset() and the watchdog: the board is rebuilt from its flash, keeping the
 //   watchdog's scratch registers as a watchdog reset does;
 // - a unique flash ID (machine.unique_id()) and ring-oscillator random bits per tile, from
 //   the tile's serial number and seed, so tiles differ but runs repeat;
-// - the pins of a tile: six IR faces, the button, the WS2812 chain (decoded to colours).
+// - the pins of a tile: six IR faces (each detector a model of the transceiver's receiver,
+//   detector.mjs), the button, the WS2812 chain (decoded to colours);
+// - DORMANT (dormant.mjs): machine.lightsleep() stops the board until a pin it enabled wakes it.
+//
+// A tile has two times (fabric.mjs): its CPU's (runCpu: the core, timers, USB, flash, the
+// button) and its fabric's (fabricRun: state machines, DMA, the light on its detectors), which
+// runs behind the CPU and is brought up to it whenever the CPU touches the fabric.
 
 import fs from 'node:fs';
-import { BasePeripheral, RP2040, USBCDC } from 'rp2040js';
+import { BasePeripheral, RP2040 } from 'rp2040js';
+import { wireCpuBus } from './cpu_bus.mjs';
+import { Detector } from './detector.mjs';
+import { immediateDma } from './dma_now.mjs';
+import { Dormancy } from './dormant.mjs';
+import { EventQueue } from './events.mjs';
 import { PioClock } from './pio_clock.mjs';
+import { XorShift32, seedFor } from './random.mjs';
 import { flashBreakpoint, patchBootrom } from './rom_flash.mjs';
+import { UsbHost } from './usb_host.mjs';
 import { Ws2812Decoder } from './ws2812.mjs';
 
 export const FLASH_BYTES = 2 * 1024 * 1024; // a Raspberry Pi Pico's flash
@@ -28,6 +42,9 @@ const SSI_DR0 = 0x60;
 const FLASH_READ_UNIQUE_ID = 0x4b;
 const ROSC_STATUS = 0x18;
 const ROSC_RANDOMBIT = 0x1c;
+const DETECTOR_STREAM = 2; // seedFor's stream for the detectors (wire.mjs's loss uses another)
+// interrupts the fabric can raise: PIO0 and PIO1 (two each), DMA (two), IO_BANK0
+const FABRIC_IRQS = (0xf << 7) | (0x3 << 11) | (1 << 13);
 
 /** Write a UF2 file's payload into a blank flash image. */
 export function flashFromUf2(uf2) {
@@ -48,17 +65,12 @@ class RingOscillator extends BasePeripheral {
   // The ROSC's RANDOMBIT, from a per-tile xorshift (rp2040js leaves the ROSC unimplemented).
   constructor(mcu, seed) {
     super(mcu, 'ROSC');
-    this.state = seed >>> 0 || 0x9e3779b9;
+    this.rng = new XorShift32(seed);
   }
 
   readUint32(offset) {
     if (offset === ROSC_RANDOMBIT) {
-      let x = this.state;
-      x ^= x << 13;
-      x ^= x >>> 17;
-      x ^= x << 5;
-      this.state = x >>> 0;
-      return x & 1;
+      return this.rng.bits() & 1;
     }
     if (offset === ROSC_STATUS) {
       return 0x80001000; // stable, enabled
@@ -73,9 +85,13 @@ export class EmuTile {
   /**
    * @param opts.index tile number; opts.bootrom (Uint32Array); opts.flash (Uint8Array image);
    *   opts.flashPath (image file, written through; may be null); opts.serial (8 bytes);
-   *   opts.seed; opts.pins {tx: [6], rx: [6], button, pixel, pixels}
+   *   opts.seed (the tile's); opts.clusterSeed; opts.transceiver (transceiver.py's figures);
+   *   opts.ptyFd (the serial port's pseudo-terminal, or -1); opts.pins {tx: [6], rx: [6],
+   *   button, pixel, pixels}
    * @param events callbacks: serial(tile, bytes), up(tile), leds(tile, rgb, ns),
-   *   light(tile, face, on, ns), reset(tile, cause)
+   *   light(tile, face, on, ns), reset(tile, cause), sync(tile, ns) (bring the fabric and the
+   *   other CPUs up to ns: this CPU is about to touch the fabric), dormant(tile, asleep, ns),
+   *   stopFabric(ns) (the fabric must go no further than ns for now: a board woke up)
    */
   constructor(opts, events) {
     this.index = opts.index;
@@ -86,16 +102,33 @@ export class EmuTile {
     this.seed = opts.seed;
     this.pins = opts.pins;
     this.events = events;
-    this.hostBytes = []; // host -> device serial bytes not yet read by the device
-    this.inputs = []; // scheduled input changes {t, pin, high}, in time order
-    this.rxLight = new Array(6).fill(0); // light sources shining on each face's detector
+    this.host = new UsbHost(opts.ptyFd ?? -1, (bytes) => this.events.serial(this, bytes));
+    this.cpuInputs = new EventQueue(); // the button, on the CPU's time
+    this.rxInputs = new EventQueue(); // the detectors' output edges, on the fabric's time
+    this.rxPending = this.pins.rx.map(() => []); // each face's edges to come, in time order
+    this.inputOn = (mask) => this.nextInputOn(mask);
     this.lit = new Array(6).fill(false); // each face's emitter
+    this.detectors = this.pins.rx.map(
+      (_, face) =>
+        new Detector(
+          opts.transceiver,
+          new XorShift32(seedFor(opts.clusterSeed, DETECTOR_STREAM, this.index * 8 + face)),
+          (t, fn) => this.scheduleRx(face, t, fn),
+          (low, t) => this.rxChanged(face, low, t),
+        ),
+    );
     this.buttonDown = false;
     this.scratch = new Uint32Array(8);
     this.off = false;
-    this.nowNs = 0;
+    this.nowNs = 0; // the CPU's time while it is off
+    this.fabNs = 0; // every fabric event before this time has happened
+    this.rxNowNs = -1; // the time of the input being applied
+    this.running = false; // runCpu is on the stack
     this.boots = 0;
     this.busyNs = 0; // emulated time its CPU spent running (not waiting, not stalled)
+    this.late = 0; // light that reached a detector in this board's past (must stay 0)
+    this.lateIrqs = 0; // interrupts the fabric raised in this CPU's past
+    this.lateIrqNs = 0; // the most any of them was late by
     this.build();
   }
 
@@ -142,9 +175,19 @@ export class EmuTile {
         }
       };
     }
+    this.dormancy = new Dormancy(mcu, (t) => this.fallAsleep(t));
+    this.resumeNs = 0; // when the board last woke from DORMANT, its crystal stable again
     this.hookUniqueId(mcu);
     mcu.peripherals[0x40060] = new RingOscillator(mcu, this.seed ^ (this.boots * 0x9e3779b9));
-    this.hookUsb(mcu);
+    this.host.attach(mcu, () => this.events.up(this));
+    immediateDma(mcu);
+    wireCpuBus(mcu, (write) => {
+      this.events.sync(this, mcu.clock.nanos);
+      if (write) {
+        this.pio.configChanged(); // a pin's function, a DMA channel: what machines depend on
+      }
+    });
+    this.watchLateIrqs(mcu);
     this.pinTimeNs = -1;
     this.pio = new PioClock(mcu, (ns) => {
       this.pinTimeNs = ns;
@@ -161,7 +204,7 @@ export class EmuTile {
         }
       });
     });
-    rx.forEach((pin, face) => mcu.gpio[pin].setInputValue(this.rxLight[face] === 0));
+    rx.forEach((pin, face) => mcu.gpio[pin].setInputValue(!this.detectors[face].low));
     mcu.gpio[button].setInputValue(!this.buttonDown);
     this.leds = new Ws2812Decoder(pixels, (rgb) => this.events.leds(this, rgb, mcu.clock.nanos));
     mcu.gpio[pixel].addListener((state) => this.leds.level(state === HIGH, mcu.clock.nanos));
@@ -197,42 +240,28 @@ export class EmuTile {
     };
   }
 
-  hookUsb(mcu) {
-    const cdc = new USBCDC(mcu.usbCtrl);
-    this.cdc = cdc;
-    this.heldRead = 0; // size of a device read request waiting for host bytes
-    cdc.onDeviceConnected = () => this.events.up(this);
-    cdc.onSerialData = (buffer) => this.events.serial(this, buffer);
-    mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
-      if (endpoint !== cdc.outEndpoint) {
-        return;
+  /** Count interrupts the fabric raises for a CPU already past that moment: the CPU takes
+   * them late (by less than a slice). The firmware's faces raise none. */
+  watchLateIrqs(mcu) {
+    const core = mcu.core;
+    const setInterrupt = mcu.setInterrupt.bind(mcu);
+    mcu.setInterrupt = (irq, value) => {
+      const bit = 1 << irq;
+      if (value && bit & FABRIC_IRQS && core.enabledInterrupts & bit) {
+        const t = this.pio.stepNs >= 0 ? this.pio.stepNs : this.rxNowNs;
+        if (t >= 0 && !(core.pendingInterrupts & bit) && mcu.clock.nanos > t) {
+          this.lateIrqs++;
+          this.lateIrqNs = Math.max(this.lateIrqNs, mcu.clock.nanos - t);
+        }
       }
-      if (this.hostBytes.length === 0) {
-        this.heldRead = size; // answer when the host has something to say
-        return;
-      }
-      this.answerRead(size);
+      setInterrupt(irq, value);
     };
-  }
-
-  answerRead(size) {
-    const n = Math.min(size, this.hostBytes.length);
-    const buffer = Uint8Array.from(this.hostBytes.splice(0, n));
-    this.mcu.usbCtrl.endpointReadDone(this.cdc.outEndpoint, buffer);
   }
 
   /** Bytes from the host (the serial port's other end). */
   hostWrite(bytes) {
-    if (this.off) {
-      return;
-    }
-    for (const b of bytes) {
-      this.hostBytes.push(b);
-    }
-    if (this.heldRead && this.cdc.outEndpoint >= 0) {
-      const size = this.heldRead;
-      this.heldRead = 0;
-      this.answerRead(size);
+    if (!this.off) {
+      this.host.write(bytes);
     }
   }
 
@@ -249,75 +278,240 @@ export class EmuTile {
     }
   }
 
-  /** Light on face `face`'s detector from one source turns on or off at time t. */
-  scheduleLight(face, on, t) {
-    this.schedule(t, () => {
-      this.rxLight[face] += on ? 1 : -1;
-      const dark = this.rxLight[face] === 0;
-      const pin = this.mcu.gpio[this.pins.rx[face]];
-      if (pin.rawInputValue !== dark) {
-        this.pio.changing(t);
-        pin.setInputValue(dark);
+  // ---- the fabric's side ------------------------------------------------------------------
+
+  /** Face `face`'s detector does something at time t (on the fabric's time). */
+  scheduleRx(face, t, fn) {
+    if (t < this.fabNs) {
+      this.late++; // the fabric's lookahead was wrong: see fabric.mjs
+      t = this.fabNs;
+    }
+    const pending = this.rxPending[face];
+    let i = pending.length;
+    while (i > 0 && pending[i - 1] > t) {
+      i--;
+    }
+    pending.splice(i, 0, t);
+    this.rxInputs.add(t, () => {
+      pending.shift(); // this face's earliest, as inputs run in time order
+      this.rxNowNs = t;
+      fn();
+      this.rxNowNs = -1;
+    });
+  }
+
+  /** The board's next input on the pins of `mask` (-1: any pin). */
+  nextInputOn(mask) {
+    if (mask === -1) {
+      return this.rxInputs.nextT;
+    }
+    let next = Infinity;
+    this.pins.rx.forEach((pin, face) => {
+      if (mask & (1 << pin) && this.rxPending[face].length && this.rxPending[face][0] < next) {
+        next = this.rxPending[face][0];
+      }
+    });
+    return next;
+  }
+
+  /** Face `face`'s detector output goes low (a pulse) or back high at time t. */
+  rxChanged(face, low, t) {
+    if (this.off) {
+      return;
+    }
+    const pin = this.mcu.gpio[this.pins.rx[face]];
+    if (pin.rawInputValue !== !low) {
+      this.pio.changing(t, this.pins.rx[face]);
+      pin.setInputValue(!low);
+      this.checkWake(t, true);
+    }
+  }
+
+  // ---- DORMANT ----------------------------------------------------------------------------
+
+  /** The CPU wrote "coma" to XOSC DORMANT at t (the fabric has reached t): everything stops. */
+  fallAsleep(t) {
+    this.interrupted = true; // no further instruction
+    this.nowNs = t;
+    this.events.dormant(this, true, t);
+    this.checkWake(t, false); // a level, or an edge latched before, wakes it at once
+  }
+
+  /** A pin changed at t: if it is one that wakes the board, the crystal starts again. */
+  checkWake(t, inFabric) {
+    const dormancy = this.dormancy;
+    if (!dormancy.asleep || !dormancy.woken()) {
+      return;
+    }
+    const resume = t + dormancy.startupNs();
+    dormancy.resume(resume, this.pio.on);
+    this.resumeNs = resume;
+    this.events.dormant(this, false, t);
+    if (inFabric) {
+      this.events.stopFabric(resume); // this CPU goes on from there: nothing may pass it
+    }
+  }
+
+  /** The earliest fabric event of this board. */
+  fabricNext() {
+    const a = this.rxInputs.nextT;
+    if (this.off || this.dormancy.asleep) {
+      return a;
+    }
+    const s = this.pio.nextNs();
+    return s < a ? s : a;
+  }
+
+  /** The earliest time this board's fabric could change its light. */
+  fabricBound() {
+    if (this.off) {
+      return Infinity;
+    }
+    if (this.dormancy.asleep) {
+      return this.rxInputs.nextT + this.dormancy.startupNs(); // light could wake it
+    }
+    return this.pio.emitBound(this.inputOn);
+  }
+
+  /** Run this board's fabric events before time h. */
+  fabricRun(h) {
+    if (h <= this.fabNs) {
+      return;
+    }
+    if (this.off) {
+      while (this.rxInputs.nextT < h) {
+        this.rxInputs.runNext(); // the detectors still see light; the board is not there
+      }
+      this.fabNs = h;
+      return;
+    }
+    if (this.dormancy.asleep) {
+      while (this.dormancy.asleep && this.rxInputs.nextT < h) {
+        this.rxInputs.runNext(); // the pins still change; the state machines stand still
+      }
+      if (this.dormancy.asleep) {
+        this.fabNs = h;
+        return;
+      }
+      h = Math.min(h, this.resumeNs); // woken: its CPU goes on from there first
+    }
+    this.pio.run(h, this.rxInputs);
+    this.fabNs = h;
+  }
+
+  // ---- the CPU's side ---------------------------------------------------------------------
+
+  get cpuNs() {
+    return this.off || this.dormancy.asleep ? this.nowNs : this.mcu.clock.nanos;
+  }
+
+  scheduleButton(down, t) {
+    this.cpuInputs.add(t, () => {
+      this.buttonDown = down;
+      if (!this.off) {
+        this.mcu.gpio[this.pins.button].setInputValue(!down);
+        this.checkWake(t, false);
       }
     });
   }
 
-  scheduleButton(down, t) {
-    this.schedule(t, () => {
-      this.buttonDown = down;
-      this.mcu.gpio[this.pins.button].setInputValue(!down);
-    });
-  }
-
-  schedule(t, apply) {
-    const list = this.inputs;
-    let i = list.length;
-    while (i > 0 && list[i - 1].t > t) {
-      i--;
+  /** Whether the fabric could interrupt this CPU (an interrupt it raises is enabled). */
+  fabricCanInterrupt() {
+    const mcu = this.mcu;
+    const enabled = mcu.core.enabledInterrupts & FABRIC_IRQS;
+    if (!enabled) {
+      return false;
     }
-    list.splice(i, 0, { t, apply });
+    const [pio0, pio1] = mcu.pio;
+    const dma = mcu.dma;
+    return (
+      (enabled & (3 << 7) && (pio0.irq0IntEnable | pio0.irq1IntEnable) !== 0) ||
+      (enabled & (3 << 9) && (pio1.irq0IntEnable | pio1.irq1IntEnable) !== 0) ||
+      (enabled & (3 << 11) && (dma.intEnable0 | dma.intEnable1) !== 0) ||
+      (enabled & (1 << 13) && this.pins.rx.some((pin) => mcu.gpio[pin].irqEnableMask !== 0))
+    );
   }
 
-  /** The earliest time anything can happen on this board: now while its CPU runs or a PIO
-   * machine is active; else its next alarm or scheduled input (Infinity when powered off). */
-  quietUntil() {
+  /** The earliest time this CPU can do anything: now while it runs; else its next alarm, the
+   * end of a flash operation, or its next input (Infinity when powered off). */
+  cpuWakeNs() {
     if (this.off) {
       return Infinity;
+    }
+    if (this.dormancy.asleep) {
+      return this.cpuInputs.nextT; // only a pin wakes it (the fabric's, in the fabric)
     }
     const clock = this.mcu.clock;
     const now = clock.nanos;
     const stalled = this.stallUntil > now; // in a flash operation: the CPU does nothing
-    if ((!this.mcu.core.waiting && !stalled) || this.pendingReset || !this.pio.quiet()) {
+    if ((!this.mcu.core.waiting && !stalled) || this.pendingReset) {
       return now;
     }
     let t = stalled ? this.stallUntil : Infinity;
-    if (clock.nextAlarm) {
+    if (clock.nextAlarm && clock.nextAlarm.nanos < t) {
       t = clock.nextAlarm.nanos;
     }
-    if (this.inputs.length && this.inputs[0].t < t) {
-      t = this.inputs[0].t;
+    if (this.cpuInputs.nextT < t) {
+      t = this.cpuInputs.nextT;
     }
     return t;
   }
 
-  /** Run this board up to time `end` (ns). */
-  runUntil(end) {
+  /** Run this board's CPU up to time `end` (ns). */
+  runCpu(end) {
     if (this.off) {
-      this.nowNs = end;
+      while (this.cpuInputs.nextT < end) {
+        this.cpuInputs.runNext(); // a button held while the power is off
+      }
+      this.nowNs = Math.max(this.nowNs, end);
       return;
     }
+    if (this.running) {
+      throw new Error(`tile ${this.index}: runCpu re-entered`);
+    }
+    for (;;) {
+      if (this.dormancy.asleep) {
+        while (this.dormancy.asleep && this.cpuInputs.nextT < end) {
+          this.cpuInputs.runNext(); // the button may wake it
+        }
+        if (this.dormancy.asleep) {
+          this.nowNs = Math.max(this.nowNs, end);
+          return;
+        }
+      }
+      this.running = true;
+      try {
+        this.runCore(end);
+      } finally {
+        this.running = false;
+      }
+      if (this.pendingReset) {
+        const cause = this.pendingReset;
+        this.events.sync(this, this.mcu.clock.nanos); // the old board's fabric runs up to here
+        this.nowNs = this.mcu.clock.nanos;
+        this.scratch.set(this.mcu.peripherals[0x40058].scratchData);
+        this.darken();
+        this.build();
+        this.events.reset(this, cause);
+      } else if (!this.dormancy.asleep) {
+        return;
+      }
+    }
+  }
+
+  runCore(end) {
     const mcu = this.mcu;
     const clock = mcu.clock;
     const core = mcu.core;
-    const inputs = this.inputs;
-    while (clock.nanos < end && !this.pendingReset) {
+    const inputs = this.cpuInputs;
+    while (clock.nanos < end && !this.pendingReset && !this.dormancy.asleep) {
       this.interrupted = false;
-      while (inputs.length && inputs[0].t <= clock.nanos) {
-        inputs.shift().apply();
+      while (inputs.nextT <= clock.nanos) {
+        inputs.runNext();
       }
       // (an input due while the CPU was busy applies right after that instruction: at most a
-      // few cycles late for the CPU; the PIO machines see it at its exact time)
-      const limit = inputs.length && inputs[0].t < end ? inputs[0].t : end;
+      // few cycles late)
+      const limit = inputs.nextT < end ? inputs.nextT : end;
       if (core.waiting || this.stallUntil > clock.nanos) {
         let target = limit;
         if (this.stallUntil > clock.nanos && this.stallUntil < target) {
@@ -347,16 +541,6 @@ export class EmuTile {
         this.busyNs += ns - started;
       }
     }
-    this.pio.runUntil(clock.nanos);
-    this.nowNs = clock.nanos;
-    if (this.pendingReset) {
-      const cause = this.pendingReset;
-      this.scratch.set(mcu.peripherals[0x40058].scratchData);
-      this.darken();
-      this.build();
-      this.events.reset(this, cause);
-      this.runUntil(end);
-    }
   }
 
   /** Every emitter goes dark (the board stops or restarts). */
@@ -369,12 +553,13 @@ export class EmuTile {
     }
   }
 
-  /** Power cut (the board stops, its light goes out) or power back on (a fresh boot). */
+  /** Power cut (the board stops, its light goes out) or power back on (a fresh boot), at the
+   * CPU's present, which the fabric has reached (the cluster does this between slices). */
   power(on) {
     if (!on && !this.off) {
+      this.nowNs = this.mcu.clock.nanos;
       this.off = true;
-      this.hostBytes = [];
-      this.heldRead = 0;
+      this.host.unplug();
       this.scratch.fill(0); // a power cut clears everything but the flash
       this.darken();
     } else if (on && this.off) {

@@ -1,0 +1,107 @@
+// The CPU's side of the bus: what the core reads and writes.
+//
+// Two things are added around rp2040js's memory map, which stays the one that answers:
+// - before the CPU touches anything the fabric drives (PIO, DMA, the GPIO inputs and their
+//   interrupts, pads, clocks and resets), `onTouch(write)` runs, which brings the fabric up to the
+//   CPU's time (docs/emulated-tiles.md: the fabric runs behind the CPUs, and catches up when a
+//   CPU looks at it); the DMA's own reads and writes go straight to the memory map;
+// - SRAM and flash, most of what the core reads, are read here directly, with the same bounds
+//   the memory map checks first (a few per cent of the emulator's time went to those checks).
+
+const FLASH = 0x10000000;
+const RAM = 0x20000000;
+
+/** Whether the CPU reading (write false) or writing `address` must see the fabric's present. */
+export function touchesFabric(address, write) {
+  if (address < 0x40000000) {
+    return false;
+  }
+  if (address < 0x50000000) {
+    // IO_BANK0 (pins, their interrupts); on a write also CLOCKS and RESETS (the state
+    // machines' clock, or blocks held in reset), the pads (input enable) and the crystal
+    // (DORMANT stops the state machines)
+    const block = address >>> 14;
+    return (
+      block === 0x10005 ||
+      (write &&
+        (block === 0x10002 || block === 0x10003 || block === 0x10007 || block === 0x10009))
+    );
+  }
+  if (address < 0xd0000000) {
+    const block = address >>> 14;
+    return block === 0x14000 || block === 0x14080 || block === 0x140c0; // DMA, PIO0, PIO1
+  }
+  return !write && (address === 0xd0000004 || address === 0xd0000008); // SIO GPIO_IN, GPIO_HI_IN
+}
+
+export function wireCpuBus(mcu, onTouch) {
+  const core = mcu.core;
+  const { sram, sramView, flash, flashView } = mcu;
+  const ramEnd = RAM + sram.length;
+  const flashEnd = FLASH + flash.length;
+  core.readUint32 = (address) => {
+    address >>>= 0;
+    if (address >= RAM && address + 3 < ramEnd) {
+      return sramView.getUint32(address - RAM, true);
+    }
+    if (address >= 0x40000000 && touchesFabric(address, false)) {
+      onTouch(false);
+    }
+    return mcu.readUint32(address);
+  };
+  core.readUint16 = (address) => {
+    if (address >= FLASH && address + 1 < flashEnd) {
+      return flashView.getUint16(address - FLASH, true);
+    }
+    if (address >= RAM && address + 1 < ramEnd) {
+      return sramView.getUint16(address - RAM, true);
+    }
+    if (touchesFabric((address & 0xfffffffc) >>> 0, false)) {
+      onTouch(false);
+    }
+    return mcu.readUint16(address);
+  };
+  core.readUint8 = (address) => {
+    if (address >= FLASH && address < flashEnd) {
+      return flash[address - FLASH];
+    }
+    if (address >= RAM && address < ramEnd) {
+      return sram[address - RAM];
+    }
+    if (touchesFabric((address & 0xfffffffc) >>> 0, false)) {
+      onTouch(false);
+    }
+    return mcu.readUint8(address);
+  };
+  core.writeUint32 = (address, value) => {
+    address >>>= 0;
+    if (address >= RAM && address + 3 < ramEnd) {
+      sramView.setUint32(address - RAM, value, true);
+      return;
+    }
+    if (touchesFabric(address, true)) {
+      onTouch(true);
+    }
+    mcu.writeUint32(address, value);
+  };
+  core.writeUint16 = (address, value) => {
+    if (address >= RAM && address + 1 < ramEnd) {
+      sramView.setUint16(address - RAM, value, true);
+      return;
+    }
+    if (touchesFabric((address & 0xfffffffc) >>> 0, true)) {
+      onTouch(true);
+    }
+    mcu.writeUint16(address, value);
+  };
+  core.writeUint8 = (address, value) => {
+    if (address >= RAM && address < ramEnd) {
+      sram[address - RAM] = value;
+      return;
+    }
+    if (touchesFabric((address & 0xfffffffc) >>> 0, true)) {
+      onTouch(true);
+    }
+    mcu.writeUint8(address, value);
+  };
+}

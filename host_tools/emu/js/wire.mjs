@@ -1,0 +1,84 @@
+// The light between faces: where each emitter's light goes, and which bursts are lost.
+//
+// A face's emitter lights its own detector (the echo, which the detector model decides about)
+// and the detector of the face it touches, if any. A burst of light (no gap of BURST_GAP_NS) is
+// a frame on the air; with probability `loss` a whole burst never reaches the other face, drawn
+// per burst from the sending face's own generator. Faces are joined and parted while lit: light
+// that is on crosses (or stops crossing) at that moment, as when two tiles slide together.
+
+import { XorShift32, seedFor } from './random.mjs';
+
+const BURST_GAP_NS = 50000;
+const LOSS_STREAM = 1; // seedFor's stream for the loss draws (the detectors use another)
+
+export class Wire {
+  /**
+   * @param tiles the cluster's tiles: tiles[i].detectors[face], tiles[i].lit[face]
+   * @param seed the cluster's seed
+   * @param loss the probability that a burst is lost, 0-1
+   */
+  constructor(tiles, seed, loss) {
+    this.tiles = tiles;
+    this.loss = loss;
+    // out[tile][face]: the light leaving that face: where it goes, and the burst under way
+    this.out = tiles.map((tile) =>
+      Array.from({ length: 6 }, (_, face) => ({
+        to: null, // {tile, face} it faces, or null
+        lost: false, // the burst under way is lost
+        offNs: -Infinity, // when its light last went out
+        crossing: false, // its light is on at the other face's detector now
+        rng: new XorShift32(seedFor(seed, LOSS_STREAM, tile.index * 8 + face)),
+      })),
+    );
+  }
+
+  /** Tile `a`'s face `fa` emitter goes on or off at t. */
+  emit(a, fa, on, t) {
+    this.tiles[a].detectors[fa].own(on, t);
+    const out = this.out[a][fa];
+    if (on && t - out.offNs > BURST_GAP_NS) {
+      out.lost = this.loss > 0 && out.rng.next() < this.loss; // a new burst: does it cross?
+    }
+    if (!on) {
+      out.offNs = t;
+    }
+    if (out.to) {
+      this.cross(out, on && !out.lost, t);
+    }
+  }
+
+  cross(out, on, t) {
+    if (on !== out.crossing) {
+      out.crossing = on;
+      this.tiles[out.to.tile].detectors[out.to.face].light(on, t);
+    }
+  }
+
+  /** Two faces come to face each other at t: light that is on crosses at once. */
+  join(a, fa, b, fb, t) {
+    this.part(a, fa, t);
+    this.part(b, fb, t);
+    this.out[a][fa].to = { tile: b, face: fb };
+    this.out[b][fb].to = { tile: a, face: fa };
+    for (const [x, fx] of [
+      [a, fa],
+      [b, fb],
+    ]) {
+      const out = this.out[x][fx];
+      this.cross(out, this.tiles[x].lit[fx] && !out.lost, t);
+    }
+  }
+
+  /** Face `fa` of tile `a` no longer faces anyone at t: light between the two stops. */
+  part(a, fa, t) {
+    const out = this.out[a][fa];
+    if (!out.to) {
+      return;
+    }
+    const back = this.out[out.to.tile][out.to.face];
+    this.cross(out, false, t);
+    this.cross(back, false, t);
+    out.to = null;
+    back.to = null;
+  }
+}
