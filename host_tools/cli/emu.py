@@ -4,7 +4,9 @@
                [--offline]
 
 Each tile prints `PORT <index> <path>` alone on a line of stdout once its USB serial is up;
-everything else goes to stderr. It runs until SIGINT or SIGTERM and leaves no process behind.
+everything else goes to stderr. Then standard input takes a person's hands on the tiles, one
+command a line (press, click, place, lift, loss, leds, log, wait, tiles, help, quit: see
+host_tools.emu.commands), each answered on stdout; the end of the input ends only the commands. It runs until SIGINT or SIGTERM and leaves no process behind.
 Without --state the tiles start blank (MicroPython only) and their flash is thrown away at
 exit; with --state DIR they keep it there, so a later run starts from the same flash.
 
@@ -22,6 +24,7 @@ import threading
 from host_tools.cli.output_path import folder_problem
 from host_tools.emu import images
 from host_tools.emu.cluster import SHAPES, EmuCluster, EmuError
+from host_tools.emu.commands import Commands
 from host_tools.emu.node_env import EmuSetupError
 from host_tools.fetch import FetchError
 
@@ -120,6 +123,7 @@ def run(args):
             "  blinks flash --all && blinks monitor --all",
             file=sys.stderr,
         )
+        _take_commands(cluster, stop)
         while not stop.wait(0.5):
             if not cluster.alive():
                 raise EmuError("the emulator stopped")
@@ -129,3 +133,31 @@ def run(args):
     finally:
         cluster.stop()
     return 0
+
+
+def _take_commands(cluster, stop):
+    """Read commands from stdin on a thread of their own; `quit` sets `stop`. A job in a
+    terminal's background is left alone: reading the terminal would stop it (SIGTTIN)."""
+    stdin = sys.stdin
+    if stdin is None or stdin.closed:
+        return
+    if stdin.isatty() and os.tcgetpgrp(stdin.fileno()) != os.getpgrp():
+        print("blinks emu: in the background: no commands from the terminal", file=sys.stderr)
+        return
+    if stdin.isatty():
+        print("blinks emu: commands here (help lists them)", file=sys.stderr)
+    commands = Commands(cluster)
+
+    def read():
+        for line in stdin:
+            try:
+                lines, done = commands.answer(line)
+            except EmuError as exc:
+                lines, done = [f"error {commands.line_no}: {exc}"], False
+            for answer in lines:
+                print(answer, flush=True)
+            if done:
+                stop.set()
+                return
+
+    threading.Thread(target=read, name="emu-commands", daemon=True).start()

@@ -37,6 +37,7 @@ from simulator.world import grid, shapes
 
 SHAPES = {"blob": shapes.blob, "line": shapes.line, "ring": shapes.ring}
 OUTPUT_KEEP = 1 << 20  # bytes of each tile's serial output kept for inspection
+LIFTED_APART = 100  # a lifted tile lies alone: cells this far apart never touch
 
 
 def layout(n, shape):
@@ -320,12 +321,33 @@ class EmuCluster:
         self._send(cmd="power", tile=tile, on=on)
 
     def lift(self, tile):
-        """Take `tile` away from all its neighbours: it lies alone (its port stays)."""
+        """Take `tile` away from all its neighbours: it lies alone, on a spot of its own far from
+        the others (its port stays)."""
+        self.cells[tile] = (LIFTED_APART * (tile + 1), LIFTED_APART)
         self._send(cmd="part", tile=tile)
 
     def place(self, tile, beside, face):
-        """Put `tile` against face `face` of tile `beside`, with its opposite face touching."""
+        """Wire face `face` of tile `beside` to the opposite face of `tile`: one pair only, and
+        `cells` is not told (move_to lays a tile down among others)."""
         self._send(cmd="join", a=beside, fa=face, b=tile, fb=(face + 3) % 6)
+
+    def tile_on(self, cell):
+        """The tile lying on `cell` (axial q, r), or None."""
+        return next((i for i, c in enumerate(self.cells) if c == tuple(cell)), None)
+
+    def move_to(self, tile, cell):
+        """Pick `tile` up and lay it on `cell`: each of its faces touching a tile is wired, as a
+        tile put down among others touches all of them. ValueError if another tile is there."""
+        cell = tuple(cell)
+        there = self.tile_on(cell)
+        if there is not None and there != tile:
+            raise ValueError(f"tile {there} lies there")
+        self.lift(tile)
+        self.cells[tile] = cell
+        for face in range(6):
+            other = self.tile_on(grid.neighbour_cell(*cell, face))
+            if other is not None:
+                self.place(tile, other, (face + 3) % 6)
 
     def set_loss(self, loss):
         self._send(cmd="loss", loss=loss)

@@ -162,7 +162,10 @@ def test_a_game_name_that_is_no_name_is_refused_listing_the_games(command, capsy
 def test_a_game_that_does_not_exist_lists_the_ones_that_do(capsys):
     assert blinks(["sim", "--game", "nosuch", "--run-for", "1"]) == 2
     err = capsys.readouterr().err
-    assert "--game: there is no game 'nosuch'; the games: demo, gembatan, gemmatch, lostgems, waterfall" in err
+    assert (
+        "--game: there is no game 'nosuch'; the games: demo, gembatan, gemmatch, lostgems, waterfall"
+        in err
+    )
 
 
 # --- 3. folders and seeds: one rule --------------------------------------------------------------
