@@ -8,6 +8,7 @@ Hooks for other front ends (kept simple on purpose):
 - the app reads tiles only through the world's public reads (`tiles`, `position`, `leds`,
   `inspect`, `logs`, `tile_at`, `now`), so a mirror of physical tiles can stand in for the world;
 - a tile whose `inspect()` says `"micropython": True` (co-simulation) gets a badge;
+- `title` is the side panel's heading (the emulated tiles' window names its own);
 - `controllers` (e.g. a bot) get `on_frame(app)` after the world advances each frame and may
   use `app.ops` to act like a player, so their moves are recorded too. A controller may also
   offer `click(pos) -> bool` (a left click on the panel it drew), `marks(tid) -> list` (words
@@ -108,6 +109,7 @@ class SimApp:
         self.view_locked = False  # a bot game keeps the view as its human player
         self.overlay = False
         self.badge_micropython = False  # set by a co-simulation front end: badge tiles always
+        self.title = "Blinks simulator"  # the side panel's heading (a front end may name its own)
         self.hover = None
         self.quit = False
 
