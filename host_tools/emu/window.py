@@ -72,16 +72,26 @@ def window_problem(args):
     return None
 
 
-def centred(table, cells):
+def centred(table, cells, anywhere=True):
     """The cluster's cells [(q, r)] moved as a whole to the middle of the table's start area
-    (the jungle), or of the table if they do not all fit there: [(q, r, rotation)]."""
+    (the jungle) if they lie inside it there, else to the table's middle: [(q, r, rotation)].
+    With `anywhere` False, None unless they lie inside the start area."""
     mq = round(sum(q for q, _ in cells) / len(cells))
     mr = round(sum(r for _, r in cells) / len(cells))
-    for cq, cr in (table.centre_cell(table.start_area), (0, 0)):  # (0, 0): the table's middle
-        moved = [(q - mq + cq, r - mr + cr, 0) for q, r in cells]
-        if all(table.on_table(q, r) for q, r, _ in moved):
+    cq, cr = table.centre_cell(table.start_area)
+    moved = [(q - mq + cq, r - mr + cr, 0) for q, r in cells]
+    x0, y0, w, h = table.area(table.start_area).rect
+    s, apothem = table.layout.size, table.layout.size * 0.866
+    for q, r, _ in moved:
+        x, y = table.layout.to_pixel(q, r)
+        inside = x0 <= x - s and x + s <= x0 + w and y0 + table.label_px <= y - apothem
+        if not (inside and y + apothem <= y0 + h and table.on_table(q, r)):
             break
-    return moved
+    else:
+        return moved
+    if not anywhere:
+        return None
+    return [(q - mq, r - mr, 0) for q, r in cells]  # (0, 0) is the table's middle
 
 
 def make_app(cluster, table=None, lockstep=True, seed=0, size=None, wall=None):
@@ -92,9 +102,21 @@ def make_app(cluster, table=None, lockstep=True, seed=0, size=None, wall=None):
     from simulator.app.app import HEIGHT, WIDTH, SimApp
 
     world = EmuWorld(cluster, lockstep=lockstep, wall=wall or time.monotonic)
-    app = SimApp(world, table or "lostgems", seed, size=size or (WIDTH, HEIGHT))
+    cells = list(cluster.cells)
+
+    sizes = []
+
+    def fits(table):  # tiles up to a third smaller to lie in the jungle, else across the table
+        sizes.append(table.layout.size)
+        if centred(table, cells, anywhere=False) is not None:
+            return True
+        middle = centred(table, cells)
+        on_table = all(table.on_table(q, r) for q, r, _ in middle)
+        return on_table and table.layout.size <= sizes[0] * 2 / 3
+
+    app = SimApp(world, table or "lostgems", seed, size=size or (WIDTH, HEIGHT), fits=fits)
     app.title = TITLE
-    world.lay_out(centred(app.table, cluster.cells))
+    world.lay_out(centred(app.table, cells))
     app.controllers.append(EmuPanel(app, world))
     return app
 

@@ -6,7 +6,10 @@ the window's frames come every 1/30 s of a made-up wall clock.
 """
 
 import itertools
+import os
 import threading
+
+import pytest
 
 from host_tools.emu.emu_world import EmuWorld, TileLog
 from simulator.world import shapes
@@ -15,10 +18,10 @@ from simulator.world import shapes
 class FakeCluster:
     """What EmuWorld uses of an EmuCluster, with emulated time run by `tick`."""
 
-    def __init__(self, n=6, speed=1.0):
+    def __init__(self, n=6, speed=1.0, shape="blob"):
         self.n = n
-        self.cells = shapes.blob(n)
-        self.shape = "blob"
+        self.cells = getattr(shapes, shape)(n)
+        self.shape = shape
         self.ports = [f"/tmp/fake/tty{i}" for i in range(n)]
         self.up = [threading.Event() for _ in range(n)]
         self.output = [bytearray() for _ in range(n)]
@@ -184,3 +187,23 @@ def test_a_tile_s_log_gives_its_lines_state_piece_and_heap():
     out += b"LG restore tile=ab t=5 revealed shard=R2 board=000\r\n"
     log.take(out, 300)
     assert (log.state, log.piece) == ("revealed", "R2") and len(log.lines) == 4
+
+
+@pytest.mark.parametrize("shape", ["blob", "line", "ring"])
+def test_the_window_lays_every_shape_of_18_on_the_table_off_the_labels(shape):
+    from host_tools.emu.window import make_app
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    app = make_app(FakeCluster(18, shape=shape))
+    table, world = app.table, app.world
+    cells = [world.position(t) for t in world.tiles]
+    assert all(table.on_table(q, r) for q, r, _ in cells)
+    start = {table.area_of_cell(q, r).name for q, r, _ in cells if table.area_of_cell(q, r)}
+    if shape != "line":  # a line of 18 is longer than the jungle: it lies across the table
+        assert start == {table.start_area}
+    for t in world.tiles:  # laid out as the cluster's shape, moved: the same faces touch
+        q, r, _ = cells[t]
+        assert (q - cells[0][0], r - cells[0][1]) == (
+            app.world.cluster.cells[t][0] - app.world.cluster.cells[0][0],
+            app.world.cluster.cells[t][1] - app.world.cluster.cells[0][1],
+        )
