@@ -114,7 +114,7 @@ def run(args):
     except FetchError as exc:
         print(f"blinks emu: {exc}", file=sys.stderr)
         return 1
-    if args.window:  # the tiles on the simulator's table (host_tools/emu/window.py)
+    if getattr(args, "window", False):  # the tiles on the simulator's table (emu/window.py)
         from host_tools.emu.window import run_window
 
         return run_window(args, firmware, bootrom)

@@ -166,7 +166,8 @@ def test_a_tile_dragged_away_is_alone_and_dropped_among_others_hears_each(
     assert heard(world, 0) == {1, 2, 3, 4, 5}
 
 
-def test_blinks_emu_window_headless_prints_the_ports_and_saves_a_screenshot(rp2_images, tmp_path):
+@pytest.mark.parametrize("driver", ["dummy", "offscreen"])  # headless (lockstep); watched (paced)
+def test_blinks_emu_window_prints_the_ports_and_saves_a_screenshot(driver, rp2_images, tmp_path):
     shot = tmp_path / "shot.png"
     proc = subprocess.run(
         [sys.executable, "-m", "host_tools.cli", "emu", "--tiles", "2", "--window"]
@@ -174,7 +175,7 @@ def test_blinks_emu_window_headless_prints_the_ports_and_saves_a_screenshot(rp2_
         capture_output=True,
         text=True,
         timeout=300,
-        env=dict(os.environ, SDL_VIDEODRIVER="dummy"),
+        env=dict(os.environ, SDL_VIDEODRIVER=driver),
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
