@@ -2,11 +2,14 @@
 
     blinks emu --tiles N [--shape blob|line|ring] [--firmware UF2] [--bootrom BIN] [--state DIR]
                [--fast] [--loss P] [--seed N] [--transceiver NAME=VALUE,...] [--offline]
+               [--window [--run-for S] [--screenshot FILE] [--table GAME]]
 
 Each tile prints `PORT <index> <path>` alone on a line of stdout once its USB serial is up;
 everything else goes to stderr. Then standard input takes a person's hands on the tiles, one
 command a line (press, click, place, lift, loss, leds, log, wait, tiles, help, quit: see
 host_tools.emu.commands), each answered on stdout; the end of the input ends only the commands. It runs until SIGINT or SIGTERM and leaves no process behind.
+With --window the tiles lie on the simulator's table instead
+(host_tools/emu/window.py): its gestures are the hands, and standard input is not read.
 Without --state the tiles start blank (MicroPython only) and their flash is thrown away at
 exit; with --state DIR they keep it there, so a later run starts from the same flash.
 
@@ -71,6 +74,25 @@ def add_arguments(p):
         help="change the faces' transceiver model from the datasheets' worst case, e.g. "
         "recovery_us=600,recovery_mode=ring (host_tools/emu/transceiver.py lists the figures)",
     )
+    p.add_argument(
+        "--window",
+        action="store_true",
+        help="show the tiles on the simulator's table: left click a tile's button, right-drag "
+        "moves a tile (rewired to its new neighbours), the panel shows logs and heap",
+    )
+    p.add_argument(
+        "--run-for",
+        type=float,
+        metavar="SECONDS",
+        help="with --window: stop after this much emulated time (headless: run that long)",
+    )
+    p.add_argument("--screenshot", metavar="FILE", help="with --window: a PNG of it at exit")
+    p.add_argument(
+        "--table",
+        metavar="GAME",
+        help="with --window: whose table to lay out (default lostgems); the tiles run what "
+        "is flashed on them",
+    )
 
 
 def run(args):
@@ -91,6 +113,11 @@ def run(args):
     except ValueError as exc:
         print(f"blinks emu: --transceiver: {exc}", file=sys.stderr)
         return 2
+    from host_tools.emu.window import window_problem
+
+    if window_problem(args):
+        print(f"blinks emu: {window_problem(args)}", file=sys.stderr)
+        return 2
     try:  # before the signal handlers: Ctrl-C stops a download (which then keeps nothing)
         firmware = images.firmware_path(args.firmware, fetch=True, offline=args.offline)
         bootrom = images.bootrom_path(args.bootrom, fetch=True, offline=args.offline)
@@ -100,6 +127,10 @@ def run(args):
     except FetchError as exc:
         print(f"blinks emu: {exc}", file=sys.stderr)
         return 1
+    if args.window:  # the tiles on the simulator's table (host_tools/emu/window.py)
+        from host_tools.emu.window import run_window
+
+        return run_window(args, firmware, bootrom, model)
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())

@@ -279,6 +279,12 @@ class EmuCluster:
                     raise EmuError(f"emulated time stuck at {self.now_ms} ms ({self._exit_note()})")
         return self.now_ms
 
+    def run_to(self, t_ms):
+        """Driven mode, without waiting: let emulated time run on to `t_ms`; `now_ms` is there
+        once it has arrived (what `advance` waits for)."""
+        self.mode = "driven"
+        self._send(cmd="run_until", t=t_ms)
+
     def set_mode(self, mode):
         self.mode = mode
         self._send(cmd="mode", mode=mode)
@@ -332,6 +338,17 @@ class EmuCluster:
             other = self.tile_on(grid.neighbour_cell(*cell, face))
             if other is not None:
                 self.place(tile, other, (face + 3) % 6)
+
+    def rewire(self, tile, wires, cell=None):
+        """Take `tile` from all its neighbours and put it against others: `wires` holds (face
+        of tile, other tile, face of other) for every face it touches, so a turned tile touches
+        by the faces it turns to them (move_to lays tiles as they were started, unturned).
+        `cell`: where it now lies, for `cells` (else it is where lift puts it)."""
+        self.lift(tile)
+        if cell is not None:
+            self.cells[tile] = tuple(cell)
+        for face, other, other_face in wires:
+            self._send(cmd="join", a=other, fa=other_face, b=tile, fb=face)
 
     def set_loss(self, loss):
         self._send(cmd="loss", loss=loss)

@@ -8,6 +8,7 @@ Hooks for other front ends (kept simple on purpose):
 - the app reads tiles only through the world's public reads (`tiles`, `position`, `leds`,
   `inspect`, `logs`, `tile_at`, `now`), so a mirror of physical tiles can stand in for the world;
 - a tile whose `inspect()` says `"micropython": True` (co-simulation) gets a badge;
+- `title` is the side panel's heading (the emulated tiles' window names its own);
 - `controllers` (e.g. a bot) get `on_frame(app)` after the world advances each frame and may
   use `app.ops` to act like a player, so their moves are recorded too. A controller may also
   offer `click(pos) -> bool` (a left click on the panel it drew), `marks(tid) -> list` (words
@@ -44,17 +45,19 @@ def panel_width(size: tuple) -> int:
     return round(PANEL_WIDTH * ui_scale(size))
 
 
-def table_for(size: tuple, tiles: int = 18, areas=None) -> Table:
+def table_for(size: tuple, tiles: int = 18, areas=None, fits=None) -> Table:
     """The table left of the side panel for a window size; hexes scale with the window (a
     bigger window shows bigger tiles, not the same tiles lost in bigger areas), and shrink
-    as far as it takes for the starting cluster of `tiles` to lie inside the start area.
-    `areas` is what the game's table holds (simulator.games; None: the default game's)."""
+    as far as it takes for the starting cluster of `tiles` to lie inside the start area
+    (or until `fits(table)` says a front end's own cluster does). `areas` is what the
+    game's table holds (simulator.games; None: the default game's)."""
     width = size[0] - panel_width(size)
     scale = min(width / (WIDTH - PANEL_WIDTH), size[1] / HEIGHT)
     label_px = round(LABEL_PX * ui_scale(size))
     hex_size = HEX_SIZE * scale
     table = Table(width, size[1], hex_size, label_px, areas)
-    while hex_size > SMALLEST_HEX and not cluster_fits(table, tiles):
+    fits = fits or (lambda table: cluster_fits(table, tiles))
+    while hex_size > SMALLEST_HEX and not fits(table):
         hex_size *= 0.95
         table = Table(width, size[1], hex_size, label_px, areas)
     return table
@@ -80,6 +83,7 @@ class SimApp:
         replay=None,
         size=(WIDTH, HEIGHT),
         players=None,
+        fits=None,
     ):
         self.world = world
         self.players = players  # the seats the table lays out (games with a choice)
@@ -92,7 +96,8 @@ class SimApp:
         from simulator.games import host_game, table_areas
 
         self.host = host_game(game_name)  # what the game's table holds, its tip, its tokens
-        self.table = table_for(size, len(world.tiles), table_areas(self.host, players))
+        areas = table_areas(self.host, players)
+        self.table = table_for(size, len(world.tiles), areas, fits)  # fits: see table_for
         self.ops = TableOps(world, recorder, on_table=self.table.on_table)
         self.clock = SimClock()
         self.tokens = Tokens()
@@ -108,6 +113,7 @@ class SimApp:
         self.view_locked = False  # a bot game keeps the view as its human player
         self.overlay = False
         self.badge_micropython = False  # set by a co-simulation front end: badge tiles always
+        self.title = "Blinks simulator"  # the side panel's heading (a front end may name its own)
         self.hover = None
         self.quit = False
 

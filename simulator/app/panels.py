@@ -94,7 +94,7 @@ class Panel:
         x = self.x + px(14)
         y = px(12)
         t = self.text
-        y = t.blit(surface, "Blinks simulator", (x, y), 30).bottom + px(2)
+        y = t.blit(surface, app.title, (x, y), 30).bottom + px(2)
         y = t.blit(
             surface,
             f"{app.game_name} - seed {app.seed} - {len(app.world.tiles)} tiles",

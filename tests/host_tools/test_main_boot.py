@@ -23,6 +23,40 @@ def test_main_boots_on_micropython(tmp_path):
     assert (tmp_path / "tile_serial.bin").stat().st_size == 8  # kept across boots
 
 
+HEAP = """
+import main
+main.HEAP_LOG_MS = 30
+hal, tile = main.boot()
+passes = [0]
+
+
+def idle(ms):
+    passes[0] += 1
+    if passes[0] == 6:
+        raise KeyboardInterrupt
+    main.sleep_ms(ms)
+
+
+hal.idle = idle
+main.run(hal, tile, None)
+"""
+
+
+def test_an_awake_tile_logs_its_heap_at_boot_and_then_now_and_again(tmp_path):
+    # `BLINKS heap free=N used=N` after the first pass and every HEAP_LOG_MS (a minute on a
+    # tile; 30 ms here over six 20 ms passes): what `blinks emu --window` shows of the heap
+    proc = run_micropython(HEAP, cwd=tmp_path, micropypath=FIRMWARE)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("BLINKS heap ")]
+    assert 2 <= len(lines) <= 4, proc.stdout
+    first = lines[0].split()
+    assert first[2].startswith("free=") and first[3].startswith("used=")
+    free, used = int(first[2][5:]), int(first[3][5:])
+    assert free > 0 and used > 0
+    assert proc.stdout.index("BLINKS boot tile=") < proc.stdout.index("BLINKS heap ")
+    assert "BLINKS stopped" in proc.stdout
+
+
 def test_main_boots_on_cpython(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     spec = importlib.util.spec_from_file_location("tile_main", os.path.join(FIRMWARE, "main.py"))
