@@ -37,6 +37,8 @@ def test_a_bench_without_its_inputs_is_skipped_and_the_run_still_succeeds(benche
     assert figures == {
         "fine_figure": 1,
         "skipped": {"bench_needs_binaries": "no MicroPython firmware at /x.uf2"},
+        "left_running": {"bench_fine": [], "bench_needs_binaries": []},
+        "bench_left_running": 0,
     }
 
 

@@ -100,7 +100,7 @@ class FileStore:
 
     def files(self, build):
         """[(path, size)] of the build's files, main.py last, every path from the flash root."""
-        out = []
+        out = []  # type: list
         self._walk("fw/" + build, out)
         out.append((MAIN, self.size(MAIN)))
         return out
@@ -289,11 +289,11 @@ class FileStore:
         if self._before_restart is not None:
             self._before_restart()
         try:
-            from hal.recovery import restart
-        except ImportError:
-            restart = None
-        if restart is not None:
-            restart()
+            from hal.recovery import restart as reset_quietly
+        except ImportError:  # a board without hal.recovery: a plain reset
+            pass
+        else:
+            reset_quietly()
         import machine
 
         machine.reset()

@@ -58,7 +58,7 @@ class FaceLink:
         self.overruns = 0
         self.words = array("H", bytes(2 * MAX_WORDS))
         self.words_at = uctypes.addressof(self.words)
-        self.bulk = None  # the buffer of a window of bulk frames, made on the first (ir_faces)
+        self.bulk = None  # type: array | None  # the buffer of a window of bulk frames, made on the first (ir_faces)
         self.sent = None  # type: bytes | None  # the frame last encoded into words, and its count
         self.count = 0
         dreq = _dreq_tx(sm_id)

@@ -135,8 +135,8 @@ class Server:
         self.source = source
         self.size = size
         self.session = session
-        self.asked = [None] * 6  # (offset, block size, mask) still to send, per face
-        self.frames = [None] * 6  # per face: WINDOW frame buffers, made on its first REQ
+        self.asked = [None] * 6  # type: list  # (offset, block size, mask) still to send, per face
+        self.frames = [None] * 6  # type: list  # per face: WINDOW frame buffers, made on its first REQ
         self.sent = [0] * 6  # DATA bytes sent, per face
         self.high = [0] * 6  # the furthest offset a face asked for: its receiver's progress
 
@@ -163,7 +163,7 @@ class Server:
         bufs = self.frames[f]
         if bufs is None:
             bufs = self.frames[f] = [bytearray(MAX_FRAME) for _ in range(WINDOW)]
-        out = []
+        out = []  # type: list
         which = []
         for i in range(WINDOW):
             if not mask >> i & 1:

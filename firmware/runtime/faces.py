@@ -39,6 +39,10 @@ except ImportError:  # CPython: plain Python (runtime/native.py)
 
 from runtime import link
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # mypy only: MicroPython has no typing module
+    from typing import Any  # noqa: F401  (in type comments)
+
 try:
     from micropython import const
 except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
@@ -101,7 +105,7 @@ class Faces:
         self._pair = bytearray(2)
         # the tile's taker of bulk frames (runtime/bulk.py; None: a tile that cannot share):
         # bulk(face, ms, data, n) -> True when the frame was good
-        self.bulk = None
+        self.bulk = None  # type: Any
 
     def expired(self, f: int, now: int) -> bool:
         return now - self.last_rx[f] > EXPIRE_MS

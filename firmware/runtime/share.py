@@ -36,6 +36,10 @@ files on a tile; the simulator keeps a stand-in in memory.
 from runtime import bulk, colors, link
 from runtime.bundle import Source
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # mypy only: MicroPython has no typing module
+    from typing import Any  # noqa: F401  (in type comments)
+
 # runtime/receive.py's phases (it is imported only by a tile that receives)
 _PULLING = 3
 _READY = 5
@@ -154,13 +158,13 @@ class Share:
         self.store = store
         self.role = NONE
         self.session = 0
-        self.build = None
+        self.build = None  # type: Any
         self.parent = -1
         self.started = 0
         self.seed = False
-        self.source = None
-        self.server = None
-        self.receiver = None
+        self.source = None  # type: Any
+        self.server = None  # type: Any
+        self.receiver = None  # type: Any
         self.received_at = 0
         self.switch_at = 0
         self.kid = [K_IDLE] * 6

@@ -32,6 +32,10 @@ from runtime.button import Button
 from runtime.colors import dim
 from runtime.faces import EXPIRE_MS, FACE_COUNT, Faces
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # mypy only: MicroPython has no typing module
+    from typing import Any  # noqa: F401  (in type comments)
+
 START_POWER_UP = 0
 START_WOKE = 1
 START_NEW_GAME = 2  # the tile holds another game's saved state: this game is new to it
@@ -101,7 +105,7 @@ class Tile:
         # sharing the build (runtime/share.py): made when a share frame, the gesture or a
         # saved state first needs it; `_sharing` while it wants passes (the game's are paused)
         self._store = hal.build_store()
-        self._share = None
+        self._share = None  # type: Any  # runtime.share.Share, made when first needed
         self._sharing = False
         if self._store is not None:
             faces.bulk = self._bulk_frame
