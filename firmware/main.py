@@ -199,6 +199,7 @@ def run(hal, tile, recovery):
             if deep_sleep is not None and tile.settled_asleep() and hal.can_deep_sleep():
                 deep_sleep()  # until the button or a face wakes it (its clock stood still)
                 due = now = hal.millis()
+                tile.woke_from_deep_sleep(now)
             if tile.asleep:
                 due += asleep_ms
             elif tile.hurry:  # sending or receiving a build (runtime/share.py)

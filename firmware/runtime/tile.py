@@ -43,6 +43,9 @@ START_NEW_GAME = 2  # the tile holds another game's saved state: this game is ne
 SLEEP_MS = 10 * 60 * 1000
 SLEEP_GRACE_MS = 200  # frames this soon after falling asleep do not wake the tile
 SLEEP_FADE_MS = 300  # falling asleep dims the colours to off over this long
+# Back from deep sleep, a tile listens this long before it may sleep again: the light that
+# woke it was one frame, lost; the neighbour's next comes within its probe time (150 ms).
+WAKE_LISTEN_MS = 500
 FLAG_SEND_MS = 500  # how long a press flag rides on outgoing frames
 FLAG_LOCKOUT_MS = 2000  # a tile takes (and spreads) a flag at most this often
 MAX_DATAGRAM = 16
@@ -96,6 +99,7 @@ class Tile:
         self._start_state = START_POWER_UP
         self._asleep = False
         self._asleep_at = self._now
+        self._listen_until = self._now
         self._slept_ms = 0  # time spent asleep, which the game's clock leaves out
         self._fade_level = 0  # the brightness (0-255) the sleep fade last showed; 0: done
         self._last_activity = self._now
@@ -176,7 +180,14 @@ class Tile:
             and not self._fade_level
             and self._faces.sleep_sent()
             and self._now - self._asleep_at >= SLEEP_GRACE_MS
+            and self._now - self._listen_until >= 0
         )
+
+    def woke_from_deep_sleep(self, now: int) -> None:
+        """The HAL's deep sleep returned: listen before sleeping again. A woken neighbour that
+        slept again before the presser's next frame would miss every one (woken by each, lost
+        in each), and the wake would spread no further."""
+        self._listen_until = now + WAKE_LISTEN_MS
 
     @property
     def sharing(self) -> bool:

@@ -49,6 +49,9 @@ export class PioClock {
   constructor(mcu, onPins) {
     this.mcu = mcu;
     this.onPins = onPins;
+    // DORMANT (dormant.mjs): the machines' clock stands still, so an input that changes
+    // meanwhile steps none of them; they go on from where they stopped once it runs again
+    this.frozen = false;
     mcu.addClockListener(() => {
       this.changing(this.now()); // what ran so far ran at the old rate
       for (const m of this.machines) {
@@ -173,7 +176,7 @@ export class PioClock {
   }
 
   catchUp(m, t) {
-    if (!m.on) {
+    if (!m.on || this.frozen) {
       return;
     }
     if (m.coast !== null && t < m.coast.endNs) {

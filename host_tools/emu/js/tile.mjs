@@ -333,6 +333,7 @@ export class EmuTile {
   fallAsleep(t) {
     this.interrupted = true; // no further instruction
     this.nowNs = t;
+    this.pio.frozen = true; // a face's light while it sleeps steps no state machine
     this.events.dormant(this, true, t);
     this.checkWake(t, false); // a level, or an edge latched before, wakes it at once
   }
@@ -344,6 +345,7 @@ export class EmuTile {
       return;
     }
     const resume = t + dormancy.startupNs();
+    this.pio.frozen = false;
     dormancy.resume(resume, this.pio.on);
     this.resumeNs = resume;
     this.events.dormant(this, false, t);
