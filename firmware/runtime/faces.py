@@ -39,9 +39,10 @@ except ImportError:  # CPython: plain Python (runtime/native.py)
 
 from runtime import link
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # mypy only: MicroPython has no typing module
-    from typing import Any  # noqa: F401  (in type comments)
+try:  # for mypy's type comments; MicroPython has no typing module
+    from typing import Any  # noqa: F401
+except ImportError:
+    pass
 
 try:
     from micropython import const

@@ -36,9 +36,10 @@ files on a tile; the simulator keeps a stand-in in memory.
 from runtime import bulk, colors, link
 from runtime.bundle import Source
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # mypy only: MicroPython has no typing module
-    from typing import Any  # noqa: F401  (in type comments)
+try:  # for mypy's type comments; MicroPython has no typing module
+    from typing import Any  # noqa: F401
+except ImportError:
+    pass
 
 # runtime/receive.py's phases (it is imported only by a tile that receives)
 _PULLING = 3
@@ -223,6 +224,9 @@ class Share:
             return  # a switch that did not happen: the share will offer it again
         self._begin(CONFIRM, state.get("session", 0), state["build"], state.get("parent", -1), now)
         self.held = 1
+        # the build's manifest, while the heap is young: it is one block of ~5 kB, which a heap
+        # the game has fragmented may not have when this tile comes to offer it on (MemoryError)
+        self._source()
 
     def _begin(self, role, session, build, parent, now):
         self.role = role

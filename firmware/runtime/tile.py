@@ -32,9 +32,10 @@ from runtime.button import Button
 from runtime.colors import dim
 from runtime.faces import EXPIRE_MS, FACE_COUNT, Faces
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # mypy only: MicroPython has no typing module
-    from typing import Any  # noqa: F401  (in type comments)
+try:  # for mypy's type comments; MicroPython has no typing module
+    from typing import Any  # noqa: F401
+except ImportError:
+    pass
 
 START_POWER_UP = 0
 START_WOKE = 1

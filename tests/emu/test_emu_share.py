@@ -40,12 +40,12 @@ def share(port):
 
 
 def share_log(tiles):
-    """Every tile's share lines, for a failure's message."""
+    """Every tile's BLINKS lines (share, boot, crashes, heap), for a failure's message."""
     return "\n".join(
         f"tile {i}: {line}"
         for i in range(tiles.n)
         for line in tiles.log_lines(i)
-        if line.startswith(("BLINKS share", "BLINKS boot"))
+        if "BLINKS" in line or "Error" in line
     )
 
 
