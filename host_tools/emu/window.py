@@ -311,7 +311,7 @@ def run_loop(app, screen, stop, run_for=None):
     pygame.display.flip()
 
 
-def run_window(args, firmware, bootrom, transceiver=None):
+def run_window(args, firmware, bootrom, transceiver):
     """`blinks emu --window`: exit 0, 1 (the emulator failed), 2 (no window, bad input)."""
     hide_pygame_banner()
     import pygame
@@ -333,7 +333,7 @@ def run_window(args, firmware, bootrom, transceiver=None):
             mode="driven",  # the window says how far emulated time runs
             seed=args.seed,
             loss=args.loss,
-            **({} if transceiver is None else {"transceiver": transceiver}),
+            transceiver=transceiver,
         )
     except ValueError as exc:
         pygame.quit()

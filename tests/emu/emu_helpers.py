@@ -126,24 +126,3 @@ def deal(tiles, limit_ms=30000):
                     if [pixel_colour(p) for p in rgb] == face_down
                 )
     return fires, done
-
-
-def put_files(state_dir, tile, files):
-    """Write `files` ({path: bytes}) into the littlefs of tile `tile`'s flash in `state_dir`,
-    as MicroPython would (before the cluster starts): what mpremote would copy, without the
-    wait for a raw REPL that a game in its loop answers slowly on an emulated tile."""
-    from host_tools.bridge import fs_image
-
-    path = os.path.join(state_dir, f"tile{tile}.flash")
-    with open(path, "rb") as f:
-        flash = bytearray(f.read())
-    start, end = fs_image.STORAGE_OFFSET, fs_image.STORAGE_OFFSET + fs_image.STORAGE_BYTES
-    context = fs_image._Recorder(flash[start:end])
-    fs = fs_image._mount(context)
-    for name, data in files.items():
-        with fs.open(name, "wb") as f:
-            f.write(data)
-    fs.unmount()
-    flash[start:end] = context.buffer
-    with open(path, "wb") as f:
-        f.write(flash)
