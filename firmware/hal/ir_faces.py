@@ -15,6 +15,9 @@ ring the CPU fell behind on is noticed (`overruns`) and skipped, never misread.
 every neighbour's value frame, a pass). The rp2 HAL replaces it with the same thing in viper
 (hal/ir_values.py), which reads the DMA counts and the rings straight from memory: the read
 positions (`reads`) and whether a frame is half read (`receiving`) live in arrays for it.
+Sending is the same in reverse: the rp2 HAL's `send_values` (hal/ir_send.py) starts every face's
+plain value in one viper call, on the words `send_frame` encoded; `tx_value` says which value
+each face's words hold.
 """
 
 from array import array
@@ -54,6 +57,7 @@ RING_MASK = const(RING_BYTES - 1)
 RX_COUNT = const(0x0FFFFFFF)  # transfers before the RX channel must be re-armed (days of traffic);
 # below 2**28 so it is a small int on every port, and a plain count on the RP2350 (whose
 # TRANS_COUNT keeps its top 4 bits for a mode)
+NO_VALUE = const(0xFF)  # tx_value of a face whose words hold no face value
 READ_ADDR = const(0)  # a DMA channel's registers, by word (RP2040 datasheet 2.5.7)
 TRANS_COUNT_TRIG = const(7)  # AL1_TRANS_COUNT_TRIG: writing the count starts the channel
 
@@ -65,6 +69,9 @@ class IrFaces(Hal):
         self._links: list[FaceLink] = links
         self.reads = array("i", [0] * 6)  # bytes of each ring read so far (like the DMA's count)
         self.receiving = bytearray(6)  # 1 while a face's reader is inside a frame
+        # which face value (runtime/link.VALUE_FRAME's index) each face's words hold, NO_VALUE
+        # for another frame: what lets a HAL resend a value without Python (Rp2Hal.send_values)
+        self.tx_value = bytearray([NO_VALUE] * 6)
         self.rx_frame = links[0].reader.frame
         self.rx_ms = 0  # the board's clock (Rp2Hal.millis) keeps it: a frame's time is its pass's
         self.rx_more = False
@@ -157,6 +164,7 @@ class IrFaces(Hal):
         if data is not link.sent:  # a face value goes out again and again: encoded once
             link.count = encode_words(data, link.words)
             link.sent = data if isinstance(data, bytes) else None  # only bytes cannot change
+            self.tx_value[face] = NO_VALUE  # the words hold no known face value now
         # what tx.config(read=, count=, trigger=True) does, in a third of the time: the read
         # address back to the frame's start, then the count through the alias that starts it
         regs = link.tx_regs

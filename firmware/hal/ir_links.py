@@ -53,6 +53,7 @@ class FaceLink:
             set_base=tx,
             jmp_pin=rx,
         )
+        self.sm_id = sm_id
         self.ring = ring
         self.reader = FrameReader()
         self.overruns = 0

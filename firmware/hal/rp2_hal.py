@@ -31,11 +31,14 @@ import time
 from array import array
 
 import machine
+import rp2
 import uctypes
+from runtime.link import VALUE_FRAME
 
 from hal import board, dormant
 from hal.ir_faces import IrFaces
 from hal.ir_links import make_links
+from hal.ir_send import send_values
 from hal.ir_values import take_values
 from hal.serial_log import SerialLog
 from hal.storage import STATE_FILE, read_file, write_atomic
@@ -43,8 +46,20 @@ from hal.storage import STATE_FILE, read_file, write_atomic
 FACE_COUNT = 6
 EDGE_QUEUE = 32  # edges kept between loop passes; older ones are dropped first
 DMA_TRANS_COUNT = 0x50000008  # channel 0's TRANS_COUNT; each channel's registers are 0x40 apart
+DMA_CHANNEL = 0x50000000  # channel 0's register block; each channel's is 0x40 on (2.5.7)
+PIO_FSTAT = (0x50200004, 0x50300004, 0x50400004)  # each PIO block's FSTAT (3.7; PIO2: RP2350)
+FSTAT_TXEMPTY = 24  # FSTAT bit 24 + n: state machine n's TX FIFO is empty
 WS2812_TIMING = (400, 850, 800, 450)  # ns high/low for a 0 bit, then for a 1 bit (800 kHz)
 _NO_EDGES = ()
+
+
+def _busy_bit() -> int:
+    """The BUSY bit of a DMA channel's CTRL register, as the port's own unpack_ctrl reads it
+    (bit 24 on the RP2040, 26 on the RP2350)."""
+    for bit in range(20, 31):
+        if rp2.DMA.unpack_ctrl(1 << bit)["busy"]:
+            return 1 << bit
+    raise RuntimeError("this port's DMA has no busy bit")
 
 
 class Rp2Hal(IrFaces):
@@ -59,6 +74,16 @@ class Rp2Hal(IrFaces):
         super().__init__(links)
         self._counts = array("I", [DMA_TRANS_COUNT + 0x40 * link.rx.channel for link in links])
         self._rings = array("I", [uctypes.addressof(link.ring) for link in links])
+        rows = []  # hal/ir_send.py's table; each face's count is set when its value is encoded
+        for link in links:
+            rows += [
+                DMA_CHANNEL + 0x40 * link.tx.channel,
+                PIO_FSTAT[link.sm_id >> 2],
+                1 << (FSTAT_TXEMPTY + (link.sm_id & 3)),
+                link.words_at,
+                0,
+            ]
+        self._tx_table = array("I", rows + [_busy_bit()])
         self._last_ticks = time.ticks_ms()
         self._ms = 0
         self._pixel_power = machine.Pin(board.PIXEL_POWER_PIN, machine.Pin.OUT, value=1)
@@ -80,6 +105,18 @@ class Rp2Hal(IrFaces):
         """IrFaces.receive_values in viper (hal/ir_values.py): the pass's common case."""
         # viper takes any buffer where a pointer type is declared; the stubs see only ptr types
         return take_values(self._counts, self._rings, self.reads, self.receiving, pairs)  # type: ignore[arg-type]
+
+    def send_values(self, values, mask: int) -> int:
+        """Hal.send_values in viper (hal/ir_send.py). A face whose buffer holds another frame
+        is sent its value the Python way, which encodes it once for the passes after."""
+        sent = send_values(self._tx_table, values, self.tx_value, self.receiving, mask)  # type: ignore[arg-type]
+        if sent >> 8:
+            for face in range(FACE_COUNT):
+                if sent >> (8 + face) & 1 and self.send_frame(face, VALUE_FRAME[values[face]]):
+                    self.tx_value[face] = values[face]
+                    self._tx_table[5 * face + 4] = self._links[face].count
+                    sent |= 1 << face
+        return sent & 0x3F
 
     def _on_edge(self, pin):
         # Soft IRQ: record (raw ticks, down); the pin reads 0 while the button is held.

@@ -104,6 +104,7 @@ class Faces:
         self.frames_dropped = 0
         self._pairs = bytearray(2 * FACE_COUNT)  # the faces' values, as hal.receive_values gives
         self._pair = bytearray(2)
+        self._values = bytearray(FACE_COUNT)  # the plain values a pass sends (hal.send_values)
         # the tile's taker of bulk frames (runtime/bulk.py; None: a tile that cannot share):
         # bulk(face, ms, data, n) -> True when the frame was good
         self.bulk = None  # type: Any
@@ -238,29 +239,44 @@ class Faces:
 
     @micropython.native
     def emit(self, hal, now: int, flag: bool) -> None:
-        """End of pass: send on each face that owes a reply, a probe or a datagram resend."""
+        """End of pass: send on each face that owes a reply, a probe or a datagram resend. The
+        faces' plain values go to the HAL in one call (hal.send_values), what it leaves and
+        datagrams one frame a call, face by face."""
         fl = 64 if flag else 0
         reply_due = self.reply_due
         next_probe = self.next_probe
         tx_seq = self.tx_seq
         ack_due = self.ack_due
         value_out = self.value_out
+        values = self._values
+        due = 0  # the faces owing a frame
+        plain = 0  # those of them whose frame is their plain value
         for f in range(FACE_COUNT):
             pending = tx_seq[f]
-            if not (reply_due[f] or now >= next_probe[f] or (pending and now >= self.retry_at[f])):
+            if reply_due[f] or now >= next_probe[f] or (pending and now >= self.retry_at[f]):
+                due |= 1 << f
+                if not (pending or ack_due[f]):
+                    plain |= 1 << f
+                    values[f] = value_out[f] | fl
+        if not due:
+            return
+        sent = hal.send_values(values, plain) if plain else 0
+        for f in range(FACE_COUNT):
+            if not due >> f & 1:
                 continue
-            if pending or ack_due[f]:
-                frame = self._datagram_frame(f, pending, fl)
-            else:
-                frame = _VALUE_FRAME[value_out[f] | fl]
-            if hal.send_frame(f, frame):
-                next_probe[f] = now + PROBE_MS + f
-                reply_due[f] = False
-                ack_due[f] = False
-                if pending:
-                    self.retry_at[f] = (
-                        now + DATAGRAM_RETRY_MS + (self._jitter() & RETRY_JITTER_MASK)
-                    )
+            pending = tx_seq[f]
+            if not sent >> f & 1:
+                if plain >> f & 1:
+                    frame = _VALUE_FRAME[values[f]]
+                else:
+                    frame = self._datagram_frame(f, pending, fl)
+                if not hal.send_frame(f, frame):
+                    continue
+            next_probe[f] = now + PROBE_MS + f
+            reply_due[f] = False
+            ack_due[f] = False
+            if pending:
+                self.retry_at[f] = now + DATAGRAM_RETRY_MS + (self._jitter() & RETRY_JITTER_MASK)
 
     def start_sleep(self, now: int) -> None:
         """Falling asleep: the sleep frame goes out on every face, from this pass on."""

@@ -28,6 +28,13 @@ class Hal:
         The runtime tries again on a later pass."""
         raise NotImplementedError
 
+    def send_values(self, values, mask: int) -> int:
+        """Optional, for speed: on each face f of `mask` (bit f), the plain value frame of
+        `values[f]` (runtime/link.VALUE_FRAME's index: the value, plus 64 for the press flag),
+        where the face is not busy, all in one call. Returns the faces sent on; the runtime
+        sends the rest of `mask` with send_frame. This default sends none."""
+        return 0
+
     def receive_frame(self, face: int) -> int:
         """The next frame that arrived on a face since the last pass, oldest first, handed over
         without allocating: its length (0 when none is left, so a HAL drops empty frames); its
