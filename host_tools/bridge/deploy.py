@@ -20,6 +20,7 @@ stops a flash between two commands on the tile, never inside one, so the switch 
 import ast
 import base64
 import hashlib
+import threading
 
 from hal.requirements import min_release, too_old
 from mpremote.transport import TransportExecError
@@ -31,6 +32,10 @@ CHUNK = 2048  # raw bytes per exec: ~2.7 KB of base64 source, small for a board'
 # Longest silence while a command runs. A board hashes the whole build in well under a second;
 # emulated tiles sharing one CPU (`blinks emu`) take far longer than mpremote's default 10 s.
 COMMAND_TIMEOUT = 120
+# CPython 3.11's ast module keeps its recursion count per interpreter, not per thread: two
+# tiles' flashes parsing at once can fail with "SystemError: AST constructor recursion depth
+# mismatch" (python/cpython#106905). One parse at a time; each is a few microseconds.
+_AST_LOCK = threading.Lock()
 
 # Helpers defined once per session on the tile (MicroPython).
 DEVICE_HELPERS = """
@@ -165,7 +170,9 @@ class Deployer:
 
     def _eval(self, expr):
         # print(repr(...)) on the tile, literal_eval here (as mpremote's eval)
-        return ast.literal_eval(self._exec(f"print(repr({expr}))").strip().decode())
+        text = self._exec(f"print(repr({expr}))").strip().decode()
+        with _AST_LOCK:
+            return ast.literal_eval(text)
 
     def _walk(self, folder):
         """{path: sha256} of the files under `folder` on the tile, a line each: one repr of
