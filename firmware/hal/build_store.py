@@ -31,21 +31,30 @@ DIR_FLAG = 0x4000
 CHUNK = 512
 
 
-def _is_dir(path):
-    try:
-        return os.stat(path)[0] & DIR_FLAG != 0
-    except OSError:
-        return False
-
-
 def _entries(path):
-    """(name, is_dir) of a directory, sorted by name; [] when there is none."""
+    """(name, is_dir, size) of a directory, sorted by name; [] when there is none. MicroPython's
+    ilistdir gives all three in one pass over the directory; a stat a name (CPython's way, and
+    what this did before) took most of the 0.9 s a tile spent walking a 60-file build."""
     try:
-        names = os.listdir(path)
+        if hasattr(os, "ilistdir"):
+            found = [
+                (e[0], e[1] & DIR_FLAG != 0, e[3] if len(e) > 3 else -1) for e in os.ilistdir(path)
+            ]
+        else:
+            found = [(n,) + _kind(path + "/" + n) for n in os.listdir(path)]
     except OSError:
         return []
-    names.sort()
-    return [(n, _is_dir(path + "/" + n)) for n in names]
+    found.sort()
+    return found
+
+
+def _kind(path):
+    """(is_dir, size) of a path, by stat."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False, -1
+    return st[0] & DIR_FLAG != 0, st[6]
 
 
 def _mkdirs(path):
@@ -61,7 +70,7 @@ def _mkdirs(path):
 
 
 def _remove_tree(path):
-    for name, is_dir in _entries(path):
+    for name, is_dir, _size in _entries(path):
         p = path + "/" + name
         if is_dir:
             _remove_tree(p)
@@ -106,12 +115,12 @@ class FileStore:
         return out
 
     def _walk(self, path, out):
-        for name, is_dir in _entries(self._p(path)):
+        for name, is_dir, size in _entries(self._p(path)):
             p = path + "/" + name
             if is_dir:
                 self._walk(p, out)
             elif not name.endswith(".tmp"):
-                out.append((p, self.size(p)))
+                out.append((p, size if size >= 0 else self.size(p)))
 
     def recorded_digests(self, build):
         """{path: SHA-256 digest} from the build's version.json (what `blinks flash` wrote), or
@@ -131,9 +140,10 @@ class FileStore:
                 pass
         return out
 
-    def build_mpy(self, build):
-        """(version, flags) from the header of the build's first .mpy file; (0, 0) if none."""
-        for path, _size in self.files(build):
+    def build_mpy(self, build, files=None):
+        """(version, flags) from the header of the build's first .mpy file; (0, 0) if none.
+        `files`: the build's files() when the caller has them (a walk is not free on a tile)."""
+        for path, _size in files or self.files(build):
             if path.endswith(".mpy"):
                 with open(self._p(path), "rb") as f:
                     head = f.read(4)
@@ -242,7 +252,7 @@ class FileStore:
         """Remove every fw/ directory but the builds in `keep` (and leftovers of earlier
         shares or flashes)."""
         self.commit()
-        for name, is_dir in _entries(self._p("fw")):
+        for name, is_dir, _size in _entries(self._p("fw")):
             if is_dir and name not in keep:
                 _remove_tree(self._p("fw/" + name))
 

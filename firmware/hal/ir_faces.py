@@ -183,7 +183,7 @@ class IrFaces(Hal):
             return 0
         words = link.bulk
         if words is None:
-            words = link.bulk = array("H", bytes(2 * BULK_WORDS))
+            words = link.bulk = array("H", range(BULK_WORDS))  # (the rp2 links come with one)
         end = 0
         queued = 0
         for frame in frames:

@@ -30,9 +30,11 @@ SEND_FRAME = 32  # the longest frame `send_frame` takes: a value, sleep or datag
 MAX_WIRE = 2 + 2 * SEND_FRAME  # BOF, every byte escaped, EOF
 DARK_BYTES = 7  # byte times of darkness after EOF: 608 us of deafness at 115.2 kbit/s
 MAX_WORDS = MAX_WIRE + DARK_BYTES  # the transmitter's halfwords of the longest such frame
-# A window of bulk frames goes out back to back from one buffer of this many halfwords (a face
-# that serves a share gets one): eight 268-byte frames with their usual few escapes fit.
-BULK_WORDS = 2400
+# A window of bulk frames goes out back to back from one buffer of this many halfwords, a face's
+# own, made when the tile starts (hal/ir_links.py): four 268-byte frames with their usual few
+# escapes fit, so a window of eight goes out in two. Made later, six such blocks of 4.8 kB for
+# eight did not fit: a tile's heap mid-game is free in pieces of 3.6 kB at most.
+BULK_WORDS = 1200
 BITS_PER_BYTE = 10  # start bit, 8 data bits, stop bit
 
 

@@ -20,7 +20,7 @@ import rp2
 import uctypes
 
 from hal.ir_faces import RING_BITS, RING_BYTES, RING_MASK, RX_COUNT
-from hal.ir_frames import MAX_WORDS, FrameReader
+from hal.ir_frames import BULK_WORDS, MAX_WORDS, FrameReader
 from hal.ir_pio import CLOCKS_PER_BIT, ir_face
 
 
@@ -59,7 +59,9 @@ class FaceLink:
         self.overruns = 0
         self.words = array("H", bytes(2 * MAX_WORDS))
         self.words_at = uctypes.addressof(self.words)
-        self.bulk = None  # type: array | None  # the buffer of a window of bulk frames, made on the first (ir_faces)
+        # the buffer of a window of bulk frames (ir_faces.send_frames), made while the heap is
+        # young: from a range, so the array is made at its size with no bytes object first
+        self.bulk = array("H", range(BULK_WORDS))  # type: array | None
         self.sent = None  # type: bytes | None  # the frame last encoded into words, and its count
         self.count = 0
         dreq = _dreq_tx(sm_id)

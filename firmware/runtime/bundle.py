@@ -126,7 +126,8 @@ class Source:
             raise OSError("this tile holds no build")
         recorded = store.recorded_digests(build) or {}
         entries = []  # the digests are worked out here: what version.json says is checked
-        for path, size in store.files(build):
+        files = store.files(build)
+        for path, size in files:
             digest = store.digest(path)
             if digest is None:
                 raise OSError("cannot read " + path)
@@ -148,7 +149,7 @@ class Source:
             self.starts.append(at)
             at += size
         self.size = at
-        self.mpy = store.build_mpy(build)  # (version, flags) of its .mpy files, (0, 0) if none
+        self.mpy = store.build_mpy(build, files)  # (version, flags) of its .mpy, (0, 0) if none
 
     def read(self, offset, view) -> None:
         """Fill `view` with the stream's bytes from `offset` on."""

@@ -26,7 +26,7 @@ receiver: the faces fill as the bytes arrive), and the tile runs its passes more
 (`Tile.sharing`). Log lines start `BLINKS share`.
 
 The store (`hal.build_store()`) is the tile's builds, file by file: `running()`, `files(build)`,
-`recorded_digests(build)`, `build_mpy(build)`, `digest(path)`, `size(path)`, `read(path,
+`recorded_digests(build)`, `build_mpy(build, files=None)`, `digest(path)`, `size(path)`, `read(path,
 offset, view)`, `append(path, data)`, `commit()`, `copy(src, dst)`, `remove(path)`,
 `rename(src, dst)`, `prune(keep)`, `free()`, `mpy()`, `release()`, `min_release()`,
 `refuses()`, `load_state()`, `save_state(state)`, `restart()`. hal/build_store.py keeps them in

@@ -98,8 +98,8 @@ class MemoryStore:
             return None
         return {f"fw/{build}/{rel}": bytes.fromhex(h) for rel, h in files.items()}
 
-    def build_mpy(self, build):
-        for path, _size in self.files(build):
+    def build_mpy(self, build, files=None):
+        for path, _size in files or self.files(build):
             if path.endswith(".mpy") and self.data[path][:1] == b"M":
                 return self.data[path][1], self.data[path][2]
         return 0, 0
