@@ -193,15 +193,18 @@ def _take_commands(cluster, stop):
     commands = Commands(cluster)
 
     def read():
-        for line in stdin:
-            try:
-                lines, done = commands.answer(line)
-            except EmuError as exc:
-                lines, done = [f"error {commands.line_no}: {exc}"], False
-            for answer in lines:
-                print(answer, flush=True)
-            if done:
-                stop.set()
-                return
+        try:
+            for line in stdin:
+                try:
+                    lines, done = commands.answer(line)
+                except EmuError as exc:
+                    lines, done = [f"error {commands.line_no}: {exc}"], False
+                for answer in lines:
+                    print(answer, flush=True)
+                if done:
+                    stop.set()
+                    return
+        except (OSError, ValueError) as exc:  # a standard input that cannot be read: no commands
+            print(f"blinks emu: no commands: standard input: {exc}", file=sys.stderr)
 
     threading.Thread(target=read, name="emu-commands", daemon=True).start()
