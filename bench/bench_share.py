@@ -24,6 +24,10 @@ ROOT = os.path.dirname(HERE)
 LIMIT_MS = 400000
 
 
+class ShareUnfinished(RuntimeError):
+    """A share that did not reach every tile within LIMIT_MS of emulated time."""
+
+
 def _setup():
     for path in (ROOT, os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests", "emu")):
         if path not in sys.path:
@@ -74,7 +78,7 @@ def run_share(old, new, tiles, shape, root, loss, work):
             if all(booted[i] for i in range(tiles) if i != root):
                 break
         else:
-            raise RuntimeError(f"the share did not reach every tile in {LIMIT_MS / 1000:.0f} s")
+            raise ShareUnfinished(f"the share did not reach every tile in {LIMIT_MS / 1000:.0f} s")
         received = [
             line for i in range(tiles) for line in c.log_lines(i) if "share received" in line
         ]
@@ -103,8 +107,12 @@ def run(quick: bool) -> dict:
         }
         ms, _ = run_share(old, new, 6, "blob", 0, 0.0, work)
         figures["share_s_6"] = round(ms / 1000, 1)
-        ms, _ = run_share(old, new, 6, "blob", 0, 0.3, work)
-        figures["share_s_6_loss_30"] = round(ms / 1000, 1)
+        try:
+            ms, _ = run_share(old, new, 6, "blob", 0, 0.3, work)
+            figures["share_s_6_loss_30"] = round(ms / 1000, 1)
+        except ShareUnfinished as exc:  # the figures above still stand; this one is over its bound
+            figures["share_s_6_loss_30"] = None
+            figures["share_s_6_loss_30_error"] = str(exc)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return figures
