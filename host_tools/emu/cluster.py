@@ -404,7 +404,12 @@ class EmuCluster:
                 return
             for fd, ev in ready:
                 if fd == out:
-                    chunk = os.read(fd, 1 << 16) if ev & (select.POLLIN | select.POLLHUP) else b""
+                    try:
+                        chunk = (
+                            os.read(fd, 1 << 16) if ev & (select.POLLIN | select.POLLHUP) else b""
+                        )
+                    except OSError:  # the cluster was closed under us (stop() closes the pipe)
+                        chunk = b""
                     if not chunk:
                         self._running = False
                         with self._at:
