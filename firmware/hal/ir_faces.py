@@ -75,6 +75,8 @@ class IrFaces(Hal):
         self.rx_frame = links[0].reader.frame
         self.rx_ms = 0  # the board's clock (Rp2Hal.millis) keeps it: a frame's time is its pass's
         self.rx_more = False
+        # a frame's halfwords: ir_frames' Python encoder here, the viper one on a tile (Rp2Hal)
+        self.encode_words = encode_words
 
     def receive_values(self, pairs) -> int:
         """Take each face's next frame when it is a whole plain face value (BOF, 2 bytes, EOF):
@@ -162,7 +164,7 @@ class IrFaces(Hal):
         if link.sm.tx_fifo() or link.tx.active() or self.receiving[face]:
             return False
         if data is not link.sent:  # a face value goes out again and again: encoded once
-            link.count = encode_words(data, link.words)
+            link.count = self.encode_words(data, link.words)
             link.sent = data if isinstance(data, bytes) else None  # only bytes cannot change
             self.tx_value[face] = NO_VALUE  # the words hold no known face value now
         # what tx.config(read=, count=, trigger=True) does, in a third of the time: the read
@@ -184,11 +186,12 @@ class IrFaces(Hal):
         words = link.bulk
         if words is None:
             words = link.bulk = array("H", range(BULK_WORDS))  # (the rp2 links come with one)
+        encode = self.encode_words
         end = 0
         queued = 0
         for frame in frames:
             try:
-                end = encode_words(frame, words, end)
+                end = encode(frame, words, end)
             except ValueError:
                 if not queued:
                     raise

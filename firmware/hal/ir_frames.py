@@ -84,15 +84,21 @@ def _build_tx_words():
 TX_WORD = _build_tx_words()  # TX_WORD[b] == tx_word(b): one lookup a byte when encoding
 
 
-def encode_words(data, out, at=0) -> int:
-    """Put the frame's transmitter halfwords into `out` (an array('H')) from index `at`, the
-    dark bytes included; returns the index after them. Raises ValueError for an empty or
-    oversized frame, or one that does not fit in `out` (nothing past `at` is then promised)."""
+def check_fits(data, out, at: int) -> None:
+    """Raise ValueError for an empty or oversized frame, or one whose words do not fit in `out`
+    from `at` (every encoder checks the same way before it writes a word)."""
     n = len(data)
     if not 0 < n <= MAX_FRAME:
         raise ValueError(f"an IR frame holds 1 to {MAX_FRAME} bytes")
     if at + 2 * n + 2 + DARK_BYTES > len(out) and at + wire_length(data) + DARK_BYTES > len(out):
         raise ValueError("the frame does not fit in the transmit buffer")
+
+
+def encode_words(data, out, at=0) -> int:
+    """Put the frame's transmitter halfwords into `out` (an array('H')) from index `at`, the
+    dark bytes included; returns the index after them. Raises ValueError for an empty or
+    oversized frame, or one that does not fit in `out` (nothing past `at` is then promised)."""
+    check_fits(data, out, at)
     words = TX_WORD
     special = SPECIAL
     out[at] = words[BOF]

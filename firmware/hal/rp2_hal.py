@@ -36,6 +36,7 @@ import uctypes
 from runtime.link import VALUE_FRAME
 
 from hal import board, dormant
+from hal.ir_encode import encode_words
 from hal.ir_faces import IrFaces
 from hal.ir_links import make_links
 from hal.ir_send import send_values
@@ -72,6 +73,7 @@ class Rp2Hal(IrFaces):
     def __init__(self):
         links = make_links(board)
         super().__init__(links)
+        self.encode_words = encode_words  # viper: a bulk frame's words in a fraction of the time
         self._counts = array("I", [DMA_TRANS_COUNT + 0x40 * link.rx.channel for link in links])
         self._rings = array("I", [uctypes.addressof(link.ring) for link in links])
         rows = []  # hal/ir_send.py's table; each face's count is set when its value is encoded

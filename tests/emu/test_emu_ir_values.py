@@ -43,3 +43,8 @@ def test_viper_and_python_take_the_same_values_from_the_same_rings(cluster, tmp_
 def test_viper_sends_the_faces_values_python_would(cluster, tmp_path):
     result, out = run_check(cluster, tmp_path, "ir_send_check.py", (11, 150))
     assert result == ["RESULT 150 0 True True"], out
+
+
+def test_viper_encodes_the_words_python_would(cluster, tmp_path):
+    result, out = run_check(cluster, tmp_path, "ir_encode_check.py", (5, 300))
+    assert result == ["RESULT 300 0 True"], out
