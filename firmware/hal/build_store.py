@@ -2,8 +2,8 @@
 
 The layout is the one `blinks flash` writes (host_tools/bridge/deploy.py): each build in its own
 directory fw/<build>/ with a version.json listing every file's SHA-256, and main.py naming the
-build it runs (its `FIRMWARE_DIR = "fw/<build>"` line). A share writes a new build the same
-way: files as NAME.tmp then renamed, main.py replaced by a rename as the one switching step
+build it runs (its `FIRMWARE_DIR = "fw/<build>"` line). A share writes a new build into its
+own directory, which nothing runs until main.py is replaced by a rename, the one switching step
 (runtime/receive.py says in which order). littlefs (the rp2 port's file system) renames
 atomically and commits a file's data on close, so a power cut leaves each file as it was at its
 last commit.
@@ -90,6 +90,8 @@ class FileStore:
         self._before_restart = before_restart  # the log's last lines out, on a tile
         self._open = None  # the file being appended to, and its path
         self._open_path = None
+        self._reading = None  # the file last read from, kept open, and its path
+        self._reading_path = None
 
     def _p(self, path):
         return self.root + path if self.root else path
@@ -194,15 +196,21 @@ class FileStore:
             return -1
 
     def read(self, path, offset, view):
-        """Fill `view` from the file at `offset`; returns the bytes read."""
-        with open(self._p(path), "rb") as f:
-            f.seek(offset)
-            return f.readinto(view)
+        """Fill `view` from the file at `offset`; returns the bytes read. The file stays open for
+        the next read (a sender reads each file a block at a time, and opening one on a tile
+        costs 5.6 ms against 0.03 for the read) until `commit` or any change to the store."""
+        if self._reading_path != path:
+            self.commit()
+            self._reading = open(self._p(path), "rb")  # noqa: SIM115  kept open until commit()
+            self._reading_path = path
+        f = self._reading
+        f.seek(offset)  # type: ignore[union-attr]
+        return f.readinto(view)  # type: ignore[union-attr]
 
     def append(self, path, data):
         """Append to the file, kept open across calls until `commit` (littlefs commits a file
         when it is closed: closing after every window would also copy its last block again)."""
-        if self._open_path != path:
+        if self._open_path != path or self._reading is not None:
             self.commit()
             full = self._p(path)
             if "/" in path:
@@ -212,10 +220,17 @@ class FileStore:
         self._open.write(data)  # type: ignore[union-attr]
 
     def commit(self):
+        """Close the files kept open: the one appended to (littlefs commits it now) and the one
+        read from. Every other change to the store commits first."""
         f = self._open
         if f is not None:
             self._open = None
             self._open_path = None
+            f.close()
+        f = self._reading
+        if f is not None:
+            self._reading = None
+            self._reading_path = None
             f.close()
 
     def copy(self, src, dst):
