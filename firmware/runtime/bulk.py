@@ -29,6 +29,11 @@ import binascii
 
 from runtime import link
 
+try:  # for mypy's type comments; MicroPython has no typing module
+    from typing import Any  # noqa: F401
+except ImportError:
+    pass
+
 try:
     from micropython import const
 except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
@@ -137,6 +142,11 @@ class Server:
         self.session = session
         self.asked = [None] * 6  # type: list  # (offset, block size, mask) still to send, per face
         self.frames = [None] * 6  # type: list  # per face: WINDOW frame buffers, made on its first REQ
+        # per face: the frames of its last REQ made and not yet taken by the HAL, and which of
+        # the REQ's blocks each one is; made once a REQ (a window goes out in parts as the face
+        # frees up, and reading its blocks again for each part cost the sender more than the air)
+        self.ready = [None] * 6  # type: list
+        self.which = [None] * 6  # type: list
         self.sent = [0] * 6  # DATA bytes sent, per face
         self.high = [0] * 6  # the furthest offset a face asked for: its receiver's progress
 
@@ -149,6 +159,7 @@ class Server:
         if offset >= self.size or size < MIN_BLOCK or size > BLOCK or not mask:
             return  # not a request this stream can answer: ignored
         self.asked[f] = (offset, size, mask)
+        self.ready[f] = None  # made afresh for this REQ
         self.high[f] = max(self.high[f], offset)
 
     def busy(self) -> bool:
@@ -159,19 +170,40 @@ class Server:
         asked = self.asked[f]
         if asked is None:
             return
+        out = self.ready[f]
+        if out is None:
+            out = self._make(f, asked, value_byte)
+        if not out:
+            self.asked[f] = None
+            return
+        sent = self.hal.send_frames(f, out)
+        if not sent:
+            return  # the face is busy: the same frames next time
+        which = self.which[f]
+        offset, size, mask = asked
+        for k in range(sent):
+            mask &= ~(1 << which[k])
+            self.sent[f] += len(out[k]) - DATA_HEAD - CRC
+        del out[:sent]
+        del which[:sent]
+        self.asked[f] = (offset, size, mask) if mask else None
+
+    def _make(self, f: int, asked, value_byte: int) -> list:
+        """The DATA frames face f's REQ asks for, read from the stream and sealed."""
         offset, size, mask = asked
         bufs = self.frames[f]
         if bufs is None:
             bufs = self.frames[f] = [bytearray(MAX_FRAME) for _ in range(WINDOW)]
         out = []  # type: list
-        which = []
+        which = []  # type: list
+        self.ready[f] = out
+        self.which[f] = which
         for i in range(WINDOW):
             if not mask >> i & 1:
                 continue
             at = offset + i * size
             if at >= self.size:
-                mask &= ~(1 << i)  # past the end: nothing to send
-                continue
+                continue  # past the end: nothing to send
             length = min(size, self.size - at)
             buf = bufs[len(out)]
             start(buf, DATA, value_byte, self.session)
@@ -179,21 +211,15 @@ class Server:
             self.source.read(at, memoryview(buf)[DATA_HEAD : DATA_HEAD + length])
             out.append(seal(buf, DATA_HEAD + length + CRC))
             which.append(i)
-        if not out:
-            self.asked[f] = None
-            return
-        sent = self.hal.send_frames(f, out)
-        for k in range(sent):
-            mask &= ~(1 << which[k])
-            self.sent[f] += len(out[k]) - DATA_HEAD - CRC
-        self.asked[f] = (offset, size, mask) if mask else None
+        return out
 
 
 class Puller:
     """Pulls ranges of a stream from the neighbour on one face, window by window, and hands each
-    whole window, in order, to `sink.write(offset, view)`. `pull(start, end)` sets the range;
-    `poll(now, value_byte)` asks for what is missing when it is due; `take(data, n, now)` takes
-    a DATA frame. `bad` is bumped by the owner for each frame on the face that failed its CRC."""
+    whole window, in order, to `sink.write(offset, view)` when the owner calls `flush` (after
+    `poll`, so the next window's REQ is out first). `pull(start, end)` sets the range; `poll(now,
+    value_byte)` asks for what is missing when it is due; `take(data, n, now)` takes a DATA
+    frame. `bad` is bumped by the owner for each frame on the face that failed its CRC."""
 
     def __init__(self, hal, face: int, session: int, sink):
         self.hal = hal
@@ -202,6 +228,8 @@ class Puller:
         self.sink = sink
         self.block = BLOCK
         self.buf = bytearray(WINDOW * BLOCK)
+        self.spare = bytearray(WINDOW * BLOCK)  # the last window, until `flush` writes it
+        self.pending = None  # type: Any  # (offset, length) of what waits in `spare`
         self.pos = 0  # the current window starts here
         self.end = 0  # the range ends here
         self.count = 0  # blocks in the current window
@@ -221,7 +249,7 @@ class Puller:
         self._window()
 
     def done(self) -> bool:
-        return self.pos >= self.end
+        return self.pos >= self.end and self.pending is None
 
     def _window(self) -> None:
         span = self.end - self.pos
@@ -234,6 +262,9 @@ class Puller:
     def take(self, data, n: int, now: int) -> None:
         if self.count == 0 or session_of(data) != self.session:
             return
+        # any DATA of ours says the sender is busy with us: an earlier window's repeat still
+        # going out holds our REQ back (the faces wait for a quiet line), so no gap is counted
+        self.heard_at = now
         at = u32(data, HEAD)
         length = n - DATA_HEAD - CRC
         rel = at - self.pos
@@ -247,7 +278,6 @@ class Puller:
         length = want
         self.buf[rel : rel + length] = memoryview(data)[DATA_HEAD : DATA_HEAD + length]
         self.have |= 1 << i
-        self.heard_at = now
         self.received += length
         if self.have == (1 << self.count) - 1:
             self._complete()
@@ -266,8 +296,20 @@ class Puller:
                 self.block = size * 2
                 self._clean = 0
         self.pos = pos + total
-        self.sink.write(pos, memoryview(self.buf)[:total])
+        # the window waits in the spare buffer for `flush`, after the next REQ went out: the
+        # sender answers while this tile writes (an erase of the flash takes ~45 ms)
+        self.flush()  # (the one before, if the owner did not flush it yet)
+        self.buf, self.spare = self.spare, self.buf
+        self.pending = (pos, total)
         self._window()
+
+    def flush(self) -> None:
+        """Hand the window that completed (if one did) to the sink."""
+        pending = self.pending
+        if pending is not None:
+            self.pending = None
+            pos, total = pending
+            self.sink.write(pos, memoryview(self.spare)[:total])
 
     def missing(self) -> int:
         return ((1 << self.count) - 1) & ~self.have
@@ -297,7 +339,10 @@ class Puller:
         req[HEAD + 6] = self.missing()
         seal(req, REQ_LEN)
         if self.hal.send_frames(self.face, (req,)):
-            self.asked_at = now
+            # the gap counts from now, not from the pass's start: the pass may have spent tens
+            # of ms writing the last window to flash (an erase), and a gap counted from before
+            # that would ask again at once, and the sender would start the window over
+            self.asked_at = self.hal.millis()
             self.requests += 1
             return True
         return False

@@ -34,6 +34,7 @@ files on a tile; the simulator keeps a stand-in in memory.
 """
 
 from runtime import bulk, colors, link
+from runtime import faces as faces_mod
 from runtime.bundle import Source
 
 try:  # for mypy's type comments; MicroPython has no typing module
@@ -625,10 +626,29 @@ class Share:
                 server is not None and (server.busy() or K_WANT in self.kid)
             )
         faces = self.faces
+        busy = self._transfer_faces()
         for f in range(6):
             faces.reply_due[f] = False  # no ping-pong while sharing: probes keep links alive
+            if busy >> f & 1:
+                # nor probes where a build's bytes flow (their frames keep the link alive): a
+                # probe sent as the other side's REQ or DATA begins costs that frame (the faces
+                # are half duplex), and each one lost cost a window its 90 ms gap
+                faces.next_probe[f] = now + faces_mod.PROBE_MS
+                faces.retry_at[f] = now + faces_mod.PROBE_MS  # a game's datagram waits too
         faces.emit(self.hal, now, False)
         return True
+
+    def _transfer_faces(self):
+        """A mask of the faces a build's bytes flow on: the parent's while pulling, the
+        children's that pull from us."""
+        if self.role == RECEIVE:
+            return 1 << self.parent if self.receiver.phase <= _PULLING else 0
+        mask = 0
+        if self.server is not None:
+            for f in range(6):
+                if self.kid[f] == K_WANT:
+                    mask |= 1 << f
+        return mask
 
     def _relay(self, now):
         if self.server is None:
@@ -716,6 +736,10 @@ class Share:
             self._answer_parent()
             answer = self.ctl[self.parent] if self.parent >= 0 else None
         self.last = (session, answer, self.parent)
+        try:
+            self.store.commit()  # the files the share kept open (a sender keeps one to read)
+        except OSError:
+            pass
         self.role = NONE
         self.session = 0
         self.receiver = None

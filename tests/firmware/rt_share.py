@@ -22,6 +22,10 @@ class End:
         self.sent = 0
         self.lose = None
         self.flip = None
+        self.now = 0  # the HAL's clock: run_pair keeps it
+
+    def millis(self):
+        return self.now
 
     def send_frames(self, face, frames):
         for frame in frames:
@@ -132,6 +136,7 @@ def run_pair(step, a, b, server, take_from_b, limit=200000):
     now = 0
     while now < limit:
         now += 5
+        a.now = b.now = now
         for frame in b.inbox:
             if bulk.check(frame, len(frame)) and frame[0] == bulk.REQ:
                 server.take_req(0, frame, len(frame))

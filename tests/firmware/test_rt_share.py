@@ -106,7 +106,8 @@ def _transfer(lose=None, flip=None, start=0):
             puller.bad += 1
 
     def step(now):
-        puller.poll(now, VALUE)
+        puller.poll(now, VALUE)  # the owner's order: the next REQ, then the window that came
+        puller.flush()
         return puller.done()
 
     ms = run_pair(step, a, b, server, take)
@@ -189,7 +190,7 @@ def test_a_damaged_partial_file_is_caught_by_its_hash_and_received_again():
     store_s, store_r = two_tiles(shared=False)
     _receive(store_s, store_r, cut_after=5000)
     store_r.commit()
-    with open(store_r.root + "fw/bbbb/runtime/b.mpy.tmp", "r+b") as f:
+    with open(store_r.root + "fw/bbbb/runtime/b.mpy", "r+b") as f:
         f.seek(100)
         f.write(b"\x00\x01\x02")  # the flash lost a few bytes of what was committed
     r, source = _receive(store_s, store_r)
