@@ -36,8 +36,8 @@ import uctypes
 from runtime.link import VALUE_FRAME
 
 from hal import board, dormant
-from hal.ir_encode import encode_words
 from hal.ir_faces import IrFaces
+from hal.ir_frames import encode_words
 from hal.ir_links import make_links
 from hal.ir_send import send_values
 from hal.ir_values import take_values
@@ -73,7 +73,6 @@ class Rp2Hal(IrFaces):
     def __init__(self):
         links = make_links(board)
         super().__init__(links)
-        self.encode_words = encode_words  # viper: a bulk frame's words in a fraction of the time
         self._counts = array("I", [DMA_TRANS_COUNT + 0x40 * link.rx.channel for link in links])
         self._rings = array("I", [uctypes.addressof(link.ring) for link in links])
         rows = []  # hal/ir_send.py's table; each face's count is set when its value is encoded
@@ -105,8 +104,18 @@ class Rp2Hal(IrFaces):
 
     def receive_values(self, pairs) -> int:
         """IrFaces.receive_values in viper (hal/ir_values.py): the pass's common case."""
+        self.forget_cut_frames()
         # viper takes any buffer where a pointer type is declared; the stubs see only ptr types
         return take_values(self._counts, self._rings, self.reads, self.receiving, pairs)  # type: ignore[arg-type]
+
+    def send_frames(self, face: int, frames) -> int:
+        """IrFaces.send_frames with the viper encoder (hal/ir_encode.py), loaded with the first
+        window of bulk frames: only a tile that shares a build pays its heap."""
+        if self.encode_words is encode_words:
+            from hal.ir_encode import encode_words as encode_in_viper
+
+            self.encode_words = encode_in_viper
+        return super().send_frames(face, frames)
 
     def send_values(self, values, mask: int) -> int:
         """Hal.send_values in viper (hal/ir_send.py). A face whose buffer holds another frame

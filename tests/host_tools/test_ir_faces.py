@@ -215,3 +215,25 @@ def test_a_window_of_bulk_frames_goes_out_back_to_back_in_one_transfer():
         pos = heard.read(ring, pos, len(wire), 4095)
         assert bytes(heard.frame[: heard.length]) == frame
     assert hal.send_frames(2, frames[2:]) == 3  # plain ones: four would fit
+
+
+def test_a_frame_whose_tail_never_came_is_forgotten_after_a_pass_with_no_byte():
+    # Both ends of a link each inside the other's cut frame would never send again: a share at
+    # 30 % loss stalled so. A frame still arriving between passes is kept.
+    hal, links = faces()
+    link = links[5]
+    pairs = bytearray(12)
+    wire = wire_bytes(bytes(range(40)))
+    link.arrive(wire[:20])  # the rest of its light was lost
+    hal.receive_values(pairs)
+    assert take_all(hal, 5) == [] and link.reader.receiving
+    assert not hal.send_frame(5, b"\x85\x33")
+    link.arrive(wire[20:30])
+    hal.receive_values(pairs)  # bytes came since the last pass: the frame goes on
+    assert take_all(hal, 5) == [] and link.reader.receiving
+    hal.receive_values(pairs)  # a pass with no byte since the last: the frame is over
+    assert not link.reader.receiving and link.reader.dropped == 1
+    assert hal.send_frame(5, b"\x85\x33")
+    link.arrive(wire)
+    hal.receive_values(pairs)
+    assert take_all(hal, 5) == [bytes(range(40))]
