@@ -46,8 +46,8 @@ from hal.storage import STATE_FILE, read_file, write_atomic
 
 FACE_COUNT = 6
 EDGE_QUEUE = 32  # edges kept between loop passes; older ones are dropped first
-DMA_TRANS_COUNT = 0x50000008  # channel 0's TRANS_COUNT; each channel's registers are 0x40 apart
 DMA_CHANNEL = 0x50000000  # channel 0's register block; each channel's is 0x40 on (2.5.7)
+DMA_TRANS_COUNT = DMA_CHANNEL + 0x08  # channel 0's TRANS_COUNT
 PIO_FSTAT = (0x50200004, 0x50300004, 0x50400004)  # each PIO block's FSTAT (3.7; PIO2: RP2350)
 FSTAT_TXEMPTY = 24  # FSTAT bit 24 + n: state machine n's TX FIFO is empty
 WS2812_TIMING = (400, 850, 800, 450)  # ns high/low for a 0 bit, then for a 1 bit (800 kHz)

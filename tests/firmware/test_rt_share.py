@@ -124,6 +124,29 @@ def test_a_stream_arrives_whole_over_a_lossy_link_and_resumes_anywhere():
     assert resumed.received == 5000 - 3333
 
 
+def test_the_next_req_goes_out_before_the_last_window_is_written_and_its_gap_counts_from_then():
+    data = module(3, 4096)
+    a, b = pair()
+    sink = Sink(len(data), 0)
+    puller = bulk.Puller(a, 0, 77, sink)
+    puller.pull(0, len(data))
+    server = bulk.Server(b, Stream(data), len(data), 77)
+    a.now = 1000
+    assert puller.poll(1000, VALUE) and a.sent == 1
+    server.take_req(0, b.inbox[0], len(b.inbox[0]))
+    server.pump(0, VALUE)
+    for frame in a.inbox:
+        puller.take(frame, len(frame), 1050)
+    assert sink.end == 0 and puller.pending is not None  # the window waits for the REQ
+    a.now = 1290  # the pass began at 1060; writing flash took it to 1290 before the REQ left
+    assert puller.poll(1060, VALUE) and a.sent == 2
+    puller.flush()
+    assert sink.end == 2048 and sink.got[:2048] == data[:2048]
+    # the gap counts from when the REQ left (1290), not from the pass's start: no REQ again yet
+    assert not puller.poll(1300, VALUE) and a.sent == 2
+    assert puller.poll(1500, VALUE) and a.sent == 3
+
+
 def test_the_block_size_falls_on_a_noisy_link():
     noisy, _ = _transfer(flip=lambda k: k % 2 == 0)
     assert noisy.block < bulk.BLOCK

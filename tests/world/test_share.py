@@ -166,3 +166,31 @@ def test_a_relay_whose_power_goes_while_it_serves_leaves_a_second_share_nothing_
     assert w.run_until(lambda: len(share_lines(w, 0, "share done")) == 2, 120000)
     assert outcome(w)["tiles"] == "3" and outcome(w)["failed"] == "0"
     assert [s.running() for s in stores] == [NEW] * 3
+
+
+def test_no_probe_goes_out_on_a_face_while_a_build_flows_on_it():
+    # the faces are half duplex: a probe sent as the other side's REQ or DATA begins costs that
+    # frame, so while bytes flow neither end probes (or resends a datagram) on that face
+    w, stores = cluster(2, "line")
+    share_from(w, stores, 0)
+    assert w.run_until(lambda: share_lines(w, 1, "receive session="), 10000)
+    share = w.runner(1)._share
+    assert w.run_until(lambda: share.receiver is not None and share.receiver.phase == 3, 10000)
+    plain = {0: [], 1: []}  # (face) of each frame that is not a bulk one, per tile
+    for tid in (0, 1):
+        hal = w.hal(tid)
+        send = hal.send_frame
+
+        def logged(face, data, tid=tid, send=send):
+            ok = send(face, data)
+            if ok:
+                plain[tid].append(face)
+            return ok
+
+        hal.send_frame = logged
+    w.advance(3000)
+    assert share.receiver is not None and share.receiver.phase == 3  # still pulling
+    parent = share.parent
+    child = w.runner(0)._share.kid.index(2)  # K_WANT: the face the root serves
+    assert plain[1].count(parent) == 0 and plain[0].count(child) == 0
+    assert len(plain[1]) > 20 and len(plain[0]) > 20  # the other faces probed all along
