@@ -140,13 +140,12 @@ class Server:
         self.source = source
         self.size = size
         self.session = session
-        self.asked = [None] * 6  # type: list  # (offset, block size, mask) still to send, per face
+        self.asked = [None] * 6  # type: list  # per face: the REQ (offset, size, mask) answered
         self.frames = [None] * 6  # type: list  # per face: WINDOW frame buffers, made on its first REQ
-        # per face: the frames of its last REQ made and not yet taken by the HAL, and which of
-        # the REQ's blocks each one is; made once a REQ (a window goes out in parts as the face
-        # frees up, and reading its blocks again for each part cost the sender more than the air)
+        # per face: the frames of its last REQ made and not yet taken by the HAL; made once a
+        # REQ (a window goes out in parts as the face frees up, and reading its blocks again for
+        # each part cost the sender more than the air)
         self.ready = [None] * 6  # type: list
-        self.which = [None] * 6  # type: list
         self.sent = [0] * 6  # DATA bytes sent, per face
         self.high = [0] * 6  # the furthest offset a face asked for: its receiver's progress
 
@@ -179,14 +178,11 @@ class Server:
         sent = self.hal.send_frames(f, out)
         if not sent:
             return  # the face is busy: the same frames next time
-        which = self.which[f]
-        offset, size, mask = asked
         for k in range(sent):
-            mask &= ~(1 << which[k])
             self.sent[f] += len(out[k]) - DATA_HEAD - CRC
         del out[:sent]
-        del which[:sent]
-        self.asked[f] = (offset, size, mask) if mask else None
+        if not out:
+            self.asked[f] = None  # the whole REQ is on its way
 
     def _make(self, f: int, asked, value_byte: int) -> list:
         """The DATA frames face f's REQ asks for, read from the stream and sealed."""
@@ -195,9 +191,7 @@ class Server:
         if bufs is None:
             bufs = self.frames[f] = [bytearray(MAX_FRAME) for _ in range(WINDOW)]
         out = []  # type: list
-        which = []  # type: list
         self.ready[f] = out
-        self.which[f] = which
         for i in range(WINDOW):
             if not mask >> i & 1:
                 continue
@@ -210,7 +204,6 @@ class Server:
             put32(buf, HEAD, at)
             self.source.read(at, memoryview(buf)[DATA_HEAD : DATA_HEAD + length])
             out.append(seal(buf, DATA_HEAD + length + CRC))
-            which.append(i)
         return out
 
 

@@ -639,8 +639,8 @@ class Share:
         return True
 
     def _transfer_faces(self):
-        """A mask of the faces a build's bytes flow on: the parent's while pulling, the
-        children's that pull from us."""
+        """A mask of the faces a build's bytes flow on: the parent's until our pull is over,
+        the children's that pull from us."""
         if self.role == RECEIVE:
             return 1 << self.parent if self.receiver.phase <= _PULLING else 0
         mask = 0
