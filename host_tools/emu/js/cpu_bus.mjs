@@ -34,74 +34,104 @@ export function touchesFabric(address, write) {
   return !write && (address === 0xd0000004 || address === 0xd0000008); // SIO GPIO_IN, GPIO_HI_IN
 }
 
+// The six functions below are each one function object shared by every core (they find the
+// core's memory through `this`): a closure per core made each call site in the CPU's loop see
+// as many functions as the cluster has tiles, and V8 stopped inlining them.
+
+function read32(address) {
+  address >>>= 0;
+  const bus = this.bus;
+  if (address >= RAM && address + 3 < bus.ramEnd) {
+    return bus.sramView.getUint32(address - RAM, true);
+  }
+  if (address >= 0x40000000 && touchesFabric(address, false)) {
+    bus.onTouch(false);
+  }
+  return bus.mcu.readUint32(address);
+}
+
+function read16(address) {
+  const bus = this.bus;
+  if (address >= FLASH && address + 1 < bus.flashEnd) {
+    return bus.flashView.getUint16(address - FLASH, true);
+  }
+  if (address >= RAM && address + 1 < bus.ramEnd) {
+    return bus.sramView.getUint16(address - RAM, true);
+  }
+  if (touchesFabric((address & 0xfffffffc) >>> 0, false)) {
+    bus.onTouch(false);
+  }
+  return bus.mcu.readUint16(address);
+}
+
+function read8(address) {
+  const bus = this.bus;
+  if (address >= FLASH && address < bus.flashEnd) {
+    return bus.flash[address - FLASH];
+  }
+  if (address >= RAM && address < bus.ramEnd) {
+    return bus.sram[address - RAM];
+  }
+  if (touchesFabric((address & 0xfffffffc) >>> 0, false)) {
+    bus.onTouch(false);
+  }
+  return bus.mcu.readUint8(address);
+}
+
+function write32(address, value) {
+  address >>>= 0;
+  const bus = this.bus;
+  if (address >= RAM && address + 3 < bus.ramEnd) {
+    bus.sramView.setUint32(address - RAM, value, true);
+    return;
+  }
+  if (touchesFabric(address, true)) {
+    bus.onTouch(true);
+  }
+  bus.mcu.writeUint32(address, value);
+}
+
+function write16(address, value) {
+  const bus = this.bus;
+  if (address >= RAM && address + 1 < bus.ramEnd) {
+    bus.sramView.setUint16(address - RAM, value, true);
+    return;
+  }
+  if (touchesFabric((address & 0xfffffffc) >>> 0, true)) {
+    bus.onTouch(true);
+  }
+  bus.mcu.writeUint16(address, value);
+}
+
+function write8(address, value) {
+  const bus = this.bus;
+  if (address >= RAM && address < bus.ramEnd) {
+    bus.sram[address - RAM] = value;
+    return;
+  }
+  if (touchesFabric((address & 0xfffffffc) >>> 0, true)) {
+    bus.onTouch(true);
+  }
+  bus.mcu.writeUint8(address, value);
+}
+
 export function wireCpuBus(mcu, onTouch) {
   const core = mcu.core;
   const { sram, sramView, flash, flashView } = mcu;
-  const ramEnd = RAM + sram.length;
-  const flashEnd = FLASH + flash.length;
-  core.readUint32 = (address) => {
-    address >>>= 0;
-    if (address >= RAM && address + 3 < ramEnd) {
-      return sramView.getUint32(address - RAM, true);
-    }
-    if (address >= 0x40000000 && touchesFabric(address, false)) {
-      onTouch(false);
-    }
-    return mcu.readUint32(address);
+  core.bus = {
+    mcu,
+    onTouch,
+    sram,
+    sramView,
+    flash,
+    flashView,
+    ramEnd: RAM + sram.length,
+    flashEnd: FLASH + flash.length,
   };
-  core.readUint16 = (address) => {
-    if (address >= FLASH && address + 1 < flashEnd) {
-      return flashView.getUint16(address - FLASH, true);
-    }
-    if (address >= RAM && address + 1 < ramEnd) {
-      return sramView.getUint16(address - RAM, true);
-    }
-    if (touchesFabric((address & 0xfffffffc) >>> 0, false)) {
-      onTouch(false);
-    }
-    return mcu.readUint16(address);
-  };
-  core.readUint8 = (address) => {
-    if (address >= FLASH && address < flashEnd) {
-      return flash[address - FLASH];
-    }
-    if (address >= RAM && address < ramEnd) {
-      return sram[address - RAM];
-    }
-    if (touchesFabric((address & 0xfffffffc) >>> 0, false)) {
-      onTouch(false);
-    }
-    return mcu.readUint8(address);
-  };
-  core.writeUint32 = (address, value) => {
-    address >>>= 0;
-    if (address >= RAM && address + 3 < ramEnd) {
-      sramView.setUint32(address - RAM, value, true);
-      return;
-    }
-    if (touchesFabric(address, true)) {
-      onTouch(true);
-    }
-    mcu.writeUint32(address, value);
-  };
-  core.writeUint16 = (address, value) => {
-    if (address >= RAM && address + 1 < ramEnd) {
-      sramView.setUint16(address - RAM, value, true);
-      return;
-    }
-    if (touchesFabric((address & 0xfffffffc) >>> 0, true)) {
-      onTouch(true);
-    }
-    mcu.writeUint16(address, value);
-  };
-  core.writeUint8 = (address, value) => {
-    if (address >= RAM && address < ramEnd) {
-      sram[address - RAM] = value;
-      return;
-    }
-    if (touchesFabric((address & 0xfffffffc) >>> 0, true)) {
-      onTouch(true);
-    }
-    mcu.writeUint8(address, value);
-  };
+  core.readUint32 = read32;
+  core.readUint16 = read16;
+  core.readUint8 = read8;
+  core.writeUint32 = write32;
+  core.writeUint16 = write16;
+  core.writeUint8 = write8;
 }

@@ -30,6 +30,7 @@ import { EventQueue } from './events.mjs';
 import { PioClock } from './pio_clock.mjs';
 import { XorShift32, seedFor } from './random.mjs';
 import { flashBreakpoint, patchBootrom } from './rom_flash.mjs';
+import { fastThumb } from './thumb_fast.mjs';
 import { UsbHost } from './usb_host.mjs';
 import { Ws2812Decoder } from './ws2812.mjs';
 
@@ -181,6 +182,9 @@ export class EmuTile {
     mcu.peripherals[0x40060] = new RingOscillator(mcu, this.seed ^ (this.boots * 0x9e3779b9));
     this.host.attach(mcu, () => this.events.up(this));
     immediateDma(mcu);
+    if (process.env.BLINKS_EMU_PLAIN_CORE !== '1') {
+      fastThumb(mcu.core);
+    }
     wireCpuBus(mcu, (write) => {
       this.events.sync(this, mcu.clock.nanos);
       if (write) {
