@@ -7,10 +7,17 @@ put_firmware_on_path()
 
 
 def pytest_collection_modifyitems(items):
-    """The emulated-tile tests first: they are few and long (one of them minutes), so with the
-    fine-grained sharing of pyproject's --maxschedchunk they start at once on both workers and
-    the many short tests fill in around them, instead of one worker ending the run alone."""
-    items.sort(key=lambda item: "tests/emu/" not in item.nodeid)
+    """The tests marked long (a minute or more) first, then the other emulated-tile tests: with
+    the fine-grained sharing of pyproject's --maxschedchunk they start at once on both workers
+    and the many short tests fill in around them, instead of one worker ending the run alone
+    (a long test that is not an emulated tile's, collected last, did that)."""
+
+    def order(item):
+        if item.get_closest_marker("long"):
+            return 0
+        return 1 if "tests/emu/" in item.nodeid else 2
+
+    items.sort(key=order)
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -12,6 +12,7 @@ of the firmware; nothing else changes).
 
 import re
 
+import pytest
 from emu_helpers import deal, flashed_image
 from games.lostgems import display
 
@@ -39,6 +40,7 @@ def until(tiles, predicate, limit_ms, what):
         waited += 250
 
 
+@pytest.mark.long
 def test_a_dealt_table_sleeps_dormant_and_one_button_wakes_it_to_play_on(
     cluster, tmp_path, firmware_copy
 ):

@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 
+import pytest
 from emu_helpers import booted_build, flashed_image
 from hal.ir_phy import turnaround_us
 
@@ -84,6 +85,7 @@ def wait_for_games(tiles, timeout_s=120):
     raise AssertionError(f"the games did not come back: {[tiles.leds(i) for i in (0, 1)]}")
 
 
+@pytest.mark.long
 def test_diag_passes_two_facing_tiles_and_names_a_cut_face(cluster, tmp_path):
     state = tmp_path / "state"
     flashed_image(build(), str(state), tiles=2)

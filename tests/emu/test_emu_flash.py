@@ -10,6 +10,7 @@ import random
 import threading
 import time
 
+import pytest
 from emu_helpers import boot_lines, booted_build, flashed_image
 
 from host_tools.bridge.build import build
@@ -17,9 +18,10 @@ from host_tools.cli.flash import TileResult, flash_all, flash_one
 from host_tools.emu.cluster import EmuError
 
 
-def test_six_tiles_flash_at_once_then_an_unchanged_reflash_sends_nothing(cluster):
+@pytest.mark.long
+def test_six_tiles_flash_at_once_then_an_unchanged_reflash_sends_nothing(cluster, firmware_copy):
     tiles = cluster(6, mode="fast")
-    image = build()
+    image = build(firmware_dir=firmware_copy("six"))  # without Waterfall: a fifth less to send
     results = flash_all(tiles.ports, image, quiet=True)
     assert [r.error for r in results] == [None] * 6
     assert all(r.ok and r.files_written == len(image.files) + 1 for r in results)  # + main.py
@@ -43,6 +45,7 @@ def test_a_board_with_too_old_a_micropython_is_refused_and_keeps_its_firmware(cl
     assert "old firmware kept" in result.error
 
 
+@pytest.mark.long
 def test_a_flash_stopped_at_any_moment_leaves_the_old_or_the_new_firmware(
     cluster, firmware_copy, tmp_path
 ):
@@ -71,9 +74,9 @@ def test_a_flash_stopped_at_any_moment_leaves_the_old_or_the_new_firmware(
     assert running == b
     rng = random.Random(20)
     seen = set()
-    cuts = 10  # half while the files are written, half from the switch on, each at a random
-    #            point of its own slice (the virtual tiles of tests/host_tools/test_flash.py
-    #            take many more cuts, faster)
+    cuts = 6  # half while the files are written, half from the switch on, each at a random
+    #           point of its own slice (the virtual tiles of tests/host_tools/test_flash.py take
+    #           many more cuts, faster; each cut here costs a flash and a boot of the emulator)
     half = cuts // 2
     for k in range(cuts):
         target = a if running == b else b

@@ -13,6 +13,7 @@ emulator's (driven mode): the same run every time.
 6. A face-down tile switched off and on is face down again.
 """
 
+import pytest
 from emu_helpers import flashed_image
 from games.lostgems import display, shards
 
@@ -66,6 +67,7 @@ class Table:
         return shards.parse(self.states[i][1])
 
 
+@pytest.mark.long
 def test_lost_gems_deals_reveals_and_plays_on_emulated_tiles(cluster, tmp_path):
     state = tmp_path / "table"
     flashed_image(build(), state, tiles=6)

@@ -17,6 +17,7 @@ the host reads again, the lines the tile could not keep are counted in a `BLINKS
 line before the next one.
 """
 
+import pytest
 from emu_helpers import deal, flashed_image
 
 from host_tools.bridge.build import build
@@ -33,6 +34,7 @@ FREE = 5  # the baseline: placed as HELD is, its host reading
 GAME_MS = 62_000  # of a game with the port held, from the soft reset's game on
 
 
+@pytest.mark.long
 def test_a_held_port_that_nobody_reads_never_resets_a_tile_mid_game(cluster, tmp_path):
     flashed_image(build(), tmp_path, tiles=6)
     tiles = cluster(6, state=tmp_path, shape="blob", mode="driven", seed=3)

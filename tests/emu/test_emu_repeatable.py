@@ -7,11 +7,13 @@ CPUs run ahead of the fabric by different slices (docs/emulated-tiles.md: a spee
 because the fabric is exact whatever it is).
 """
 
+import pytest
 from emu_helpers import deal, flashed_image
 
 from host_tools.bridge.build import build
 
 
+@pytest.mark.long
 def test_the_same_deal_twice_gives_the_same_leds_logs_and_deal_time(cluster, tmp_path):
     image = build()
     runs = []

@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 
+import pytest
 from emu_helpers import boot_lines, booted_build, flashed_image
 
 from host_tools.bridge.build import build
@@ -59,7 +60,8 @@ def builds_in_ports(tiles):
 
 def demo_only(firmware_copy, tag):
     """A build of the firmware with the demo game alone (32 files, 63 kB where Lost Gems' is 40,
-    73 kB): each of the ten cuts' shares is shorter, and what is tested is the share."""
+    73 kB): each share is shorter, and what is tested is the share (bench/bench_share.py
+    shares the whole firmware)."""
     tree = firmware_copy(tag)
     shutil.rmtree(os.path.join(tree, "games", "lostgems"))
     return build(game="games.demo:Demo", firmware_dir=tree)
@@ -78,10 +80,11 @@ def line_of_three(firmware_copy, tmp_path, name="line", small=False):
     return x.build, y.build, state
 
 
+@pytest.mark.long
 def test_blinks_share_reaches_a_line_of_three_and_blinks_ports_shows_it(
     cluster, firmware_copy, tmp_path
 ):
-    x, y, state = line_of_three(firmware_copy, tmp_path)
+    x, y, state = line_of_three(firmware_copy, tmp_path, small=True)  # the bench shares all
     tiles = cluster(3, shape="line", state=state, mode="fast")
     assert [booted_build(tiles, i) for i in range(3)] == [y, x, x]
     out = share(tiles.ports[0])
@@ -92,6 +95,7 @@ def test_blinks_share_reaches_a_line_of_three_and_blinks_ports_shows_it(
         assert any("share received build=" + y in line for line in tiles.log_lines(i))
 
 
+@pytest.mark.long
 def test_a_power_cut_mid_transfer_leaves_x_or_y_and_a_second_share_ends_on_y(
     cluster, firmware_copy, tmp_path
 ):

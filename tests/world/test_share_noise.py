@@ -11,6 +11,8 @@ wrong either). The runs are shared out over worker processes.
 import os
 from concurrent.futures import ProcessPoolExecutor
 
+import pytest
+
 RUNS = 2000
 RUN_MS = 90000
 
@@ -36,6 +38,7 @@ def one_run(seed):
     return switched, sum(len(d) for _, _, d in writes), wrong, bad_switch, w.ir.flipped
 
 
+@pytest.mark.long
 def test_two_thousand_shares_over_a_lossy_noisy_link_write_no_wrong_byte():
     workers = max(2, min(4, os.cpu_count() or 2))
     with ProcessPoolExecutor(workers) as pool:
