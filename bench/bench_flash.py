@@ -20,6 +20,7 @@ sys.path.insert(0, ROOT)
 
 from host_tools import virtual_tile
 from host_tools.bridge.build import build
+from host_tools.host_micropython import native_arch
 
 TILES = 6
 
@@ -144,10 +145,13 @@ def run(quick: bool) -> dict:
             one = blinks_parallel(ports)
         finally:
             stop_tiles(procs)
+        # blinks flash sends a tile the build's native code compiled for the tile's CPU (the
+        # virtual tiles' MicroPython runs on this PC's); mpremote cp copies the files as built
+        theirs = image.for_arch(native_arch() or image.arch)
         wrong = (
             tiles_hold(base, "seq", image)
-            or tiles_hold(base, "par", image)
-            or tiles_hold(base, "one", image, count=1)
+            or tiles_hold(base, "par", theirs)
+            or tiles_hold(base, "one", theirs, count=1)
         )
         if wrong:
             raise RuntimeError("a tile did not end up with the firmware: " + wrong)

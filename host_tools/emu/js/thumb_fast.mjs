@@ -1,8 +1,8 @@
 // A faster way into rp2040js's Cortex-M0+ core for the instructions MicroPython runs most.
 //
 // rp2040js decodes each instruction by walking one long chain of pattern tests, in the order
-// of the instructions' names; a load or a store (a third of what MicroPython runs) is tested
-// against some forty patterns before it matches. Interpreting instructions was 60 % of a busy
+// of the instructions' names; a load or a store is tested against some forty patterns before
+// it matches. Interpreting instructions was 60 % of a busy
 // cluster's time (a CPU profile of a share between two tiles). Here a table made once maps
 // each 16-bit opcode to its kind, and a switch runs the common kinds; any other opcode, and any
 // instruction with an interrupt to look at first, goes to rp2040js's own executeInstruction
