@@ -37,6 +37,15 @@ const PC = 0x20000100;
 const FLASH_PC = 0x10000100; // bus mode: every other instruction runs from flash
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
+/** Log the core's calls out (a BL taken, a breakpoint); then the fast path in front, or not. */
+function logCallsAndPick(mcu, log, fast) {
+  mcu.core.blTaken = (_core, blx) => log.push(['bl', blx]);
+  mcu.onBreak = (code) => log.push(['break', code]);
+  if (fast) {
+    fastThumb(mcu.core);
+  }
+}
+
 /** A core whose memory is a log in front of a store every read of which is a hash of its
  * address, except the instruction's own two halfwords. */
 function makeCore(fast) {
@@ -74,11 +83,7 @@ function makeCore(fast) {
   core.writeUint32 = (a, v) => log.push(['w32', a, v]);
   core.writeUint16 = (a, v) => log.push(['w16', a, v]);
   core.writeUint8 = (a, v) => log.push(['w8', a, v]);
-  core.blTaken = (_core, blx) => log.push(['bl', blx]);
-  mcu.onBreak = (code) => log.push(['break', code]);
-  if (fast) {
-    fastThumb(core);
-  }
+  logCallsAndPick(mcu, log, fast);
   return {
     core,
     log,
@@ -97,11 +102,7 @@ function makeBusCore(mcu, fast, log) {
   fill.into(mcu.flash.subarray(0, 0x10000));
   let touches = 0;
   wireCpuBus(mcu, () => touches++);
-  core.blTaken = (_core, blx) => log.push(['bl', blx]);
-  mcu.onBreak = (code) => log.push(['break', code]);
-  if (fast) {
-    fastThumb(core);
-  }
+  logCallsAndPick(mcu, log, fast);
   return {
     core,
     log,
