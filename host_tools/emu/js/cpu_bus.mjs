@@ -8,6 +8,8 @@
 // - SRAM and flash, most of what the core reads, are read here directly, with the same bounds
 //   the memory map checks first (a few per cent of the emulator's time went to those checks).
 
+import { storedOutsideSram } from './thumb_blocks.mjs';
+
 const FLASH = 0x10000000;
 const RAM = 0x20000000;
 
@@ -86,6 +88,7 @@ function write32(address, value) {
     bus.sramView.setUint32(address - RAM, value, true);
     return;
   }
+  storedOutsideSram(this, address, 4); // the bootrom or flash: compiled code may be there
   if (touchesFabric(address, true)) {
     bus.onTouch(true);
   }
@@ -98,6 +101,7 @@ function write16(address, value) {
     bus.sramView.setUint16(address - RAM, value, true);
     return;
   }
+  storedOutsideSram(this, address, 2); // the bootrom or flash: compiled code may be there
   if (touchesFabric((address & 0xfffffffc) >>> 0, true)) {
     bus.onTouch(true);
   }
@@ -110,6 +114,7 @@ function write8(address, value) {
     bus.sram[address - RAM] = value;
     return;
   }
+  storedOutsideSram(this, address, 1); // the bootrom or flash: compiled code may be there
   if (touchesFabric((address & 0xfffffffc) >>> 0, true)) {
     bus.onTouch(true);
   }

@@ -31,6 +31,7 @@ import { PioClock } from './pio_clock.mjs';
 import { XorShift32, seedFor } from './random.mjs';
 import { flashBreakpoint, patchBootrom } from './rom_flash.mjs';
 import { fastThumb } from './thumb_fast.mjs';
+import { forgetBlocks, runBlocks, wireBlocks } from './thumb_blocks.mjs';
 import { UsbHost } from './usb_host.mjs';
 import { Ws2812Decoder } from './ws2812.mjs';
 
@@ -184,6 +185,9 @@ export class EmuTile {
     immediateDma(mcu);
     if (process.env.BLINKS_EMU_PLAIN_CORE !== '1') {
       fastThumb(mcu.core);
+      if (process.env.BLINKS_EMU_NO_BLOCKS !== '1') {
+        wireBlocks(mcu.core);
+      }
     }
     wireCpuBus(mcu, (write) => {
       this.events.sync(this, mcu.clock.nanos);
@@ -270,6 +274,7 @@ export class EmuTile {
   }
 
   flashWritten(offset, length) {
+    forgetBlocks(this.mcu.core, offset, length);
     const end = Math.min(offset + length, FLASH_BYTES);
     if (offset >= end) {
       return;
@@ -510,6 +515,7 @@ export class EmuTile {
     const clock = mcu.clock;
     const core = mcu.core;
     const inputs = this.cpuInputs;
+    const blocks = core.blocks !== undefined;
     while (clock.nanos < end && !this.pendingReset && !this.dormancy.asleep) {
       this.interrupted = false;
       while (inputs.nextT <= clock.nanos) {
@@ -540,6 +546,17 @@ export class EmuTile {
           }
           const stop = alarm !== null && alarm.nanos < limit ? alarm.nanos : limit;
           do {
+            if (blocks) {
+              // compiled code first (thumb_blocks.mjs), then the instruction it stopped at
+              const ran = runBlocks(core, Math.ceil((stop - ns) / NS_PER_CYCLE));
+              if (ran > 0) {
+                ns += ran * NS_PER_CYCLE;
+                clock.nanosCounter = ns;
+                if (ns >= stop) {
+                  break; // where this loop would have stopped
+                }
+              }
+            }
             ns += core.executeInstruction() * NS_PER_CYCLE;
             clock.nanosCounter = ns;
           } while (ns < stop && !core.waiting && !this.interrupted && clock.nextAlarm === alarm);
