@@ -1,15 +1,21 @@
-"""Helpers for the emulated-tile tests: boot lines, and tiles that already hold a build."""
+"""Helpers for the emulated-tile tests: boot lines, tiles that already hold a build, and the
+Node checks of the emulated CPU."""
 
 import fcntl
 import hashlib
+import json
 import os
 import shutil
+import subprocess
 import tempfile
 import time
+
+import pytest
 
 from host_tools.cli.flash import flash_all
 from host_tools.emu import images
 from host_tools.emu.cluster import EmuCluster
+from host_tools.emu.node_env import EmuSetupError, harness_dir, node_command
 
 
 def boot_lines(tiles, i):
@@ -126,3 +132,24 @@ def deal(tiles, limit_ms=30000):
                     if [pixel_colour(p) for p in rgb] == face_down
                 )
     return fires, done
+
+
+def node_check(script, *args, timeout=300):
+    """Run a check script of this folder under Node with the emulator's harness folder (rp2040js
+    and host_tools/emu/js) as its first argument: (exit code, its last line's JSON)."""
+    try:
+        folder = harness_dir()
+    except EmuSetupError as exc:
+        if os.environ.get("BLINKS_REQUIRE_EMU"):
+            pytest.fail(f"emulated tiles required (BLINKS_REQUIRE_EMU) but unavailable: {exc}")
+        pytest.skip(f"Node or rp2040js unavailable: {exc}")
+    here = os.path.dirname(os.path.abspath(__file__))
+    proc = subprocess.run(
+        [node_command(), os.path.join(here, script), folder, *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    assert proc.stdout, proc.stderr
+    return proc.returncode, json.loads(proc.stdout.splitlines()[-1])

@@ -9,36 +9,15 @@ must agree after every step, the SRAM and the fabric touches after every trial; 
 the code is rewritten in SRAM and in flash. The check needs Node and rp2040js, not the
 MicroPython image."""
 
-import json
-import os
-import subprocess
-
 import pytest
-
-from host_tools.emu.node_env import EmuSetupError, harness_dir, node_command
-
-HERE = os.path.dirname(os.path.abspath(__file__))
+from emu_helpers import node_check
 
 
 @pytest.mark.parametrize("seed", [7, 2026])
 def test_random_programs_run_the_same_through_blocks_and_one_instruction_at_a_time(seed):
-    try:
-        folder = harness_dir()
-    except EmuSetupError as exc:
-        if os.environ.get("BLINKS_REQUIRE_EMU"):
-            pytest.fail(f"emulated tiles required (BLINKS_REQUIRE_EMU) but unavailable: {exc}")
-        pytest.skip(f"Node or rp2040js unavailable: {exc}")
-    proc = subprocess.run(
-        [node_command(), os.path.join(HERE, "thumb_blocks_check.mjs"), folder, "4000", str(seed)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert proc.stdout, proc.stderr
-    report = json.loads(proc.stdout.splitlines()[-1])
+    code, report = node_check("thumb_blocks_check.mjs", 4000, seed)
     assert report["differences"] == [], report["differences"][:1]
-    assert proc.returncode == 0
+    assert code == 0
     assert report["trials"] == 4000
     # the blocks did run a fair share of the programs, not only the ordinary loop
     assert report["blockCycles"] > 100_000

@@ -16,6 +16,7 @@
 
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { xorshift32 } from './check_random.mjs';
 
 const [harness, trialsArg, seedArg] = process.argv.slice(2);
 const load = (rel) => import(pathToFileURL(path.join(harness, rel)).href);
@@ -25,15 +26,7 @@ const { wireCpuBus } = await load('cpu_bus.mjs');
 const blocks = await load('thumb_blocks.mjs');
 
 const TRIALS = Number(trialsArg || 3000);
-let seed = Number(seedArg || 7) >>> 0 || 1;
-function rand32() {
-  seed ^= seed << 13;
-  seed >>>= 0;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  seed >>>= 0;
-  return seed;
-}
+const rand32 = xorshift32(Number(seedArg || 7));
 
 const FLASH_CODE = 0x10000400;
 const SRAM_CODE = 0x20000400;

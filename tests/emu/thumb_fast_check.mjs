@@ -14,6 +14,7 @@
 
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { xorshift32 } from './check_random.mjs';
 
 const [harness, trialsArg, seedArg, mode = 'log'] = process.argv.slice(2);
 const load = (rel) => import(pathToFileURL(path.join(harness, rel)).href);
@@ -23,15 +24,8 @@ const { wireCpuBus } = await load('cpu_bus.mjs');
 const BUS = mode === 'bus';
 
 const TRIALS = Number(trialsArg || 6);
-let seed = Number(seedArg || 12345) >>> 0 || 1;
-function rand32() {
-  seed ^= seed << 13;
-  seed >>>= 0;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  seed >>>= 0;
-  return seed;
-}
+const SEED = Number(seedArg || 12345) >>> 0 || 1;
+const rand32 = xorshift32(SEED);
 
 const PC = 0x20000100;
 const FLASH_PC = 0x10000100; // bus mode: every other instruction runs from flash
@@ -97,7 +91,7 @@ function makeCore(fast) {
  * flash filled from the seed, the same on both cores). */
 function makeBusCore(mcu, fast, log) {
   const core = mcu.core;
-  const fill = new XorFill(seed);
+  const fill = new XorFill(SEED);
   fill.into(mcu.sram);
   fill.into(mcu.flash.subarray(0, 0x10000));
   let touches = 0;
