@@ -36,8 +36,8 @@ const MAX_INSTRUCTIONS = 48;
 const MAX_BYTES = 2 * MAX_INSTRUCTIONS + 2;
 // Entries before a block is compiled. V8 runs a new function slowly until it has run it many
 // times itself, so only code entered thousands of times gains: the six-tile deal test took
-// 51.6 s compiling at 16 entries, 43.6 s at 2,000 and 45.6 s with no blocks; a share hop 58 s
-// at 2,000 against 75 s with none.
+// 51.6 s compiling at 16 entries, 43.6 s at 2,000 and 45.6 s with no blocks (38.2 s since the
+// tile's loop looks for blocks only where one could start).
 let hot = 2000;
 
 // Every core shares one function per block text (the same firmware runs in each tile, and

@@ -516,6 +516,7 @@ export class EmuTile {
     const core = mcu.core;
     const inputs = this.cpuInputs;
     const blocks = core.blocks !== undefined;
+    const registers = core.registers;
     while (clock.nanos < end && !this.pendingReset && !this.dormancy.asleep) {
       this.interrupted = false;
       while (inputs.nextT <= clock.nanos) {
@@ -545,10 +546,13 @@ export class EmuTile {
             continue;
           }
           const stop = alarm !== null && alarm.nanos < limit ? alarm.nanos : limit;
+          // compiled code (thumb_blocks.mjs) is looked for where a branch lands and right after
+          // a block stopped; not before every instruction of code that has none
+          let lookForBlock = blocks;
           do {
-            if (blocks) {
-              // compiled code first (thumb_blocks.mjs), then the instruction it stopped at
-              const ran = runBlocks(core, Math.ceil((stop - ns) / NS_PER_CYCLE));
+            let ran = 0;
+            if (lookForBlock) {
+              ran = runBlocks(core, Math.ceil((stop - ns) / NS_PER_CYCLE));
               if (ran > 0) {
                 ns += ran * NS_PER_CYCLE;
                 clock.nanosCounter = ns;
@@ -557,8 +561,10 @@ export class EmuTile {
                 }
               }
             }
+            const pc = registers[15];
             ns += core.executeInstruction() * NS_PER_CYCLE;
             clock.nanosCounter = ns;
+            lookForBlock = blocks && (ran > 0 || registers[15] !== pc + 2);
           } while (ns < stop && !core.waiting && !this.interrupted && clock.nextAlarm === alarm);
         }
         this.busyNs += ns - started;
