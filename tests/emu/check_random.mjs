@@ -12,3 +12,11 @@ export function xorshift32(seed) {
     return s;
   };
 }
+
+/** Fill `bytes` from `seed` (the low byte of each number), the same for every array so filled. */
+export function fillBytes(bytes, seed) {
+  const next = xorshift32(seed);
+  for (let i = 0; i < bytes.length; i++) {
+    bytes[i] = next() & 0xff;
+  }
+}

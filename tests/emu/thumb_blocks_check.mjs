@@ -16,7 +16,7 @@
 
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { xorshift32 } from './check_random.mjs';
+import { fillBytes, xorshift32 } from './check_random.mjs';
 
 const [harness, trialsArg, seedArg] = process.argv.slice(2);
 const load = (rel) => import(pathToFileURL(path.join(harness, rel)).href);
@@ -109,11 +109,7 @@ blocks.setHotness(1);
 const A = makeSide(true);
 const B = makeSide(false);
 for (const side of [A, B]) {
-  let s = 99;
-  for (let i = 0; i < side.mcu.sram.length; i++) {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    side.mcu.sram[i] = s >>> 24;
-  }
+  fillBytes(side.mcu.sram, 99);
 }
 writeCode([A, B], 'flash');
 writeCode([A, B], 'sram');

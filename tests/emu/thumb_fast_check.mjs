@@ -14,7 +14,7 @@
 
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { xorshift32 } from './check_random.mjs';
+import { fillBytes, xorshift32 } from './check_random.mjs';
 
 const [harness, trialsArg, seedArg, mode = 'log'] = process.argv.slice(2);
 const load = (rel) => import(pathToFileURL(path.join(harness, rel)).href);
@@ -91,9 +91,8 @@ function makeCore(fast) {
  * flash filled from the seed, the same on both cores). */
 function makeBusCore(mcu, fast, log) {
   const core = mcu.core;
-  const fill = new XorFill(SEED);
-  fill.into(mcu.sram);
-  fill.into(mcu.flash.subarray(0, 0x10000));
+  fillBytes(mcu.sram, SEED);
+  fillBytes(mcu.flash.subarray(0, 0x10000), SEED);
   let touches = 0;
   wireCpuBus(mcu, () => touches++);
   logCallsAndPick(mcu, log, fast);
@@ -111,22 +110,6 @@ function makeBusCore(mcu, fast, log) {
       where[at + 3] = h[1] >> 8;
     },
   };
-}
-
-/** Bytes from a seed, the same for each core made. */
-class XorFill {
-  constructor(s) {
-    this.s = s;
-  }
-  into(bytes) {
-    let s = this.s;
-    for (let i = 0; i < bytes.length; i++) {
-      s ^= s << 13;
-      s ^= s >>> 17;
-      s ^= s << 5;
-      bytes[i] = s & 0xff;
-    }
-  }
 }
 
 function sramSum(side) {

@@ -59,7 +59,7 @@ export function setHotness(entries) {
  * Run blocks from the core's PC while the next one is compiled, fewer than `budget` cycles
  * have run, and no interrupt is pending; returns the cycles run (0: the next instruction is the
  * ordinary loop's). Every instruction starts with fewer than `budget` cycles spent before it,
- * as in the ordinary loop. The loop calls this where a branch lands, where blocks start.
+ * as in the ordinary loop. The loop calls this where a branch lands or a block just stopped.
  */
 export function runBlocks(core, budget) {
   if (core.interruptsUpdated) {
@@ -285,9 +285,8 @@ function store(at, size, value, pc, spent) {
     2: `sv.setUint16(a - 0x20000000, ${value}, true)`,
     1: `bus.sram[a - 0x20000000] = ${value}`,
   }[size];
-  const clear = at.sram ? ` && (a + ${size} <= ${at.start} || a >= ${at.start + MAX_BYTES})` : '';
   return (
-    `if (a >= 0x20000000 && a + ${size - 1} < RE${clear}) ${sram};\n` +
+    `if (${inSram(at, size, true)}) ${sram};\n` +
     (size === 4 ? `else if ((a & 3) === 0 && ${SIO_PURE}) { core.writeUint32(a, ${value}); d--; }\n` : '') +
     `else ${bail(pc, spent)}`
   );
@@ -441,10 +440,10 @@ function instruction(at, op, pc, spent) {
     }
     case K.MOV_HI: {
       const m = (op >> 3) & 0xf;
-      const d = ((op >> 4) & 8) | (op & 7);
+      const dst = ((op >> 4) & 8) | (op & 7); // not `d`: the block's own d is the SIO's cycles
       const value = m === 15 ? String(pc + 4) : `r[${m}]`;
-      if (d === 15) return last(`r[15] = ${value} & ~1; return ${spent + 2} + d;`);
-      return step(d === 13 ? `r[13] = ${value} & ~3;` : `r[${d}] = ${value};`);
+      if (dst === 15) return last(`r[15] = ${value} & ~1; return ${spent + 2} + d;`);
+      return step(dst === 13 ? `r[13] = ${value} & ~3;` : `r[${dst}] = ${value};`);
     }
     case K.ADD_HI: {
       const m = (op >> 3) & 0xf;
