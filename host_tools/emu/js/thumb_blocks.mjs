@@ -47,6 +47,7 @@ const compiled = new Map();
 /** Make `core` able to run blocks (a fresh board: no block yet). */
 export function wireBlocks(core) {
   core.blocks = new Array(SLOTS).fill(0); // a slot's block; 0: none yet; null: none can be
+  core.blockStopped = false; // runBlocks stopped at a block whose first instruction it left
   core.heat = new Uint16Array(SLOTS); // entries so far, until hot
 }
 
@@ -62,6 +63,7 @@ export function setHotness(entries) {
  * as in the ordinary loop. The loop calls this where a branch lands or a block just stopped.
  */
 export function runBlocks(core, budget) {
+  core.blockStopped = false;
   if (core.interruptsUpdated) {
     return 0;
   }
@@ -95,8 +97,10 @@ export function runBlocks(core, budget) {
       if (cycles < 0) {
         blocks[slot] = 0; // the SRAM under it was rewritten: made again once hot again
         core.heat[slot] = 0;
+      } else {
+        core.blockStopped = true; // its first instruction is the ordinary loop's (a peripheral)
       }
-      break; // else its first instruction is the ordinary loop's (a peripheral's address)
+      break;
     }
     used += cycles;
     if (used >= budget || core.interruptsUpdated) {
@@ -319,9 +323,12 @@ function instruction(at, op, pc, spent) {
   const imm5 = (op >> 6) & 0x1f;
   const r8 = (op >> 8) & 7;
   const imm8 = op & 0xff;
-  const ld = (size, addr, to) => step(`{ let a = ${addr}, v = 0;\n${load(size, 'v', pc, spent)}\n${to} = v; }`, 2);
+  const ld = (size, addr, to, extend = (v) => v) =>
+    step(`{ let a = ${addr}, v = 0;\n${load(size, 'v', pc, spent)}\n${to} = ${extend('v')}; }`, 2);
   const st = (size, addr, value) => step(`{ const a = ${addr};\n${store(at, size, value, pc, spent)} }`, 2);
   switch (fastKindOf(op)) {
+    case K.FALLBACK:
+      return rare(op, ld, st, step);
     case K.LDR_IMM:
       return ld(4, `r[${rn}] + ${imm5 << 2}`, `r[${rd}]`);
     case K.STR_IMM:
@@ -494,14 +501,94 @@ function instruction(at, op, pc, spent) {
           : `sv.setUint32(a - 0x20000000 + ${4 * k}, r[${i}], true);`
       );
       const back = op & (1 << base) ? '' : `r[${base}] = a + ${4 * regs.length};`;
-      const check = regs.length
-        ? `if (!${inSram(at, 4 * regs.length, !loads)}) ${bail(pc, spent)}\n`
+      if (regs.length === 0) {
+        return step(`{ const a = r[${base}]; ${back} }`, 1);
+      }
+      const bytes = 4 * regs.length;
+      const fromFlash = loads
+        ? `else if ((a & 3) === 0 && a >= 0x10000000 && a + ${bytes - 1} < FE) { ` +
+          regs.map((i, k) => `r[${i}] = fv.getUint32(a - 0x10000000 + ${4 * k}, true);`).join(' ') +
+          ' }\n' // the ROM's memcpy reads flash this way (littlefs, .mpy files)
         : '';
-      return step(`{ const a = r[${base}];\n${check}${moves.join(' ')} ${back} }`, 1 + regs.length);
+      return step(
+        `{ const a = r[${base}];\nif (${inSram(at, bytes, !loads)}) { ${moves.join(' ')} }\n` +
+          `${fromFlash}else ${bail(pc, spent)}\n${back} }`,
+        1 + regs.length
+      );
     }
     case K.ADR:
       return step(`r[${r8}] = ${((pc & 0xfffffffc) >>> 0) + 4 + (imm8 << 2)};`);
     default:
-      return null; // rp2040js's own: exceptions, system registers, breakpoints, waits
+      return null;
   }
+}
+
+/** Whether a block can hold `op` though thumb_fast leaves it to rp2040js (for the check). */
+export function holdsRare(op) {
+  const some = () => ({});
+  return fastKindOf(op) === K.FALLBACK && rare(op, some, some, some) !== null;
+}
+
+/** Instructions thumb_fast leaves to rp2040js but a block can hold: shifts by a register,
+ * arithmetic with the carry, sign extension, byte reversal. Each is written as rp2040js runs it,
+ * its quirks included (RORS sets C from the result even for a shift of 0; LSRS by 0 sets C
+ * from bit 31): what a block computes must be what the instruction loop would. Null for the
+ * rest, rp2040js's own: exceptions, system registers, breakpoints, waits. */
+function rare(op, ld, st, step) {
+  const rd = op & 7;
+  const rn = (op >> 3) & 7;
+  const rm = (op >> 6) & 7;
+  const x = `r[${rd}]`;
+  const y = `r[${rn}]`;
+  // x: the register shifted, s: the shift (the low byte of the other), v: the result
+  const set = (value, carry) =>
+    step(`{ const x = ${x}, s = ${y} & 0xff, v = ${value}; ${x} = v; ${nz('v')} core.C = ${carry}; }`);
+  if (op >> 11 === 0b00010) {
+    // ASRS (immediate)
+    const n = (op >> 6) & 0x1f || 32;
+    const value = n < 32 ? `x >> ${n}` : '(x & 0x80000000) >> 31';
+    return step(
+      `{ const x = ${y}, v = ${value}; ${x} = v; ${nz('v')} core.C = (x & ${(1 << (n - 1)) | 0}) ? true : false; }`
+    );
+  }
+  switch (op >> 6) {
+    case 0b0100000010: // LSLS (register)
+      return set('s >= 32 ? 0 : x << s', 's ? !!(x & (1 << (32 - s))) : core.C');
+    case 0b0100000011: // LSRS (register)
+      return set('s < 32 ? x >>> s : 0', 's <= 32 ? !!((x >>> (s - 1)) & 1) : false');
+    case 0b0100000100: // ASRS (register)
+      return set('s < 32 ? x >> s : (x & 0x80000000) >> 31', '(x & (1 << ((s < 32 ? s : 32) - 1))) ? true : false');
+    case 0b0100000111: // RORS
+      return set('(x >>> (s % 32)) | (x << (32 - (s % 32)))', '!!(v & 0x80000000)');
+    case 0b0100000101: // ADCS
+      return step(addFlags(y, `${x} + (core.C ? 1 : 0)`, x));
+    case 0b0100000110: // SBCS
+      return step(subFlags(x, `${y} + (1 - (core.C ? 1 : 0))`, x));
+    case 0b0100001001: // RSBS
+      return step(subFlags('0', y, x));
+    case 0b0100001011: // CMN
+      return step(addFlags(x, y, null));
+    case 0b1011001001: // SXTB
+      return step(`${x} = (${y} << 24) >> 24;`);
+    case 0b1011001000: // SXTH
+      return step(`${x} = (${y} << 16) >> 16;`);
+    case 0b1011101000: // REV
+      return step(`{ const v = ${y}; ${x} = ((v & 0xff) << 24) | (((v >> 8) & 0xff) << 16) | (((v >> 16) & 0xff) << 8) | ((v >> 24) & 0xff); }`);
+    case 0b1011101001: // REV16
+      return step(`{ const v = ${y}; ${x} = (((v >> 16) & 0xff) << 24) | (((v >> 24) & 0xff) << 16) | ((v & 0xff) << 8) | ((v >> 8) & 0xff); }`);
+    case 0b1011101011: // REVSH
+      return step(`{ const v = ${y}; ${x} = ((((v & 0xff) << 8) | ((v >> 8) & 0xff)) << 16) >> 16; }`);
+  }
+  const address = `r[${rm}] + ${y}`;
+  switch (op >> 9) {
+    case 0b0101001: // STRH (register)
+      return st(2, address, x);
+    case 0b0101101: // LDRH (register)
+      return ld(2, address, x);
+    case 0b0101011: // LDRSB
+      return ld(1, address, x, (v) => `(${v} << 24) >> 24`);
+    case 0b0101111: // LDRSH
+      return ld(2, address, x, (v) => `(${v} << 16) >> 16`);
+  }
+  return op === 0xbf00 ? step('') : null; // NOP
 }
