@@ -226,7 +226,8 @@ def test_ctrl_c_stops_every_tile_on_a_complete_build_out_of_the_raw_repl(make_ti
     tiles = [make_tile(f"tile{i}") for i in range(2)]  # board-like speed: a flash takes ~1 s
     dirs = [firmware_copy("a"), firmware_copy("b")]
     a, b = (build(firmware_dir=d) for d in dirs)
-    assert all(r.ok for r in flash_all([t.port for t in tiles], a, quiet=True, reset=False))
+    first = flash_all([t.port for t in tiles], a, quiet=True, reset=False)
+    assert all(r.ok for r in first), [r.error for r in first]
     proc = subprocess.Popen(
         [sys.executable, "-c", AS_FROM_A_SHELL, "flash", "--quiet", "--no-reset"]
         + ["--firmware", dirs[1], "--port", tiles[0].port, "--port", tiles[1].port],
