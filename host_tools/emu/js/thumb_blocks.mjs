@@ -44,11 +44,21 @@ let hot = 2000;
 // again after every reset): compiling is far dearer than making the text.
 const compiled = new Map();
 
-/** Make `core` able to run blocks (a fresh board: no block yet). */
-export function wireBlocks(core) {
-  core.blocks = new Array(SLOTS).fill(0); // a slot's block; 0: none yet; null: none can be
+/** Make `core` able to run blocks. After a reset or a power cut, `before` (the same tile's
+ * previous core) hands its blocks on: the flash and the bootrom hold the code they were made
+ * from (a write to either forgets them), and a block made from SRAM checks its code at every
+ * entry. So a tile that restarts runs its boot compiled, and its 5 MB of tables are not made
+ * again. */
+export function wireBlocks(core, before) {
+  if (before !== undefined && before.blocks !== undefined) {
+    core.blocks = before.blocks;
+    core.heat = before.heat;
+    before.blocks = undefined; // the old board runs no more
+  } else {
+    core.blocks = new Array(SLOTS).fill(0); // a slot's block; 0: none yet; null: none can be
+    core.heat = new Uint16Array(SLOTS); // entries so far, until hot
+  }
   core.blockStopped = false; // runBlocks stopped at a block whose first instruction it left
-  core.heat = new Uint16Array(SLOTS); // entries so far, until hot
 }
 
 /** Entries before a block is compiled (tests set 1, to compile at once). */

@@ -138,6 +138,7 @@ export class EmuTile {
 
   /** A fresh board from the flash image: power-up, or a reset. */
   build() {
+    const before = this.mcu; // the board this reset or power cut ends (undefined at first)
     const mcu = new RP2040();
     mcu.logger.currentLogLevel = 4; // errors only
     mcu.loadBootrom(this.bootrom);
@@ -188,7 +189,7 @@ export class EmuTile {
     if (process.env.BLINKS_EMU_PLAIN_CORE !== '1') {
       fastThumb(mcu.core);
       if (process.env.BLINKS_EMU_NO_BLOCKS !== '1') {
-        wireBlocks(mcu.core);
+        wireBlocks(mcu.core, before?.core);
       }
     }
     wireCpuBus(mcu, (write) => {
