@@ -21,3 +21,17 @@ def test_random_programs_run_the_same_through_blocks_and_one_instruction_at_a_ti
     assert report["trials"] == 4000
     # the blocks did run a fair share of the programs, not only the ordinary loop
     assert report["blockCycles"] > 100_000
+
+
+def test_a_restarted_tile_takes_its_blocks_unless_a_store_changed_its_code():
+    """After a reset the next board takes the blocks over; not after a CPU store over the
+    bootrom or flash code, which the reset undoes (the blocks made since would be stale)."""
+    code, report = node_check("blocks_handon_check.mjs")
+    assert code == 0
+    assert report == {
+        "handed": True,
+        "oldBoardLetGo": True,
+        "handedAfterPeripheralStore": True,
+        "freshAfterFlashStore": True,
+        "freshAfterRomStore": True,
+    }

@@ -46,11 +46,12 @@ const compiled = new Map();
 
 /** Make `core` able to run blocks. After a reset or a power cut, `before` (the same tile's
  * previous core) hands its blocks on: the flash and the bootrom hold the code they were made
- * from (a write to either forgets them), and a block made from SRAM checks its code at every
- * entry. So a tile that restarts runs its boot compiled, and its 5 MB of tables are not made
- * again. */
+ * from (the ROM's flash writes forget them; a CPU store over code, which only rp2040js allows
+ * and a reset undoes, keeps them from being handed on), and a block made from SRAM checks its
+ * code at every entry. So a tile that restarts runs its boot compiled, and its 5 MB of tables
+ * are not made again. */
 export function wireBlocks(core, before) {
-  if (before !== undefined && before.blocks !== undefined) {
+  if (before !== undefined && before.blocks !== undefined && !before.storedOverCode) {
     core.blocks = before.blocks;
     core.heat = before.heat;
     before.blocks = undefined; // the old board runs no more
@@ -59,6 +60,7 @@ export function wireBlocks(core, before) {
     core.heat = new Uint16Array(SLOTS); // entries so far, until hot
   }
   core.blockStopped = false; // runBlocks stopped at a block whose first instruction it left
+  core.storedOverCode = false; // a CPU store changed this board's bootrom or flash code
 }
 
 /** Entries before a block is compiled (tests set 1, to compile at once). */
@@ -166,7 +168,12 @@ function forgetCodeAt(core, at) {
     forgetSlots(core, Math.max(0, at - MAX_BYTES) >>> 1, (at + 5) >>> 1);
   } else if (at >= FLASH && at < FLASH + CODE_BYTES) {
     forgetBlocks(core, at - FLASH - 4, 8);
+  } else {
+    return;
   }
+  // the next board reloads the bootrom and the flash image, without this store: blocks made
+  // since from the stored code must not be handed on to it
+  core.storedOverCode = true;
 }
 
 function forgetSlots(core, first, end) {
