@@ -320,8 +320,7 @@ export class EmuTile {
     // the fabric asks this for every parked machine of every round (a forEach with its
     // closure took a tenth of a six-tile game's wall time); a face's receiver reads one pin
     if ((mask & (mask - 1)) === 0) {
-      const face = this.faceOfPin[31 - Math.clz32(mask)];
-      const pending = face === undefined ? undefined : this.rxPending[face];
+      const pending = this.rxPending[this.faceOfPin[31 - Math.clz32(mask)]]; // none: no face's pin
       return pending !== undefined && pending.length !== 0 ? pending[0] : Infinity;
     }
     const rx = this.pins.rx;
