@@ -24,7 +24,7 @@ import signal
 import sys
 import threading
 
-from host_tools.cli.output_path import folder_problem
+from simulator.output_path import folder_problem
 from host_tools.emu import images, transceiver
 from host_tools.emu.cluster import SHAPES, EmuCluster, EmuError
 from host_tools.emu.commands import Commands

@@ -10,7 +10,7 @@ import time
 
 from host_tools.bridge.monitor import Monitor
 from host_tools.bridge.ports import no_tile_message, target_ports
-from host_tools.cli.output_path import output_problem
+from simulator.output_path import output_problem
 
 COLOURS = (
     "cyan",

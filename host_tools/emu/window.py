@@ -19,7 +19,7 @@ import signal
 import sys
 import threading
 
-from host_tools.cli.output_path import output_problem
+from simulator.output_path import output_problem
 from host_tools.emu.cluster import EmuCluster, EmuError
 from host_tools.emu.emu_world import EmuWorld
 from host_tools.emu.node_env import EmuSetupError

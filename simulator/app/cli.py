@@ -4,7 +4,7 @@ import math
 import os
 import sys
 
-from host_tools.cli.output_path import folder_problem, output_problem
+from simulator.output_path import folder_problem, output_problem
 from simulator.app.display import headless, hide_pygame_banner, open_display, save_screenshot
 
 WINDOW_TITLE = "Blinks simulator"

@@ -17,7 +17,7 @@ import json
 import os
 import sys
 
-from host_tools.cli.output_path import folder_problem, output_problem
+from simulator.output_path import folder_problem, output_problem
 from simulator.games.lostgems.bots import BEST_BOT, UnknownBot, bot_class
 from simulator.games.lostgems.deal_ceiling import deal_ceiling, first_player
 from simulator.games.lostgems.lost_points import mean_losses, score_and_losses

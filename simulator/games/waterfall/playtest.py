@@ -14,7 +14,7 @@ import os
 import sys
 from collections import Counter
 
-from host_tools.cli.output_path import folder_problem
+from simulator.output_path import folder_problem
 from simulator.games.waterfall.bots import BEST_BOT, BOTS, UnknownBot, bot_class, play_game
 from simulator.games.waterfall.referee import IllegalMove
 from simulator.games.waterfall.rules import ENDS, MAX_PLAYERS, MIN_PLAYERS
