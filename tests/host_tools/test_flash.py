@@ -351,3 +351,43 @@ def test_all_with_no_tile_found_says_so(monkeypatch, capsys):
         assert f"blinks {command}: no tile found (plug one in" in capsys.readouterr().err
     assert cli.main(["flash"]) == 2
     assert "no tile named (use --port P or --all)" in capsys.readouterr().err
+
+
+def test_many_parallel_flashes_never_parse_python_in_two_threads_at_once(
+    make_tile, firmware_copy, monkeypatch
+):
+    """Six tiles flashed at once, over and over, between two builds. On CPython 3.11 the ast
+    module keeps one recursion count for every thread (python/cpython#106905): two ast parses
+    that overlap can fail one tile's flash with "SystemError: AST constructor recursion depth
+    mismatch", rarely and at random. So the parse is watched instead (ast.literal_eval goes
+    through ast.parse too), held open a little to widen the window, and no two may overlap."""
+    import ast
+
+    real_parse = ast.parse
+    guard = threading.Lock()
+    inside = []
+    overlaps = []
+
+    def watched_parse(*args, **kwargs):
+        with guard:
+            inside.append(threading.current_thread().name)
+            if len(inside) > 1:
+                overlaps.append(list(inside))
+        try:
+            time.sleep(0.002)
+            return real_parse(*args, **kwargs)
+        finally:
+            with guard:
+                inside.remove(threading.current_thread().name)
+
+    monkeypatch.setattr(ast, "parse", watched_parse)
+    tiles = [make_tile(f"tile{i}", **FAST) for i in range(6)]
+    images = [build(firmware_dir=firmware_copy("a")), build(firmware_dir=firmware_copy("b"))]
+    for round_ in range(4):
+        image = images[round_ % 2]
+        results = flash_all([t.port for t in tiles], image, quiet=True)
+        failed = [(r.port, r.error) for r in results if not r.ok]
+        assert not failed, f"round {round_}: {failed}"
+        for t in tiles:
+            assert installed_build(t.flash_dir, images) is image
+    assert not overlaps, f"ast parses overlapped in threads {overlaps[0]}"
