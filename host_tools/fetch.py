@@ -21,11 +21,20 @@ import os
 import sys
 import tempfile
 import urllib.error
+import urllib.parse
 import urllib.request
 
 CHUNK = 1 << 16
 TIMEOUT_S = 30  # longest wait for the server at any one moment
 USER_AGENT = "blinks-tiles (fetching a pinned file)"  # some sites refuse Python's default
+
+
+# --from with a UF2 that is not the pinned release: still usable, named rather than cached
+OTHER_UF2 = (
+    "\n  another MicroPython release works too: name it with --firmware (blinks emu), "
+    "--firmware-uf2 (blinks uf2) or BLINKS_RP2_FIRMWARE, or copy it to "
+    "~/.local/share/blinks/rp2/firmware.uf2"
+)
 
 
 class FetchError(RuntimeError):
@@ -120,6 +129,46 @@ def fetch(pin, folder=None, say=None, progress=True):
         return path
 
 
+def install_from(pin, source, folder=None, say=None):
+    """Put a copy a person has of `pin`'s file into the cache, as a download would: decoded when
+    it is the source the pin downloads (rp2040js's bootrom.ts), checked against the pin, written
+    under a temporary name and renamed. Returns the cached path; FetchError says what is wrong."""
+    say = say or _stderr
+    folder = folder or cache_dir()
+    try:
+        with open(source, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        raise FetchError(f"cannot read {source}: {exc.strerror or exc}") from None
+    if pin.decode is not None and hashlib.sha256(data).hexdigest() != pin.sha256:
+        try:
+            data = pin.decode(data)
+        except ValueError:
+            pass  # not the source form either: the pin check below says so
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != pin.sha256:
+        raise FetchError(
+            f"{source} is not {pin.what}: sha256 {actual}, pinned {pin.sha256}; nothing was kept"
+            + (OTHER_UF2 if data[:4] == b"UF2\n" else "")
+        )
+    os.makedirs(folder, exist_ok=True)
+    path = cached_path(pin, folder)
+    parts = []
+    try:
+        part = _part(folder, pin, parts)
+        with open(part, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(part, path)
+    finally:
+        for p in parts:
+            with contextlib.suppress(OSError):
+                os.remove(p)
+    say(f"{pin.what}: sha256 checked, copied to {path}")
+    return path
+
+
 def _part(folder, pin, parts):
     fd, part = tempfile.mkstemp(dir=folder, prefix=f".{pin.filename}.", suffix=".part")
     os.close(fd)
@@ -138,7 +187,10 @@ def _download(pin, part, progress):
         raise FetchError(f"could not download {pin.url}: HTTP {exc.code} {exc.reason}") from None
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
-        raise FetchError(f"could not download {pin.url}: {reason}") from None
+        host = urllib.parse.urlsplit(pin.url).hostname
+        raise FetchError(
+            f"could not download {pin.url}\n  {host} cannot be reached ({reason}): no network?"
+        ) from None
     with response:
         length = response.headers.get("Content-Length")
         total = int(length) if length and length.isdigit() else None

@@ -118,15 +118,24 @@ def run(args):
     if window_problem(args):
         print(f"blinks emu: {window_problem(args)}", file=sys.stderr)
         return 2
-    try:  # before the signal handlers: Ctrl-C stops a download (which then keeps nothing)
-        firmware = images.firmware_path(args.firmware, fetch=True, offline=args.offline)
-        bootrom = images.bootrom_path(args.bootrom, fetch=True, offline=args.offline)
-    except images.MissingImage as exc:
-        print(f"blinks emu: {exc}", file=sys.stderr)
-        return 2
-    except FetchError as exc:
-        print(f"blinks emu: {exc}", file=sys.stderr)
-        return 1
+    # before the signal handlers: Ctrl-C stops a download (which then keeps nothing). Both
+    # files are looked for before either is reported, so one run names everything missing.
+    found, missing, failed = {}, [], []
+    for name, find, given in (
+        ("firmware", images.firmware_path, args.firmware),
+        ("bootrom", images.bootrom_path, args.bootrom),
+    ):
+        try:
+            found[name] = find(given, fetch=True, offline=args.offline)
+        except images.MissingImage as exc:
+            missing.append(str(exc))
+        except FetchError as exc:
+            failed.append(str(exc))
+    for problem in failed + missing:
+        print(f"blinks emu: {problem}", file=sys.stderr)
+    if failed or missing:
+        return 1 if failed else 2
+    firmware, bootrom = found["firmware"], found["bootrom"]
     if args.window:  # the tiles on the simulator's table (host_tools/emu/window.py)
         from host_tools.emu.window import run_window
 

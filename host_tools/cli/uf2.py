@@ -89,14 +89,22 @@ def usage_problem(args):
     return None
 
 
+def _umask():
+    mask = os.umask(0)  # the only way to read it is to set it
+    os.umask(mask)
+    return mask
+
+
 def write_atomically(path, data):
     """Write `data` at `path` through a temporary file, so an old file there stays whole until
-    the new one is complete."""
+    the new one is complete. The file gets the mode any saved file gets (0666 less the umask),
+    not mkstemp's private 0600."""
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".blinks-uf2-", suffix=".part")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+            os.fchmod(f.fileno(), 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -26,13 +26,11 @@ OFFLINE_ENV = "BLINKS_OFFLINE"
 BOOTROM_BYTES = 16384
 
 FIRMWARE_HELP = (
-    f"the official MicroPython UF2 for the Raspberry Pi Pico (board RPI_PICO, {min_release()} "
-    "or newer) from https://micropython.org/download/RPI_PICO/"
+    f"the official UF2 for board RPI_PICO, {min_release()} or newer, from "
+    "https://micropython.org/download/RPI_PICO/ (1.28.0 is pinned)"
 )
 BOOTROM_HELP = (
-    "the RP2040's 16 KB mask ROM (revision B1): read it from any Pico with "
-    "`picotool save -r 0 0x4000 bootrom.bin`, or build it from Raspberry Pi's "
-    "pico-bootrom-rp2040 sources (https://github.com/raspberrypi/pico-bootrom-rp2040, tag b1)"
+    "a 16 KB dump of any Pico's mask ROM (revision B1): `picotool save -r 0 0x4000 bootrom.bin`"
 )
 
 
@@ -71,8 +69,7 @@ def _find(given, env, default_name, pin, option, what, help_text, fetch, offline
                 return fetcher.fetch(pin, say=say)
             except fetcher.FetchError as exc:
                 raise fetcher.FetchError(
-                    f"{exc}. Without a connection, supply it by hand: "
-                    + _by_hand(pin, path, option, env, help_text)
+                    f"{exc}\n" + supply_lines(pin, path, option, env, help_text)
                 ) from None
         raise MissingImage(_missing_message(pin, path, option, env, what, help_text, offline))
     if not os.path.isfile(path):
@@ -85,21 +82,31 @@ def _find(given, env, default_name, pin, option, what, help_text, fetch, offline
 
 def _missing_message(pin, data_path, option, env, what, help_text, offline):
     why = (
-        " and fetching is off (--offline or BLINKS_OFFLINE)"
+        "fetching is off: --offline or BLINKS_OFFLINE"
         if offline
-        else " (`blinks emu` and `blinks uf2` fetch it on first use)"
+        else "`blinks emu` and `blinks uf2` fetch it on first use"
     )
     return (
-        f"no {what}: not at {data_path}, not in the cache ({fetcher.cached_path(pin)}){why}. "
-        "Supply it by hand: " + _by_hand(pin, data_path, option, env, help_text)
+        f"no {what} ({why})\n"
+        f"  looked at:  {data_path}\n"
+        f"              {fetcher.cached_path(pin)} (the cache)\n"
+        + supply_lines(pin, data_path, option, env, help_text)
     )
 
 
-def _by_hand(pin, data_path, option, env, help_text):
-    return (
-        f"run `blinks fetch` on a machine online and copy {fetcher.cached_path(pin)} across; "
-        f"or download {pin.url} (sha256 {pin.sha256}) or get {help_text}, and put it at "
-        f"{data_path}, set {env}, or pass {option}"
+def supply_lines(pin, data_path, option, env, help_text):
+    """A few short lines: the one command that supplies the file from a copy a person has, and
+    where such a copy comes from."""
+    if pin.decode is None:
+        source = f"{pin.url} (pinned), or {help_text}"
+    else:  # the pinned download is source text that holds the file
+        source = f"{help_text}; or {pin.url}, which --from decodes"
+    return "\n".join(
+        (
+            f"  from a file you have:  blinks fetch --{pin.key} --from FILE",
+            f"  (or put it at {data_path}, set {env}, or pass {option})",
+            f"  where to get one:  {source}",
+        )
     )
 
 

@@ -51,11 +51,11 @@ _count = [0]
 
 
 def folder(tag):
-    """A fresh, empty folder (MicroPython has no tempfile)."""
+    """A fresh, empty folder (MicroPython has no tempfile), under $BLINKS_RT_TMP: the test's own
+    temporary folder, which pytest sets and removes (tests/firmware/conftest.py), so two workers'
+    MicroPython runs never share one and nothing is left in /tmp."""
     _count[0] += 1
-    base = "/tmp/blinks-rt-share-{}-{}-{}".format(
-        tag, os.getpid() if hasattr(os, "getpid") else 0, _count[0]
-    )
+    base = "{}/blinks-rt-share-{}-{}".format(os.getenv("BLINKS_RT_TMP") or "/tmp", tag, _count[0])
     remove_tree(base)
     os.mkdir(base)
     return base + "/"

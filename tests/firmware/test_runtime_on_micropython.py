@@ -17,11 +17,12 @@ needs_mpy = pytest.mark.skipif(
 )
 
 
-def run_mpy(script, *args):
+def run_mpy(script, tmp, *args):
     """Every runtime test module in one process, compiled from source (native code too): more
     heap than a tile's 192K, which imports .mpy files (bench mpy_heap_kb and rp2_heap_free_kb
     hold the tile's own figure)."""
     env = dict(os.environ, MICROPYPATH=os.path.join(ROOT, "firmware") + ":" + HERE)
+    env["BLINKS_RT_TMP"] = str(tmp)  # rt_share's build folders (MicroPython has no tempfile)
     return subprocess.run(
         [MICROPYTHON, "-X", "heapsize=256K", os.path.join(HERE, script), *args],
         check=False,
@@ -43,8 +44,8 @@ def cpython_test_count():
 
 
 @needs_mpy
-def test_every_runtime_test_passes_on_micropython():
-    out = run_mpy("mpy_runner.py")
+def test_every_runtime_test_passes_on_micropython(tmp_path):
+    out = run_mpy("mpy_runner.py", tmp_path)
     assert out.returncode == 0, out.stdout + out.stderr
     last = out.stdout.strip().splitlines()[-1]
     assert last == f"RESULT passed={cpython_test_count()} failed=0", out.stdout
@@ -106,8 +107,8 @@ def test_every_firmware_module_imports_on_micropython():
 
 
 @needs_mpy
-def test_a_tile_with_the_demo_game_fits_in_32_kb_of_heap():
-    out = run_mpy("mpy_heap.py")
+def test_a_tile_with_the_demo_game_fits_in_32_kb_of_heap(tmp_path):
+    out = run_mpy("mpy_heap.py", tmp_path)
     assert out.returncode == 0, out.stdout + out.stderr
     used = int(out.stdout.strip().split("=")[1])
     assert 0 < used <= 32 * 1024, used

@@ -67,7 +67,7 @@ def test_a_file_that_does_not_match_its_pin_is_refused_with_both_hashes_and_noth
     message = str(failed.value)
     assert pins.MICROPYTHON.sha256 in message
     assert hashlib.sha256(server.files["/RPI_PICO.uf2"]).hexdigest() in message
-    assert "nothing was kept" in message and "supply it by hand" in message
+    assert "nothing was kept" in message and "blinks fetch --firmware --from FILE" in message
     assert leftovers(cache) == []
 
 
@@ -124,7 +124,7 @@ def test_offline_names_what_is_missing_and_how_to_supply_it(cache, server, monke
         assert str(cache / pins.MICROPYTHON.filename) in message  # where it was looked for
         assert "blinks fetch" in message and pins.MICROPYTHON.url in message  # how to supply
         assert "BLINKS_RP2_FIRMWARE" in message
-        with pytest.raises(images.MissingImage, match="no RP2040 bootrom.*BLINKS_RP2_BOOTROM"):
+        with pytest.raises(images.MissingImage, match="(?s)no RP2040 bootrom.*BLINKS_RP2_BOOTROM"):
             images.bootrom_path(fetch=True, offline=not offline_env)
     assert server.requests == {}
 
@@ -220,3 +220,43 @@ def test_the_bootrom_source_is_read_as_data():
 def test_a_direct_fetch_into_a_folder(tmp_path, server):
     path = fetch(pins.BOOTROM, folder=str(tmp_path / "here"), progress=False)
     assert path == str(tmp_path / "here" / pins.BOOTROM.filename)
+
+
+def test_blinks_fetch_from_a_file_you_have_checks_it_and_needs_no_network(
+    cache, server, tmp_path, capsys
+):
+    ts = tmp_path / "bootrom.ts"
+    ts.write_bytes(bootrom_ts(BOOTROM))
+    assert cli.main(["fetch", "--bootrom", "--from", str(ts)]) == 0  # the source form, decoded
+    assert capsys.readouterr().out == f"bootrom {cache / pins.BOOTROM.filename}\n"
+    assert images.bootrom_path(offline=True) == str(cache / pins.BOOTROM.filename)
+    uf2_file = tmp_path / "fw.uf2"
+    uf2_file.write_bytes(FIRMWARE[:-1] + b"!")  # not the pinned build
+    assert cli.main(["fetch", "--firmware", "--from", str(uf2_file)]) == 1
+    err = capsys.readouterr().err
+    assert "nothing was kept" in err and "--firmware (blinks emu)" in err
+    assert leftovers(cache) == [pins.BOOTROM.filename]
+    assert cli.main(["fetch", "--from", str(ts)]) == 2  # which file is it?
+    assert server.requests == {}
+
+
+def test_blinks_fetch_offline_lists_what_is_there_and_says_how_to_supply_the_rest(
+    cache, server, tmp_path, capsys
+):
+    rom = tmp_path / "bootrom.bin"
+    rom.write_bytes(BOOTROM)
+    assert cli.main(["fetch", "--bootrom", "--from", str(rom)]) == 0
+    capsys.readouterr()
+    assert cli.main(["fetch", "--offline"]) == 1
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["firmware missing", f"bootrom {cache / pins.BOOTROM.filename}"]
+    assert "blinks fetch --firmware --from FILE" in err
+    assert max(len(line) for line in err.splitlines()) < 200  # a few short lines, not one long
+    assert server.requests == {}
+
+
+def test_blinks_emu_offline_names_every_missing_file_at_once(cache, server, capsys):
+    assert cli.main(["emu", "--offline"]) == 2
+    err = capsys.readouterr().err
+    assert "no MicroPython firmware" in err and "no RP2040 bootrom" in err
+    assert "blinks fetch --bootrom --from FILE" in err

@@ -251,6 +251,19 @@ def test_blinks_uf2_writes_the_file_and_says_what_it_holds(micropython_uf2, tmp_
     assert [n for n in os.listdir(tmp_path) if n.endswith(".part")] == []
 
 
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_blinks_uf2_saves_its_file_with_the_umask_like_any_saved_file(
+    micropython_uf2, tmp_path, umask
+):
+    out = tmp_path / "tile.uf2"
+    old = os.umask(umask)
+    try:
+        assert cli.main(["uf2", "--firmware-uf2", micropython_uf2, "-o", str(out)]) == 0
+    finally:
+        os.umask(old)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
 def test_blinks_uf2_bad_usage_and_bad_input_exit_2_and_keep_what_was_there(
     micropython_uf2, tmp_path, capsys
 ):
