@@ -23,9 +23,11 @@ def pytest_collection_modifyitems(items):
 def pytest_terminal_summary(terminalreporter):
     """Say how many emulated-tile tests skipped, and why, at the end of the run (the README
     points here rather than giving a count that drifts as tests come and go)."""
-    from session_summary import emu_summary
+    from session_summary import emu_advice, emu_skips, emu_summary
 
-    for line in emu_summary(terminalreporter.stats.get("skipped", [])):
+    skipped = terminalreporter.stats.get("skipped", [])
+    advice = emu_advice() if emu_skips(skipped)[0] else []
+    for line in emu_summary(skipped, advice):
         if line.startswith("---"):
             terminalreporter.write_sep("-", line.strip("- "))
         else:

@@ -18,8 +18,9 @@ def emu_skips(skipped):
     return count, sorted(reasons)
 
 
-def emu_summary(skipped):
-    """The lines to print: a heading and the count with its reasons, or none."""
+def emu_summary(skipped, advice=()):
+    """The lines to print: a heading, the count with its short reasons, then once the whole
+    advice (how to supply each missing part), or nothing when no emulated-tile test skipped."""
     count, reasons = emu_skips(skipped)
     if not count:
         return []
@@ -27,4 +28,23 @@ def emu_summary(skipped):
     return [
         "--- emulated tiles",
         f"{count} emulated-tile test{plural} skipped: " + "; ".join(reasons),
+        *advice,
     ]
+
+
+def emu_advice():
+    """The full messages for what the emulated tiles lack here, asked again at the end of the
+    run (no download, no install): what is missing, where it goes, and how to supply it."""
+    from host_tools.emu import images, node_env
+
+    lines = []
+    for find in (images.firmware_path, images.bootrom_path):
+        try:
+            find(offline=True)
+        except images.MissingImage as exc:
+            lines += str(exc).splitlines()
+    try:
+        node_env.node_command()
+    except node_env.EmuSetupError as exc:
+        lines.append(str(exc))
+    return lines

@@ -26,8 +26,7 @@ OFFLINE_ENV = "BLINKS_OFFLINE"
 BOOTROM_BYTES = 16384
 
 FIRMWARE_HELP = (
-    f"the official UF2 for board RPI_PICO, {min_release()} or newer, from "
-    "https://micropython.org/download/RPI_PICO/ (1.28.0 is pinned)"
+    f"any official RPI_PICO UF2, {min_release()} or newer: https://micropython.org/download/RPI_PICO/"
 )
 BOOTROM_HELP = (
     "a 16 KB dump of any Pico's mask ROM (revision B1): `picotool save -r 0 0x4000 bootrom.bin`"
@@ -82,12 +81,13 @@ def _find(given, env, default_name, pin, option, what, help_text, fetch, offline
 
 def _missing_message(pin, data_path, option, env, what, help_text, offline):
     why = (
-        "fetching is off: --offline or BLINKS_OFFLINE"
+        "fetching is off (--offline or BLINKS_OFFLINE)"
         if offline
         else "`blinks emu` and `blinks uf2` fetch it on first use"
     )
     return (
-        f"no {what} ({why})\n"
+        f"no {what}\n"
+        f"  {why}\n"
         f"  looked at:  {data_path}\n"
         f"              {fetcher.cached_path(pin)} (the cache)\n"
         + supply_lines(pin, data_path, option, env, help_text)
@@ -98,7 +98,7 @@ def supply_lines(pin, data_path, option, env, help_text):
     """A few short lines: the one command that supplies the file from a copy a person has, and
     where such a copy comes from."""
     if pin.decode is None:
-        source = f"{pin.url} (pinned), or {help_text}"
+        source = f"{pin.url} (pinned); or {help_text}"
     else:  # the pinned download is source text that holds the file
         source = f"{help_text}; or {pin.url}, which --from decodes"
     return "\n".join(

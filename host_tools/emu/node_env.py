@@ -119,8 +119,10 @@ def harness_dir():
                 timeout=600,
             )
             if proc.returncode:
+                said = proc.stderr.strip().splitlines()[-6:]  # npm's summary, not a whole trace
                 raise EmuSetupError(
-                    f"could not install rp2040js from the npm registry: {proc.stderr.strip()}"
+                    "could not install rp2040js from the npm registry (`npm ci` in "
+                    f"{folder})\n" + "\n".join("  " + line for line in said)
                 )
         for name in _harness_files():
             src = os.path.join(JS_DIR, name)

@@ -10,6 +10,7 @@ import os
 import shutil
 
 import pytest
+from session_summary import EMU_UNAVAILABLE
 
 from host_tools.emu import images
 from host_tools.emu.cluster import EmuCluster
@@ -18,21 +19,33 @@ from host_tools.emu.node_env import EmuSetupError, harness_dir
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def _unavailable(reason):
+def _unavailable(problems):
+    """Skip with one short reason a test (each problem's first line); the whole advice, how to
+    supply each missing part, is printed once at the end of the run (tests/session_summary.py)."""
     if os.environ.get("BLINKS_REQUIRE_EMU"):
-        pytest.fail(f"emulated tiles required (BLINKS_REQUIRE_EMU) but unavailable: {reason}")
-    pytest.skip(f"emulated tiles unavailable: {reason}")
+        pytest.fail(
+            "emulated tiles required (BLINKS_REQUIRE_EMU) but unavailable:\n" + "\n".join(problems)
+        )
+    short = "; ".join(p.splitlines()[0] for p in problems)
+    pytest.skip(f"{EMU_UNAVAILABLE}{short} (how to supply it: the end of the run)")
 
 
 @pytest.fixture(scope="session")
 def rp2_images():
     """(firmware UF2, bootrom) paths, with Node and rp2040js set up."""
+    found, problems = [], []
+    for find in (images.firmware_path, images.bootrom_path):
+        try:
+            found.append(find())
+        except images.MissingImage as exc:
+            problems.append(str(exc))
     try:
-        found = images.firmware_path(), images.bootrom_path()
         harness_dir()
-    except (images.MissingImage, EmuSetupError) as exc:
-        _unavailable(str(exc))
-    return found
+    except EmuSetupError as exc:
+        problems.append(str(exc))
+    if problems:
+        _unavailable(problems)
+    return tuple(found)
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ import tempfile
 import time
 
 import pytest
+from session_summary import EMU_UNAVAILABLE
 
 from host_tools.cli.flash import flash_all
 from host_tools.emu import images
@@ -142,7 +143,7 @@ def node_check(script, *args, timeout=300):
     except EmuSetupError as exc:
         if os.environ.get("BLINKS_REQUIRE_EMU"):
             pytest.fail(f"emulated tiles required (BLINKS_REQUIRE_EMU) but unavailable: {exc}")
-        pytest.skip(f"Node or rp2040js unavailable: {exc}")
+        pytest.skip(EMU_UNAVAILABLE + str(exc).splitlines()[0])
     here = os.path.dirname(os.path.abspath(__file__))
     proc = subprocess.run(
         [node_command(), os.path.join(here, script), folder, *map(str, args)],
