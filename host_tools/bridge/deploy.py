@@ -141,9 +141,11 @@ def sha256(data):
 class Deployer:
     """Flashes `image` through an open mpremote SerialTransport; `progress(done, total, step)`."""
 
-    def __init__(self, transport, image, progress=None, cancel=None):
+    def __init__(self, transport, image, progress=None, cancel=None, verify=False):
         self.transport = transport  # already in the raw REPL (host_tools.bridge.link.connect)
         self.image = image
+        self.verify = verify  # hash every file even when main.py already names this build
+        self.unchanged = False  # the tile already ran this build: nothing was walked or sent
         self.progress = progress or (lambda done, total, step: None)
         self.cancel = cancel
         self.written_files = []  # sent over the serial link
@@ -186,14 +188,22 @@ class Deployer:
     def run(self):
         image = self.image
         self._exec(DEVICE_HELPERS)
-        self.serial = self._eval("_bserial()")
-        release = self._eval("os.uname().release")
+        self.serial, release, tile_mpy, running_main = self._eval(
+            "[_bserial(), os.uname().release, getattr(sys.implementation, '_mpy', None), "
+            "_bfs('main.py')]"
+        )
         if too_old(release):
             raise DeployError(
                 f"this tile runs MicroPython {release}; the firmware needs {min_release()} or "
                 "newer: flash a newer MicroPython UF2 onto it first; old firmware kept"
             )
-        tile_mpy = self._eval("getattr(sys.implementation, '_mpy', None)")
+        if running_main == sha256(image.main_py) and not self.verify:
+            # main.py names fw/<build> and is only ever switched to a build whose every file
+            # was checked on the tile: that build is whole, and nothing need be walked or sent
+            self.unchanged = self.switched = True
+            self._remove_stale()
+            self.progress(0, 0, "done")
+            return self
         arch = ARCHES.get(tile_mpy >> 10) if tile_mpy else None
         if arch is not None:
             image = self.image = image.for_arch(arch)  # its native code for this tile's CPU
@@ -243,14 +253,18 @@ class Deployer:
             self.written_files.append("main.py")
         if self._eval("_bfs('main.py')") != sha256(image.main_py):
             raise DeployError("main.py does not match after the switch")
-        stale = [d for d in self._eval("_bdirs()") if d != image.build]
-        if stale:
-            self._exec("\n".join("_brm(%r)" % ("fw/" + d) for d in stale))
+        self._remove_stale()
         extra = sorted(set(on_tile) - set(image.files))
         if extra:
             self._exec("\n".join("os.remove(%r)" % (image.fw_dir + "/" + p) for p in extra))
         self.progress(total, total, "done")
         return self
+
+    def _remove_stale(self):
+        """Other builds' folders (litter of an earlier flash that stopped after its switch)."""
+        stale = [d for d in self._eval("_bdirs()") if d != self.image.build]
+        if stale:
+            self._exec("\n".join("_brm(%r)" % ("fw/" + d) for d in stale))
 
     def _write(self, path, data, done, total, rename=True):
         if not data:

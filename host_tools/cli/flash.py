@@ -61,6 +61,12 @@ def add_arguments(parser):
         action="store_true",
         help="leave the tile at its REPL instead of restarting it into the game",
     )
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="hash every file on the tile even when it already runs this build (by default a "
+        "tile whose main.py names the build is left as it is: a build is only switched to whole)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     parser.add_argument(
         "--dry-run",
@@ -75,6 +81,7 @@ class TileResult:
         self.serial = "?"
         self.ok = False
         self.error = None
+        self.unchanged = False  # it already ran this build: nothing walked or sent
         self.files_written = 0
         self.written = []  # paths sent, inside fw/<build>/ (and "main.py")
         self.copied = 0  # files unchanged since the running build, copied on the tile
@@ -116,7 +123,7 @@ def classify(exc):
     return text
 
 
-def flash_one(port, image, result, progress, reset, cancel=None):
+def flash_one(port, image, result, progress, reset, cancel=None, verify=False):
     """Flash one tile; never raises (the result says what happened).
 
     Whatever happens the tile leaves the raw REPL, and with `reset` restarts into the build it
@@ -130,12 +137,13 @@ def flash_one(port, image, result, progress, reset, cancel=None):
         if not_a_port:
             raise LinkError(not_a_port)
         transport = connect(port, overall=deadline)
-        d = Deployer(transport, image, progress, cancel)
+        d = Deployer(transport, image, progress, cancel, verify)
         try:
             d.run()
         finally:
             result.serial = d.serial
             result.switched = d.switched
+            result.unchanged = d.unchanged
             result.written = list(d.written_files)
             result.copied = len(d.copied_files)
             result.files_written = len(d.written_files)
@@ -155,7 +163,7 @@ def flash_one(port, image, result, progress, reset, cancel=None):
         result.seconds = time.monotonic() - t0
 
 
-def flash_all(ports, image, reset=True, quiet=False, cancel=None):
+def flash_all(ports, image, reset=True, quiet=False, cancel=None, verify=False):
     """Flash `image` to every port at once; returns the TileResults in port order.
 
     Ctrl-C sets `cancel`: every tile stops after the command it is running and is left as
@@ -182,7 +190,7 @@ def flash_all(ports, image, reset=True, quiet=False, cancel=None):
 
                 th = threading.Thread(
                     target=flash_one,
-                    args=(r.port, image, r, progress, reset, cancel),
+                    args=(r.port, image, r, progress, reset, cancel, verify),
                     daemon=True,  # a second Ctrl-C must not wait for them
                 )
                 th.start()
@@ -201,7 +209,7 @@ def flash_all(ports, image, reset=True, quiet=False, cancel=None):
 def outcome_words(result):
     """How a tile's flash ended, for its progress bar: after Ctrl-C, which firmware it kept."""
     if result.ok:
-        return "[green]ok"
+        return "[green]ok (unchanged)" if result.unchanged else "[green]ok"
     if result.cancelled:
         return "[yellow]stopped: " + ("new firmware" if result.switched else "old firmware kept")
     return "[red]failed"
@@ -229,7 +237,7 @@ def print_summary(results, image, console):
         table.add_row(
             r.port,
             r.serial,
-            "[green]ok" if r.ok else f"[red]{r.error}",
+            outcome_words(r) if r.ok else f"[red]{r.error}",
             str(r.files_written),
             str(r.copied),
             str(r.bytes_written),
@@ -278,7 +286,9 @@ def run(args):
         print_image(image, console)
         return 0
     cancel = threading.Event()
-    results = flash_all(ports, image, reset=not args.no_reset, quiet=args.quiet, cancel=cancel)
+    results = flash_all(
+        ports, image, reset=not args.no_reset, quiet=args.quiet, cancel=cancel, verify=args.verify
+    )
     if cancel.is_set():
         print(interrupted_message(results), file=sys.stderr)
         return 130

@@ -80,6 +80,24 @@ def test_reflash_of_unchanged_firmware_writes_nothing(make_tile):
     assert {p: after[p] for p in firmware} == firmware  # same contents, not even rewritten
 
 
+def test_an_unchanged_reflash_asks_one_hash_and_verify_walks_every_file(make_tile):
+    """A tile whose main.py names the build is left as it is, without hashing its files; a file
+    changed behind the tools' back is found and mended only with --verify."""
+    tile = make_tile(**FAST)
+    image = build()
+    assert flash_all([tile.port], image, quiet=True)[0].ok
+    changed = sorted(p for p in image.files if p.endswith(".mpy"))[0]
+    with open(os.path.join(tile.flash_dir, image.fw_dir, changed), "r+b") as f:
+        f.seek(10)
+        f.write(b"\xff")
+    again = flash_all([tile.port], image, quiet=True)[0]
+    assert again.ok and again.unchanged and again.files_written == 0
+    checked = flash_all([tile.port], image, quiet=True, verify=True)[0]
+    assert checked.ok and not checked.unchanged
+    assert checked.written == [changed]
+    assert installed_build(tile.flash_dir, [image]) is image
+
+
 def test_flash_switches_builds_and_removes_the_old_one(make_tile, firmware_copy):
     tile = make_tile(**FAST)
     a, b = build(firmware_dir=firmware_copy("a")), build(firmware_dir=firmware_copy("b"))
