@@ -29,6 +29,16 @@ READ_TIMEOUT = 2.0  # s: longest single read; a board answers raw-REPL requests 
 CONNECT_TIMEOUT = 5.0  # s: for the tile to stop its program and show the raw REPL prompt
 LEAVE_TIMEOUT = 2.0  # s: for the friendly prompt, and for a reboot to start
 BUSY_WAIT = 2.0  # s: a port that exists but cannot be opened yet (a tile just reset) is retried
+# s: a tile heard booting (its boot lines, or MicroPython's banner) is alive, only busy: it is
+# given this long, all told, to reach its prompt. Emulated tiles on a loaded PC boot slowly.
+BOOT_WAIT = 30.0
+BOOT_SIGNS = (
+    b"BLINKS boot",
+    b"BLINKS crashes",
+    b"BLINKS safe mode",
+    b"MicroPython v",
+    b"soft reboot",
+)
 
 _chatter = threading.local()
 
@@ -120,23 +130,43 @@ def connect(port, overall=60.0, connect_timeout=CONNECT_TIMEOUT):
     """
     t = open_port(port)
     t.serial = _Deadlined(t.serial, time.monotonic() + overall, overall)
-    _chatter.last = None
-    try:
-        t.enter_raw_repl(soft_reset=False, timeout_overall=connect_timeout)
-    except TransportError as exc:
-        got = _chatter.last
-        close(t)
-        if "could not enter raw repl" not in str(exc):
-            raise
-        heard = "nothing" if not got else f"{got!s:.80}"
-        raise LinkError(
-            f"no MicroPython prompt within {connect_timeout:.0f} s (heard {heard}; "
-            "is it a MicroPython board, and is no other program using it?)"
-        ) from None
-    except OSError as exc:
-        close(t)
-        raise LinkError(f"port vanished or unplugged ({exc})") from None
-    return t
+    booting_until = None
+    while True:
+        _chatter.last = None
+        try:
+            t.enter_raw_repl(soft_reset=False, timeout_overall=connect_timeout)
+            return t
+        except TransportError as exc:
+            got = _chatter.last
+            if "could not enter raw repl" not in str(exc):
+                close(t)
+                raise
+            if booting_until is None and heard_booting(got):
+                booting_until = time.monotonic() + BOOT_WAIT - connect_timeout
+            if booting_until is not None and time.monotonic() < booting_until:
+                continue  # still booting: ask again (Ctrl-C, Ctrl-A) once it may listen
+            close(t)
+            heard = "nothing" if not got else f"{got!s:.80}"
+            if booting_until is not None:
+                raise LinkError(
+                    f"heard the tile boot, but no MicroPython prompt within {BOOT_WAIT:.0f} s "
+                    f"(last heard {heard})"
+                ) from None
+            raise LinkError(
+                f"no MicroPython prompt within {connect_timeout:.0f} s (heard {heard}; "
+                "is it a MicroPython board, and is no other program using it?)"
+            ) from None
+        except OSError as exc:
+            close(t)
+            raise LinkError(f"port vanished or unplugged ({exc})") from None
+
+
+def heard_booting(got):
+    """True when what a tile said instead of a prompt shows it booting (alive, only busy)."""
+    if not got:
+        return False
+    data = got if isinstance(got, (bytes, bytearray)) else str(got).encode("utf-8", "replace")
+    return any(sign in data for sign in BOOT_SIGNS)
 
 
 def leave(transport, restart=False):

@@ -24,12 +24,12 @@ import signal
 import sys
 import threading
 
-from simulator.output_path import folder_problem
 from host_tools.emu import images, transceiver
 from host_tools.emu.cluster import SHAPES, EmuCluster, EmuError
 from host_tools.emu.commands import Commands
 from host_tools.emu.node_env import EmuSetupError
 from host_tools.fetch import FetchError
+from simulator.output_path import folder_problem
 
 MAX_TILES = 18
 

@@ -25,9 +25,7 @@ BOOTROM_ENV = "BLINKS_RP2_BOOTROM"
 OFFLINE_ENV = "BLINKS_OFFLINE"
 BOOTROM_BYTES = 16384
 
-FIRMWARE_HELP = (
-    f"any official RPI_PICO UF2, {min_release()} or newer: https://micropython.org/download/RPI_PICO/"
-)
+FIRMWARE_HELP = f"any official RPI_PICO UF2, {min_release()} or newer: https://micropython.org/download/RPI_PICO/"
 BOOTROM_HELP = (
     "a 16 KB dump of any Pico's mask ROM (revision B1): `picotool save -r 0 0x4000 bootrom.bin`"
 )

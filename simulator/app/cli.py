@@ -4,8 +4,8 @@ import math
 import os
 import sys
 
-from simulator.output_path import folder_problem, output_problem
 from simulator.app.display import headless, hide_pygame_banner, open_display, save_screenshot
+from simulator.output_path import folder_problem, output_problem
 
 WINDOW_TITLE = "Blinks simulator"
 FRAME_MS = 1000.0 / 60.0

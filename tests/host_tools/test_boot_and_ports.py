@@ -124,3 +124,53 @@ def test_a_port_named_twice_or_through_a_symlink_is_listed_once(make_tile, tmp_p
     alias.symlink_to(tile.port)
     proc = run_blinks("ports", "--port", tile.port, "--port", str(alias), "--no-probe", "--json")
     assert [r["port"] for r in json.loads(proc.stdout)] == [tile.port]
+
+
+# A tile whose boot is slow and deaf to Ctrl-C (a loaded PC's emulated tile, a big game's imports):
+# it says it is booting after a while, and listens only some seconds later.
+SLOW_BOOT_MAIN = """
+import micropython, time
+micropython.kbd_intr(-1)
+def busy(s):
+    t = time.time()
+    while time.time() - t < s:
+        pass
+busy(1)
+print("BLINKS boot tile=00 fw=- game=slow")
+busy(6)
+micropython.kbd_intr(3)
+while True:
+    time.sleep(0.01)
+"""
+
+
+def test_a_tile_heard_booting_is_waited_for_and_a_silent_one_is_not(tmp_path):
+    """connect() (flash, diag, share, ports) gives a tile that says it is booting up to
+    BOOT_WAIT to reach its prompt, beyond the 5 s a silent port gets."""
+    from host_tools.bridge.link import BOOT_WAIT, CONNECT_TIMEOUT, LinkError, close, connect
+    from host_tools.virtual_tile import VirtualTile
+
+    flash = tmp_path / "slow"
+    flash.mkdir()
+    (flash / "main.py").write_text(SLOW_BOOT_MAIN)
+    with VirtualTile(str(flash), port_dir=str(tmp_path), name="slow", **FAST) as tile:
+        time.sleep(0.5)  # its main.py has started and stopped listening (a Ctrl-C before
+        # that restarts a virtual tile's interpreter, so the boot would never be met)
+        t0 = time.monotonic()
+        link = connect(tile.port)
+        waited = time.monotonic() - t0
+        try:
+            link.exec_raw("print(6*7)")
+        finally:
+            close(link)
+    assert CONNECT_TIMEOUT < waited < BOOT_WAIT
+    silent = SilentPort()
+    try:
+        try:
+            connect(silent.path)
+        except LinkError as exc:
+            assert "no MicroPython prompt within 5 s" in str(exc)
+        else:
+            raise AssertionError("a silent port connected")
+    finally:
+        silent.close()

@@ -86,7 +86,7 @@ def test_an_unchanged_reflash_asks_one_hash_and_verify_walks_every_file(make_til
     tile = make_tile(**FAST)
     image = build()
     assert flash_all([tile.port], image, quiet=True)[0].ok
-    changed = sorted(p for p in image.files if p.endswith(".mpy"))[0]
+    changed = min(p for p in image.files if p.endswith(".mpy"))
     with open(os.path.join(tile.flash_dir, image.fw_dir, changed), "r+b") as f:
         f.seek(10)
         f.write(b"\xff")

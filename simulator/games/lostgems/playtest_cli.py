@@ -17,7 +17,6 @@ import json
 import os
 import sys
 
-from simulator.output_path import folder_problem, output_problem
 from simulator.games.lostgems.bots import BEST_BOT, UnknownBot, bot_class
 from simulator.games.lostgems.deal_ceiling import deal_ceiling, first_player
 from simulator.games.lostgems.lost_points import mean_losses, score_and_losses
@@ -33,6 +32,7 @@ from simulator.games.lostgems.playtest import (
     write_game_scripts,
 )
 from simulator.games.lostgems.referee import IllegalMove
+from simulator.output_path import folder_problem, output_problem
 from simulator.sessions.playtest_cli import MAX_GAMES, rounded
 
 

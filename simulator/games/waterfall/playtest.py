@@ -14,10 +14,10 @@ import os
 import sys
 from collections import Counter
 
-from simulator.output_path import folder_problem
 from simulator.games.waterfall.bots import BEST_BOT, BOTS, UnknownBot, bot_class, play_game
 from simulator.games.waterfall.referee import IllegalMove
 from simulator.games.waterfall.rules import ENDS, MAX_PLAYERS, MIN_PLAYERS
+from simulator.output_path import folder_problem
 from simulator.sessions.playtest_cli import MAX_GAMES, rounded
 from simulator.sessions.script import ScriptError
 
