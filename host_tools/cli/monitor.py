@@ -62,6 +62,19 @@ def add_arguments(parser):
         help="stop after S seconds (0, the default: until Ctrl-C)",
     )
     parser.add_argument(
+        "--run-for",
+        dest="duration",
+        type=seconds,
+        metavar="S",
+        help="the same as --duration (the name blinks sim and blinks emu use)",
+    )
+    parser.add_argument(
+        "--screenshot",
+        metavar="FILE",
+        help="with --mirror: save the window as a PNG when the monitor stops (with "
+        "SDL_VIDEODRIVER=dummy this works with no display)",
+    )
+    parser.add_argument(
         "--events-only", action="store_true", help="show only structured lines (LG ..., BLINKS ...)"
     )
 
@@ -89,6 +102,11 @@ def run(args):
     if args.record is not None and output_problem(args.record):
         print(f"blinks monitor: --record: {output_problem(args.record)}", file=sys.stderr)
         return 2
+    if args.screenshot is not None:
+        problem = "goes with --mirror" if not args.mirror else output_problem(args.screenshot)
+        if problem:
+            print(f"blinks monitor: --screenshot: {problem}", file=sys.stderr)
+            return 2
     ports = target_ports(args.port, args.all)
     if not ports:
         print("blinks monitor: " + no_tile_message(args.all), file=sys.stderr)
@@ -136,6 +154,10 @@ def run(args):
     finally:
         monitor.stop()
         if mirror is not None:
+            if args.screenshot:
+                from simulator.app.display import save_screenshot
+
+                save_screenshot(mirror.screen, args.screenshot)
             mirror.close()
     never = [r for r in monitor.readers if not r.connected_once]
     for r in never:

@@ -1,6 +1,7 @@
 """`blinks monitor` against virtual tiles: interleaved lines, parsing, recording, reconnecting."""
 
 import json
+import os
 import time
 
 from vtile_helpers import FAST, run_blinks
@@ -154,6 +155,35 @@ def test_monitor_refuses_a_negative_duration():
     assert proc.returncode == 2
     assert "usage: blinks monitor" in proc.stderr
     assert "--duration: must be 0 or more seconds (0: until Ctrl-C), not -1" in proc.stderr
+
+
+def test_monitor_mirror_runs_headless_as_its_no_display_message_says(make_tile, tmp_path):
+    """The no-display message names --run-for and --screenshot; monitor --mirror takes both."""
+    tile = chatty_tile(make_tile, tmp_path, "one", "a001")
+    shot = tmp_path / "mirror.png"
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.pop("SDL_VIDEODRIVER", None)
+    proc = run_blinks("monitor", "--port", tile.port, "--mirror", "--run-for", "1", env=env)
+    assert proc.returncode == 2
+    assert "SDL_VIDEODRIVER=dummy and --run-for SECONDS --screenshot FILE.png" in proc.stderr
+    env["SDL_VIDEODRIVER"] = "dummy"
+    proc = run_blinks(
+        "monitor",
+        "--port",
+        tile.port,
+        "--mirror",
+        "--run-for",
+        "2",
+        "--screenshot",
+        str(shot),
+        env=env,
+        timeout=30,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "[ttyone a001] LG state tile=a001" in proc.stdout
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    proc = run_blinks("monitor", "--port", tile.port, "--screenshot", str(shot))
+    assert proc.returncode == 2 and "--screenshot: goes with --mirror" in proc.stderr
 
 
 def test_monitor_mirror_draws_the_tiles(make_tile, tmp_path, monkeypatch):

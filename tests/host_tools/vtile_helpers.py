@@ -75,10 +75,11 @@ def run_mpremote(port, *args, cwd=None, timeout=30):
     return proc.returncode, proc.stdout + proc.stderr
 
 
-def run_blinks(*args, timeout=120):
+def run_blinks(*args, timeout=120, env=None):
     return subprocess.run(
         [sys.executable, "-m", "host_tools.cli", *args],
         cwd=ROOT,
+        env=env,
         capture_output=True,
         text=True,
         timeout=timeout,
