@@ -171,7 +171,11 @@ def resolve_game(name, firmware_dir=FIRMWARE, sources=None):
     path = module_path(module, sources)
     if path is None:
         listed = f" listed in {MANIFEST}" if has_manifest(firmware_dir) else ""
-        raise BuildError(f"no game module {module!r}{listed} in {firmware_dir}")
+        known = game_modules(sources)
+        raise BuildError(
+            f"no game module {module!r}{listed} in {firmware_dir}; games there: "
+            + (", ".join(known) if known else "none")
+        )
     games = game_classes(path, sources)
     if cls:
         if cls not in games:
@@ -180,6 +184,21 @@ def resolve_game(name, firmware_dir=FIRMWARE, sources=None):
     if len(games) != 1:
         raise BuildError(f"{module}: name the game class (module:Class); found {games or 'none'}")
     return f"{module}:{games[0]}"
+
+
+def game_modules(sources):
+    """The short names of the game modules among the image's sources (games/<name>.py or
+    games/<name>/__init__.py), for an error that lists what exists."""
+    names = set()
+    for target in sources:
+        parts = target.split("/")
+        if parts[0] != "games" or len(parts) < 2:
+            continue
+        if len(parts) == 2 and parts[1].endswith(".py") and parts[1] != "__init__.py":
+            names.add(parts[1][:-3])
+        elif len(parts) == 3 and parts[2] == "__init__.py":
+            names.add(parts[1])
+    return sorted(names)
 
 
 def module_path(module, sources):
@@ -286,12 +305,20 @@ def _run_mpy_cross(path, device_name, opt, arch):
 def build(game=None, compile=True, firmware_dir=FIRMWARE, arch=TILE_ARCH):
     """The image for `game` (None = the game in firmware/tile_config.json), its native code
     compiled for `arch` (Image.for_arch gives it for another)."""
+    if not os.path.isfile(os.path.join(firmware_dir, "main.py")):
+        raise BuildError(
+            f"{firmware_dir} is no firmware tree (no main.py; it holds main.py, runtime/, "
+            "games/ and hal/)"
+        )
     if game is None:
+        config = os.path.join(firmware_dir, CONFIG_FILE)
         try:
-            with open(os.path.join(firmware_dir, CONFIG_FILE)) as f:
+            with open(config) as f:
                 game = json.load(f)["game"]
-        except (OSError, ValueError, KeyError) as exc:
-            raise BuildError(f"{CONFIG_FILE}: no game named ({exc})") from None
+        except OSError:
+            raise BuildError(f"no {config}: name the game with --game") from None
+        except (ValueError, KeyError, TypeError) as exc:
+            raise BuildError(f"{config} names no game ({exc}): name it with --game") from None
     sources, opt = image_sources(firmware_dir)
     game = resolve_game(game, firmware_dir, sources)
     files = {}

@@ -10,6 +10,7 @@ only the JSON object.
 """
 
 import json
+import os
 import sys
 
 from host_tools.bridge.diag import BUTTON_S, DiagRun
@@ -76,6 +77,16 @@ def run(args):
     if problem:
         print(f"blinks diag: {problem}", file=sys.stderr)
         return 2
+    # diag checks tiles that are there now: a missing one is said before anything else runs
+    # (with --json the report still comes, naming it, for a program that reads it)
+    missing = [p for p in args.port if not os.path.exists(p)] if not args.json else []
+    if missing:
+        for port in missing:
+            print(
+                f"blinks diag: --port {port}: no such port (unplugged, or a wrong path?)",
+                file=sys.stderr,
+            )
+        return 1
 
     def say(text):
         print(f"blinks diag: {text}", file=sys.stderr, flush=True)

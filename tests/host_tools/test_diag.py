@@ -292,3 +292,11 @@ def test_the_table_names_each_face_its_neighbour_figures_and_verdict(capsys):
     assert "tile 1 face 5" in out and "313 us" in out and "403 us" in out
     assert "FAIL: received 47 of 50 frames" in out and "no neighbour" in out
     assert "pairs checked (found, or named by --expect): tile 0 face 2 - tile 1 face 5" in out
+
+
+def test_a_missing_port_is_said_before_any_banner_or_table(tmp_path, capsys):
+    port = str(tmp_path / "ttyNOPE")
+    assert cli.main(["diag", "--port", port]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"blinks diag: --port {port}: no such port (unplugged, or a wrong path?)\n"

@@ -409,3 +409,13 @@ def test_many_parallel_flashes_never_parse_python_in_two_threads_at_once(
         for t in tiles:
             assert installed_build(t.flash_dir, images) is image
     assert not overlaps, f"ast parses overlapped in threads {overlaps[0]}"
+
+
+def test_a_wrong_game_or_firmware_folder_says_what_exists(tmp_path):
+    proc = run_blinks("flash", "--game", "nosuch", "--port", "/dev/null")
+    assert proc.returncode == 2
+    assert "games there: demo, " in proc.stderr and ", lostgems" in proc.stderr
+    proc = run_blinks("flash", "--firmware", str(tmp_path), "--port", "/dev/null")
+    assert proc.returncode == 2
+    assert f"{tmp_path} is no firmware tree (no main.py" in proc.stderr
+    assert "Errno" not in proc.stderr
