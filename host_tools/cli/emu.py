@@ -32,11 +32,16 @@ from host_tools.fetch import FetchError
 from simulator.output_path import folder_problem
 
 MAX_TILES = 18
+GAME_TILES = 6  # --game's default: a quick deal that shows the game (Lost Gems: one colour)
+DEALT_GAMES = ("lostgems", "waterfall", "gemmatch")  # firmware games dealt by a 6 s hold
 
 
 def add_arguments(p):
     p.add_argument(
-        "--tiles", type=int, default=1, metavar="N", help=f"how many tiles, 1-{MAX_TILES}"
+        "--tiles",
+        type=int,
+        metavar="N",
+        help=f"how many tiles, 1-{MAX_TILES} (default 1; with --game, {GAME_TILES})",
     )
     p.add_argument("--shape", choices=sorted(SHAPES), default="blob", help="how they touch (blob)")
     p.add_argument(
@@ -90,12 +95,34 @@ def add_arguments(p):
     p.add_argument(
         "--table",
         metavar="GAME",
-        help="with --window: whose table to lay out (default lostgems); the tiles run what "
-        "is flashed on them",
+        help="with --window: whose table to lay out (default lostgems, or --game's); the tiles "
+        "run what is flashed on them",
+    )
+    p.add_argument(
+        "--game",
+        metavar="GAME",
+        help=f"with --window: flash GAME ({', '.join(DEALT_GAMES)}) onto the tiles and deal it "
+        "(a 6 s hold on tile 0), so a game is ready to play in one command; one tile is "
+        "flashed with `blinks flash` (about a minute the first time) and the others get its "
+        "flash image",
     )
 
 
 def run(args):
+    if args.game is not None:
+        if args.game not in DEALT_GAMES:
+            print(
+                f"blinks emu: --game must be one of {', '.join(DEALT_GAMES)} (games the tiles "
+                f"deal), not {args.game!r}",
+                file=sys.stderr,
+            )
+            return 2
+        if not args.window:
+            print("blinks emu: --game goes with --window", file=sys.stderr)
+            return 2
+        args.table = args.table or args.game
+    if args.tiles is None:
+        args.tiles = GAME_TILES if args.game else 1
     if not 1 <= args.tiles <= MAX_TILES:
         print(f"blinks emu: --tiles must be 1-{MAX_TILES}, got {args.tiles}", file=sys.stderr)
         return 2

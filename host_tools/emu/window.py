@@ -256,27 +256,38 @@ def heap_words(info, now_ms):
     )
 
 
-def announce(cluster, told):
+def announce(cluster, told, game=None):
     """Print `PORT <i> <path>` for each tile newly up (stdout), and once all are, how to flash
-    them (stderr), as `blinks emu` without the window does. Returns the tiles told so far."""
+    them (stderr), as `blinks emu` without the window does, or with `game` (--game) what they
+    hold and how to watch them. Returns the tiles told so far."""
     for i in range(cluster.n):
         if i not in told and cluster.up[i].is_set():
             told.add(i)
             print(f"PORT {i} {cluster.ports[i]}", flush=True)
             if len(told) == cluster.n:
+                then = (
+                    f"blinks emu: they hold {game}, dealt by a 6 s hold on tile 0; to watch "
+                    "them, in another terminal:\n"
+                    if game
+                    else "blinks emu: to flash them, in another terminal:\n"
+                )
                 print(
                     f"blinks emu: {cluster.n} tile(s) ({cluster.shape}) in the window; close it "
                     "or Ctrl-C to stop\n"
-                    "blinks emu: to flash them, in another terminal:\n"
-                    f"  export BLINKS_PORTS={os.pathsep.join(cluster.ports)}\n"
-                    "  blinks flash --all && blinks monitor --all",
+                    + then
+                    + f"  export BLINKS_PORTS={os.pathsep.join(cluster.ports)}\n"
+                    + (
+                        "  blinks monitor --all"
+                        if game
+                        else "  blinks flash --all && blinks monitor --all"
+                    ),
                     file=sys.stderr,
                     flush=True,
                 )
     return told
 
 
-def run_loop(app, screen, stop, run_for=None):
+def run_loop(app, screen, stop, run_for=None, game=None):
     """Frames until the window closes, `stop` is set, or `run_for` emulated seconds pass; with
     the dummy driver (nobody watches), until `run_for` (0 if not given), in lockstep."""
     import pygame
@@ -294,7 +305,7 @@ def run_loop(app, screen, stop, run_for=None):
             app.handle_event(ev)
         gestures = app.gestures
         busy = bool(events) or gestures.drag is not None or gestures.pressed is not None
-        announce(cluster, told)
+        announce(cluster, told, game)
         if limit is not None and world.now >= limit:
             break
         real_ms = FRAME_MS if unwatched else ticker.tick(FPS if busy else IDLE_FPS)
@@ -306,9 +317,35 @@ def run_loop(app, screen, stop, run_for=None):
         if not unwatched:
             app.render(screen)
             pygame.display.flip()
-    announce(cluster, told)
+    announce(cluster, told, game)
     app.render(screen)
     pygame.display.flip()
+
+
+BOOTED_MS = 2500  # emulated ms by which flashed tiles have booted and linked up
+DEAL_HOLD_MS = 6300  # a 6 s hold (runtime/button.py LONG_LONG_PRESS_MS) and a little more
+
+
+def flash_game(game, cluster, firmware, bootrom):
+    """Flash `game`'s build onto the cluster's tiles before they start (host_tools.emu.flashed:
+    one tile through `blinks flash`, its flash image copied to the others)."""
+    from host_tools.bridge.build import BuildError, build
+    from host_tools.emu.flashed import flash_image_path, flash_tiles
+
+    try:
+        image = build(game)
+    except BuildError as exc:
+        raise EmuError(f"cannot build {game}: {exc}") from None
+    if not os.path.exists(flash_image_path(image, firmware)):
+        print(
+            f"blinks emu: flashing {game} onto an emulated tile (once for this build)...",
+            file=sys.stderr,
+            flush=True,
+        )
+    try:
+        flash_tiles(image, cluster.state_dir, cluster.n, firmware, bootrom)
+    except RuntimeError as exc:
+        raise EmuError(str(exc)) from None
 
 
 def run_window(args, firmware, bootrom, transceiver):
@@ -343,11 +380,16 @@ def run_window(args, firmware, bootrom, transceiver):
     status = 0
     app = None
     try:
+        if getattr(args, "game", None):
+            flash_game(args.game, cluster, firmware, bootrom)
         cluster.start(wait_up=False)
+        if getattr(args, "game", None):
+            # after the tiles have booted and found their neighbours, a 6 s hold deals
+            cluster.press(0, DEAL_HOLD_MS, at_ms=BOOTED_MS)
         app = make_app(cluster, args.table, lockstep=unwatched, seed=args.seed)
         screen = pygame.display.set_mode((app.width, app.height))
         pygame.display.set_caption(f"blinks emu --window - {args.tiles} tile(s)")
-        run_loop(app, screen, stop, args.run_for)
+        run_loop(app, screen, stop, args.run_for, getattr(args, "game", None))
         if args.screenshot:
             try:
                 save_screenshot(screen, args.screenshot)

@@ -1,11 +1,8 @@
 """Helpers for the emulated-tile tests: boot lines, tiles that already hold a build, and the
 Node checks of the emulated CPU."""
 
-import fcntl
-import hashlib
 import json
 import os
-import shutil
 import subprocess
 import tempfile
 import time
@@ -13,9 +10,8 @@ import time
 import pytest
 from session_summary import EMU_UNAVAILABLE
 
-from host_tools.cli.flash import flash_all
 from host_tools.emu import images
-from host_tools.emu.cluster import EmuCluster
+from host_tools.emu.flashed import flash_tiles
 from host_tools.emu.node_env import EmuSetupError, harness_dir, node_command
 
 
@@ -49,28 +45,11 @@ def _cache_dir():
 
 
 def flashed_image(image, state_dir, tiles=1):
-    """Give tiles 0..tiles-1 in `state_dir` a flash that `blinks flash` put `image` on.
-
-    The first call flashes one emulated tile for real and keeps its flash image; later calls
-    (from any test worker of this run) copy it, as a builder flashes one tile and clones it."""
-    with open(images.firmware_path(), "rb") as f:
-        uf2 = hashlib.sha256(f.read()).hexdigest()[:12]
-    cached = os.path.join(_cache_dir(), f"{image.build}-{uf2}.flash")
-    with open(cached + ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not os.path.exists(cached):
-            work = tempfile.mkdtemp(prefix="blinks-flash-")
-            try:
-                with EmuCluster(tiles=1, state_dir=work, mode="fast") as one:
-                    result = flash_all(one.ports, image, quiet=True)[0]
-                    assert result.ok, result.error
-                shutil.copyfile(os.path.join(work, "tile0.flash"), cached + ".tmp")
-                os.replace(cached + ".tmp", cached)
-            finally:
-                shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(state_dir, exist_ok=True)
-    for i in range(tiles):
-        shutil.copyfile(cached, os.path.join(state_dir, f"tile{i}.flash"))
+    """Give tiles 0..tiles-1 in `state_dir` a flash that `blinks flash` put `image` on (the
+    product's own host_tools.emu.flashed, its images kept for this test run only)."""
+    flash_tiles(
+        image, state_dir, tiles, images.firmware_path(), images.bootrom_path(), _cache_dir()
+    )
 
 
 def dealt_items(tiles, line):

@@ -7,6 +7,7 @@ pins and the lines on their serial ports.
 """
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -200,3 +201,38 @@ def test_the_window_s_options_are_checked_before_anything_starts(argv, said, cap
 
     assert main(["emu", "--tiles", "2", *argv]) == 2
     assert said in capsys.readouterr().err
+
+
+@pytest.mark.long
+def test_blinks_emu_window_game_flashes_and_deals_in_one_command(rp2_images, tmp_path):
+    """`blinks emu --window --game lostgems`: tiles that hold the game and are dealt, with no
+    other terminal. The one tile flashed for real is this run's (flashed_image), left in the
+    command's cache as a person's own first run leaves it, so no second flash is made."""
+    from host_tools.emu.flashed import flash_image_path
+
+    image = build("lostgems")
+    flashed_image(image, tmp_path / "seed", tiles=1)
+    cache = tmp_path / "cache"
+    kept = flash_image_path(image, rp2_images[0], str(cache / "blinks" / "emu-flash"))
+    os.makedirs(os.path.dirname(kept))
+    shutil.copyfile(tmp_path / "seed" / "tile0.flash", kept)
+    shot = tmp_path / "dealt.png"
+    proc = subprocess.run(
+        [sys.executable, "-m", "host_tools.cli", "emu", "--window", "--game", "lostgems"]
+        + ["--run-for", "12", "--screenshot", str(shot)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=dict(os.environ, SDL_VIDEODRIVER="dummy", XDG_CACHE_HOME=str(cache)),
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert len(proc.stdout.splitlines()) == 6  # PORT lines: six tiles by default
+    assert "they hold lostgems, dealt by a 6 s hold on tile 0" in proc.stderr
+    assert "flashing lostgems" not in proc.stderr  # the cached flash image was used
+    picture = pygame.image.load(str(shot))
+    # face-down tiles glow green; undealt ones breathe white: count clearly green pixels
+    width, height = picture.get_size()
+    pixels = (picture.get_at((x, y)) for x in range(0, width, 2) for y in range(0, height, 2))
+    green = sum(1 for p in pixels if p.g > 120 and p.g > 2 * p.r and p.g > 2 * p.b)
+    assert green > 300, green
