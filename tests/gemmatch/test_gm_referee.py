@@ -222,6 +222,45 @@ def test_the_fast_outlook_finds_what_the_referee_finds():
     assert checked > 500
 
 
+def test_the_bots_placement_gain_counts_what_the_outlooks_groups_are_worth():
+    """placement_gain adds up gems and tokens instead of building the groups: on every open cell,
+    rotation and token of random games' positions, and every hand room, it equals gain() of
+    the outlook's own groups, and says whether any group is made; so does an outlook made
+    around one cell only (the careful bot's look after a placement)."""
+    from simulator.games.gemmatch.bots import gain, placement_gain_of
+    from simulator.games.gemmatch.rules import neighbour
+
+    rng = random.Random(11)
+    checked = made = 0
+    for seed in range(8):
+        s = GameState(seed=seed)
+        while not s.over:
+            moves = s.legal_moves()
+            if s.phase in ("place", "extra") and moves[0].kind == "place":
+                outlook = Outlook(s.field)
+                centre = rng.choice(outlook.cells)
+                around = {neighbour(centre, d) for d in range(6)}
+                local = Outlook(s.field, only=around)
+                assert local.cells == [c for c in outlook.cells if c in around]
+                for t in s.hands[s.current]:
+                    gems = s.gems_of(t)
+                    for cell in outlook.cells:
+                        for rotation in range(6):
+                            outcome = outlook.outcome(cell, gems, rotation)
+                            for room in (0, 1, 2):
+                                want = (gain(outcome, room), bool(outcome))
+                                assert (
+                                    placement_gain_of(outlook, cell, gems, rotation, room) == want
+                                )
+                                if cell in local.cells:
+                                    got = placement_gain_of(local, cell, gems, rotation, room)
+                                    assert got == want
+                            checked += 1
+                            made += bool(outcome)
+            s.apply(rng.choice(moves))
+    assert checked > 5000 and made > 500
+
+
 def test_to_dict_tells_the_field_hands_and_scores():
     s = position(field=[((0, 0), "T1", "basic", 0)], hand_a=[("T7", "basic")] * 2)
     s.apply(mv.place(1, (0, -1), 1))

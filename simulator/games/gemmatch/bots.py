@@ -15,8 +15,17 @@ import random
 
 from simulator.games.gemmatch import moves as mv
 from simulator.games.gemmatch.field import Placed
-from simulator.games.gemmatch.rules import BIG, HAND_LIMIT, HUGE, IMPROVED, SMALL
-from simulator.games.gemmatch.tactics import Outlook
+from simulator.games.gemmatch.rules import (
+    BIG,
+    HAND_LIMIT,
+    HUGE,
+    IMPROVED,
+    SMALL,
+    TIER_SIZES,
+    neighbour,
+    tier_of,
+)
+from simulator.games.gemmatch.tactics import Outlook, twin_face
 
 EXTRA_VALUE = 0.6  # another placement, now
 KEEP_VALUE = 1.05  # an improved token in the hand: a point at the end, if it stays there
@@ -67,19 +76,102 @@ def gain(outcome, hand_room):
     return value
 
 
+_gains = {}  # (signature, gems, rotation, room) -> placement_gain's answer
+
+
+def placement_gain(outlook, cell, gems, rotation, room):
+    """placement_gain_of, remembered: the same few neighbourhoods and tokens come up over and
+    over in a game and from game to game."""
+    key = (outlook.signature[cell], tuple(gems), rotation, room)
+    found = _gains.get(key)
+    if found is None:
+        if len(_gains) > 200_000:
+            _gains.clear()  # bounded: a long batch of games keeps its memory
+        found = _gains[key] = placement_gain_of(outlook, cell, gems, rotation, room)
+    return found
+
+
+def placement_gain_of(outlook, cell, gems, rotation, room):
+    """gain(outlook.outcome(cell, gems, rotation), room), counted without building the groups:
+    the bots ask it of every cell and rotation. On a settled field each group facing the new
+    token lies on one neighbour and is joined by one run of its gems at most (tactics.py), so a
+    run's group is its gems plus the groups it joins, and groups merged as the document counts
+    them add up their gems and their tokens (the new one once). Returns (gain, makes a group)."""
+    facing = outlook.facing[cell]
+    twin = twin_face(gems)
+    twin_at = None if twin is None else (twin + rotation) % 6
+    by_tier = {}
+    for d in range(6):
+        if twin_at is not None and d == (twin_at + 1) % 6:
+            continue  # counted with its twin
+        run = (d, (d + 1) % 6) if d == twin_at else (d,)
+        colour = gems[(d - rotation) % 6]
+        size = len(run)
+        joined = 0
+        for e in run:
+            g = facing[e]
+            if g is not None and g.colour == colour:
+                size += g.size
+                joined += 1
+        if joined and size >= TIER_SIZES[0]:
+            by_tier.setdefault(tier_of(size), []).append((size, 1 + joined))
+    if not by_tier:
+        return 0.0, False
+    for tier in (SMALL, BIG, HUGE):
+        found = by_tier.get(tier, ())
+        if len(found) > 1:
+            union = (sum(s for s, _ in found), 1 + sum(c - 1 for _, c in found))
+            by_tier[tier] = []
+            by_tier.setdefault(min(tier + 1, HUGE), []).append(union)
+    value = 0.0
+    for tier in (HUGE, BIG, SMALL):
+        for _size, tokens in by_tier.get(tier, ())[:1]:
+            if tier == SMALL:
+                value += 1.0
+            elif tier == BIG:
+                value += 1.0 + (KEEP_VALUE if room > 0 else 1.0) + EXTRA_VALUE
+                room -= 1
+            else:
+                value += tokens + EXTRA_VALUE
+    return value, True
+
+
 def best_score_for(field, hand, improved, room, outlook=None):
     """The most a hand could make now on this field (gain of its best placement, less what an
     improved token spent would have kept)."""
-    outlook = outlook or Outlook(field)
-    best = 0.0
+    bests = cell_bests(outlook or Outlook(field), hand, improved, room)
+    return max([0.0, *bests.values()])
+
+
+def cell_bests(outlook, hand, improved, room):
+    """{cell: the most the hand could make there} for the outlook's cells where it makes any
+    group: the rest of best_score_for, kept per cell so that a field one token larger need only
+    look again around that token (CarefulBot._weigh_reply)."""
+    bests = {}
     for gems, up in zip(hand, improved):
         cost = KEEP_VALUE if up else 0.0
         for cell in outlook.cells:
+            if not outlook.may_make(cell, gems):
+                continue
             for rotation in range(6):
-                outcome = outlook.outcome(cell, gems, rotation)
-                if outcome:
-                    best = max(best, gain(outcome, room) - cost)
-    return best
+                made, makes = placement_gain(outlook, cell, gems, rotation, room)
+                if makes:
+                    value = made - cost
+                    if value > bests.get(cell, value - 1.0):
+                        bests[cell] = value
+    return bests
+
+
+def best_reply_after(field, base, cell, placed, hand, improved, room):
+    """best_score_for on `field` with `placed` put on `cell`, given `base` (cell_bests on
+    `field` as it is), for a placement that makes no group: every group of the field stays as
+    it is and only the cells around `cell` see new gems, so only they are looked at again."""
+    after = field.copy()
+    after.put(cell, placed)
+    around = {neighbour(cell, d) for d in range(6)}
+    bests = {c: v for c, v in base.items() if c != cell and c not in around}
+    bests.update(cell_bests(Outlook(after, only=around), hand, improved, room))
+    return max([0.0, *bests.values()])
 
 
 class GreedyBot(Bot):
@@ -113,23 +205,28 @@ class GreedyBot(Bot):
             cost = KEEP_VALUE if up else 0.0
             seen = set()
             for cell in outlook.cells:
+                possible = outlook.may_make(cell, gems)
                 for rotation in range(6):
                     shown = tuple(gems[(d - rotation) % 6] for d in range(6))
                     if (cell, shown) in seen:
                         continue  # a turned copy of a symmetric side
                     seen.add((cell, shown))
-                    outcome = outlook.outcome(cell, gems, rotation)
-                    value = gain(outcome, room) - cost + self.rng.random() * 0.01
-                    scored.append((value, slot, cell, rotation, bool(outcome)))
+                    made, makes = (
+                        placement_gain(outlook, cell, gems, rotation, room)
+                        if possible
+                        else (0.0, False)
+                    )
+                    value = made - cost + self.rng.random() * 0.01
+                    scored.append((value, slot, cell, rotation, makes))
         if not scored:
             return None, 0.0
         scored.sort(reverse=True)
         if self.looks_ahead:
-            scored = self._weigh_reply(obs, field, hand, scored)
+            scored = self._weigh_reply(obs, field, hand, scored, outlook)
         value, slot, cell, rotation, _ = scored[0]
         return mv.place(slot, cell, rotation), value
 
-    def _weigh_reply(self, obs, field, hand, scored, keep=6):
+    def _weigh_reply(self, obs, field, hand, scored, outlook, keep=6):
         """careful: of the best placements (and the best that make no group), the one whose
         value stays highest once the opponent's best reply counts against it."""
         quiet = [s for s in scored if not s[4]]
@@ -138,14 +235,14 @@ class GreedyBot(Bot):
         opp_hand = obs.hand(other)
         opp_up = obs.improved_in_hand(other)
         opp_room = HAND_LIMIT - len(opp_hand)
+        base = cell_bests(outlook, opp_hand, opp_up, opp_room)
         out = []
         for value, slot, cell, rotation, makes in candidates:
             if makes:
                 out.append((value, slot, cell, rotation, makes))  # the field changes: not weighed
                 continue
-            after = field.copy()
-            after.put(cell, Placed(-1, hand[slot - 1], rotation))
-            reply = best_score_for(after, opp_hand, opp_up, opp_room)
+            placed = Placed(-1, hand[slot - 1], rotation)
+            reply = best_reply_after(field, base, cell, placed, opp_hand, opp_up, opp_room)
             out.append((value - OPPONENT_WEIGHT * reply, slot, cell, rotation, makes))
         out.sort(reverse=True)
         return out

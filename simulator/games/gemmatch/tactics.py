@@ -11,25 +11,42 @@ from simulator.games.gemmatch import rules
 from simulator.games.gemmatch.field import Group, merged
 from simulator.games.gemmatch.rules import neighbour
 
+_twins = {}
+
 
 def twin_face(gems):
     """The face f of a side whose gem equals the gem on face f + 1 (an improved side's pair),
     or None."""
-    for f in range(6):
-        if gems[f] == gems[(f + 1) % 6]:
-            return f
-    return None
+    key = tuple(gems)
+    if key not in _twins:
+        _twins[key] = next((f for f in range(6) if gems[f] == gems[(f + 1) % 6]), None)
+    return _twins[key]
 
 
 class Outlook:
     """The open cells of a settled field, and for each the gems its neighbours turn to it, with
     the group each belongs to."""
 
-    __slots__ = ("cells", "facing")
+    __slots__ = ("cells", "colours", "facing", "signature")
 
-    def __init__(self, field):
-        self.cells = field.open_cells()
+    def __init__(self, field, only=None):
+        """`only`: a set of cells to look at (of the open ones), when the rest are known."""
+        if only is None:
+            self.cells = field.open_cells()
+        else:  # open_cells() restricted to `only`, without a walk round the whole field
+            taken = field.cells
+            self.cells = sorted(
+                c
+                for c in only
+                if c in field.board
+                and c not in taken
+                and any(neighbour(c, d) in taken for d in range(6))
+            )
         self.facing = {}
+        self.colours = {}  # cell -> the colours facing it: a token of none of them makes nothing
+        # cell -> (colour, size) of the group facing it each way: all a placement's groups
+        # depend on, so placements over the same signature make the same groups
+        self.signature = {}
         groups = {}
         for cell in self.cells:
             row = []
@@ -47,6 +64,14 @@ class Outlook:
                         groups[g] = group
                 row.append(group)
             self.facing[cell] = row
+            self.colours[cell] = {g.colour for g in row if g is not None}
+            self.signature[cell] = tuple(None if g is None else (g.colour, g.size) for g in row)
+
+    def may_make(self, cell, gems):
+        """False when a token showing `gems` cannot make a group on `cell` in any rotation (none
+        of its colours faces the cell): most cells, so the bots skip them without a search."""
+        facing = self.colours[cell]
+        return any(gem in facing for gem in gems)
 
     def groups_made(self, cell, gems, rotation):
         """The groups of 3 or more that a token showing `gems`, placed on `cell` with this
@@ -76,7 +101,8 @@ class Outlook:
 
     def outcome(self, cell, gems, rotation):
         """[(tier, Group)] a placement makes, merged as the document counts, largest first."""
-        return merged(self.groups_made(cell, gems, rotation))
+        made = self.groups_made(cell, gems, rotation)
+        return merged(made) if made else []
 
 
 __all__ = ["Outlook", "twin_face"]
