@@ -41,13 +41,13 @@ import threading
 import time
 import tty
 
-from host_tools.host_micropython import (
+from host_tools.virtual_tile.repl import BoardRepl
+from simulator.mpy.host_micropython import (
     BOARD_HEAP,
     heap_bytes,
     micropython_command,
     not_found_message,
 )
-from host_tools.virtual_tile.repl import BoardRepl
 
 AGENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vt_agent.py")
 MARK = b"\x00\x17VT"  # an agent's marker: MARK, a kind byte, 8 hex digits of length, payload

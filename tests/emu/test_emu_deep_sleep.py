@@ -16,7 +16,7 @@ import pytest
 from emu_helpers import deal, flashed_image
 from games.lostgems import display
 
-from host_tools.bridge.build import build
+from simulator.mpy.build import build
 
 SHARD = re.compile(r"dealing -> face down shard=(\S+)")
 REVEALED = re.compile(r"face down -> revealed shard=(\S+)")

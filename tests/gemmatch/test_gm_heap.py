@@ -8,9 +8,8 @@ import subprocess
 
 import pytest
 
-from host_tools import host_micropython
-from host_tools.bridge import build
-from host_tools.host_micropython import micropython_command
+from simulator.mpy import build, host_micropython
+from simulator.mpy.host_micropython import micropython_command
 
 MICROPYTHON = micropython_command()
 
