@@ -1,12 +1,13 @@
 """The faces' half of the rp2 HAL: frames out of each face's DMA ring, frames into its TX DMA.
 
-hal/ir_links.py builds each face's hardware (a PIO state machine, two DMA channels, a ring) as
-a FaceLink; IrFaces reads and drives those fields itself, and Rp2Hal adds pixels, button and
-storage. Why one class and no call per face object: on an RP2040 a Python call costs ~10 us
-and an attribute lookup 3-5 us, and a pass with six talking faces takes and sends 12 frames.
-So each frame costs one call (`receive_frame`, `send_frame`), and face values, most of the
-traffic, are taken from the ring here without the FrameReader's byte loop (hal/ir_frames.py),
-which reads every other frame. Pure Python, so the host tests run it on stand-in links.
+hal/ir_links.py builds each face's hardware (a PIO state machine, two DMA channels, a ring of
+the size set here) as a FaceLink; IrFaces reads and drives those fields itself, and Rp2Hal
+adds pixels, button and storage. Why one class and no call per face object: on an RP2040 a
+Python call costs ~10 us and an attribute lookup 3-5 us, and a pass with six talking faces
+takes and sends 12 frames. So each frame costs one call (`receive_frame`, `send_frame`), and
+face values, most of the traffic, are taken from the ring here without the FrameReader's byte
+loop (hal/ir_frames.py), which reads every other frame. Pure Python, so the host tests run it
+on stand-in links.
 
 The RX channel counts down from RX_COUNT: how far it got tells how many bytes arrived, so a
 ring the CPU fell behind on is noticed (`overruns`) and skipped, never misread.
@@ -47,10 +48,6 @@ except ImportError:  # CPython: const() marks MicroPython's compile-time constan
         return value
 
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from hal.ir_links import FaceLink
-
 RING_BITS = const(9)
 RING_BYTES = const(1 << RING_BITS)
 RING_MASK = const(RING_BYTES - 1)
@@ -67,7 +64,7 @@ class IrFaces(Hal):
     """receive_frame and send_frame over six FaceLinks (hal/ir_links.py has their fields)."""
 
     def __init__(self, links):
-        self._links: list[FaceLink] = links
+        self._links = links  # FaceLinks (ir_links imports this module, never the reverse)
         self.reads = array("i", [0] * 6)  # bytes of each ring read so far (like the DMA's count)
         self.receiving = bytearray(6)  # 1 while a face's reader is inside a frame
         self._heard = array("i", [0] * 6)  # a receiving face's DMA count at the last pass
