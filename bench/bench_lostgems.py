@@ -38,7 +38,7 @@ gc.collect()
 empty = gc.mem_alloc()
 from runtime.tile import Tile
 from runtime import colors, courier, deal, link
-from runtime.hal import Hal as RuntimeHal
+from runtime.hal_contract import Hal as RuntimeHal
 gc.collect()
 base = gc.mem_alloc()
 from games.lostgems import LostGems, shards, store

@@ -3,7 +3,7 @@
 A game is a class built as `game_class(tile)`; the runtime calls its `setup()` on the first pass
 and `loop()` on every pass. During `loop()` the world is frozen: `millis()` is a snapshot, the
 colours and face values set are sent when `loop()` returns, received values are what arrived
-before the pass. The runtime talks to hardware only through its `Hal` (runtime/hal.py).
+before the pass. The runtime talks to hardware only through its `Hal` (runtime/hal_contract.py).
 
 Bad input, documented per call: a face index outside 0-5 raises ValueError; a face value over 63
 is sent as 63 (a negative one raises ValueError); a datagram over 16 bytes raises ValueError;

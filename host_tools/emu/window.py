@@ -1,7 +1,7 @@
 """`blinks emu --window`: the emulated tiles on the simulator's table, with its look and gestures.
 
 The window is the simulator's own app (simulator/app: SimApp's table, tile art, side panel and
-gestures) over an EmuWorld (emu_world.py), so a left click is the tile's button, a right drag
+gestures) over an EmuWorld (world.py), so a left click is the tile's button, a right drag
 moves a tile and rewires its faces to its new neighbours, and so on, as in `blinks sim`. The
 middle of the side panel is this module's (`EmuPanel`): the tile under the mouse (or the one
 last touched) with its port, state, heap and log, or every tile's heap and last line; a note
@@ -21,7 +21,7 @@ import threading
 
 from simulator.output_path import output_problem
 from host_tools.emu.cluster import EmuCluster, EmuError
-from host_tools.emu.emu_world import EmuWorld
+from host_tools.emu.world import EmuWorld
 from host_tools.emu.node_env import EmuSetupError
 from simulator.app.display import headless, hide_pygame_banner, open_display, save_screenshot
 

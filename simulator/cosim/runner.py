@@ -15,13 +15,13 @@ import subprocess
 import sys
 import tempfile
 
-from simulator.cosim import cosim_protocol as protocol
+from simulator.cosim import protocol
 from simulator.mpy import host_micropython
 from simulator.mpy.firmware_tree import FIRMWARE
 
 FACE_COUNT = 6
 HERE = os.path.dirname(os.path.abspath(__file__))
-HOST_SCRIPT = os.path.join(HERE, "cosim_host.py")
+HOST_SCRIPT = os.path.join(HERE, "tile_host.py")
 BOARD_HEAP = host_micropython.BOARD_HEAP  # what a tile's MicroPython has left for the firmware
 REPLY_TIMEOUT_S = 60.0  # a step that takes this long has hung (an endless loop in the firmware)
 

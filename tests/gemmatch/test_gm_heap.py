@@ -17,7 +17,7 @@ SCRIPT = r"""
 import gc
 from runtime.tile import Tile
 from runtime import colors, courier, deal, link
-from runtime.hal import Hal as RuntimeHal
+from runtime.hal_contract import Hal as RuntimeHal
 gc.collect()
 base = gc.mem_alloc()
 from games.gemmatch import Gemmatch, store
