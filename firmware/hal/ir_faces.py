@@ -1,13 +1,12 @@
 """The faces' half of the rp2 HAL: frames out of each face's DMA ring, frames into its TX DMA.
 
-hal/ir_links.py builds each face's hardware (a PIO state machine, two DMA channels, a ring of
-the size set here) as a FaceLink; IrFaces reads and drives those fields itself, and Rp2Hal
-adds pixels, button and storage. Why one class and no call per face object: on an RP2040 a
-Python call costs ~10 us and an attribute lookup 3-5 us, and a pass with six talking faces
-takes and sends 12 frames. So each frame costs one call (`receive_frame`, `send_frame`), and
-face values, most of the traffic, are taken from the ring here without the FrameReader's byte
-loop (hal/ir_frames.py), which reads every other frame. Pure Python, so the host tests run it
-on stand-in links.
+hal/ir_links.py builds each face's hardware (a PIO state machine, two DMA channels, a ring) as
+a FaceLink; IrFaces reads and drives those fields itself, and Rp2Hal adds pixels, button and
+storage. Why one class and no call per face object: on an RP2040 a Python call costs ~10 us
+and an attribute lookup 3-5 us, and a pass with six talking faces takes and sends 12 frames.
+So each frame costs one call (`receive_frame`, `send_frame`), and face values, most of the
+traffic, are taken from the ring here without the FrameReader's byte loop (hal/ir_frames.py),
+which reads every other frame. Pure Python, so the host tests run it on stand-in links.
 
 The RX channel counts down from RX_COUNT: how far it got tells how many bytes arrived, so a
 ring the CPU fell behind on is noticed (`overruns`) and skipped, never misread.
@@ -28,7 +27,7 @@ try:
 except ImportError:  # CPython: plain Python (runtime/native.py)
     from runtime import native as micropython  # type: ignore[no-redef]
 
-from runtime.hal import Hal
+from runtime.hal_contract import Hal
 
 from hal.ir_frames import BOF, BULK_WORDS, EOF, SPECIAL, encode_words
 
@@ -48,6 +47,10 @@ except ImportError:  # CPython: const() marks MicroPython's compile-time constan
         return value
 
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hal.ir_links import FaceLink
+
 RING_BITS = const(9)
 RING_BYTES = const(1 << RING_BITS)
 RING_MASK = const(RING_BYTES - 1)
@@ -64,7 +67,7 @@ class IrFaces(Hal):
     """receive_frame and send_frame over six FaceLinks (hal/ir_links.py has their fields)."""
 
     def __init__(self, links):
-        self._links = links  # FaceLinks (ir_links imports this module, never the reverse)
+        self._links: list[FaceLink] = links
         self.reads = array("i", [0] * 6)  # bytes of each ring read so far (like the DMA's count)
         self.receiving = bytearray(6)  # 1 while a face's reader is inside a frame
         self._heard = array("i", [0] * 6)  # a receiving face's DMA count at the last pass
