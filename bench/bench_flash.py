@@ -20,8 +20,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from host_tools import virtual_tile
-from host_tools.bridge.build import build
-from host_tools.host_micropython import native_arch
+from simulator.mpy.build import build
+from simulator.mpy.host_micropython import native_arch
 
 TILES = 6
 

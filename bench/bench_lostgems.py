@@ -12,7 +12,7 @@ bench_deal.py).
   the heap and objects are 64-bit; mpy_heap_code_kb is the game's bytecode part, and
   mpy_heap_total_kb counts the runtime's bytecode too.
   These figures (and the loop times) are of the form a tile runs: the image `blinks flash`
-  deploys, every module compiled to .mpy by host_tools.bridge.build. mpy_heap_source_kb and
+  deploys, every module compiled to .mpy by simulator.mpy.build. mpy_heap_source_kb and
   mpy_heap_source_code_kb are the same measure importing the .py sources (the simulator's
   co-simulation does that): there the compiler runs in the same heap and interns every local
   name, so that figure moves by a KB or more with the heap's layout; the .mpy one is steady.
@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 
-from host_tools.host_micropython import micropython_command
+from simulator.mpy.host_micropython import micropython_command
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -38,7 +38,7 @@ gc.collect()
 empty = gc.mem_alloc()
 from runtime.tile import Tile
 from runtime import colors, courier, deal, link
-from runtime.hal import Hal as RuntimeHal
+from runtime.hal_contract import Hal as RuntimeHal
 gc.collect()
 base = gc.mem_alloc()
 from games.lostgems import LostGems, shards, store
@@ -129,8 +129,8 @@ def deployed_firmware(into):
     """Write the image `blinks flash` puts on a tile (every module compiled to .mpy) under `into`,
     at the same relative path as on the tile's flash; returns that path ("fw/<build>")."""
     sys.path.insert(0, ROOT)
-    from host_tools.bridge import build
-    from host_tools.host_micropython import native_arch
+    from simulator.mpy import build
+    from simulator.mpy.host_micropython import native_arch
 
     image = build.build(game="games.lostgems:LostGems").for_arch(native_arch())
     image.write_under(into)

@@ -162,7 +162,7 @@ def power_figures(awake_busy):
 
 def run(quick: bool) -> dict:
     _setup()
-    from host_tools.bridge.build import build
+    from simulator.mpy.build import build
 
     image = build()
     work = tempfile.mkdtemp(prefix="bench-rp2-")

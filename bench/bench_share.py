@@ -91,7 +91,7 @@ def _fields(line):
 
 def run(quick: bool) -> dict:
     _setup()
-    from host_tools.bridge.build import build
+    from simulator.mpy.build import build
 
     work = tempfile.mkdtemp(prefix="bench-share-")
     try:

@@ -95,7 +95,7 @@ def main(argv=None):
     sys.path.insert(0, HERE)
     sys.path.insert(0, os.path.dirname(HERE))
     # The firmware by its tile names (`from games.lostgems import ...`), as tests/conftest.py.
-    from host_tools.firmware_tree import put_firmware_on_path
+    from simulator.mpy.firmware_tree import put_firmware_on_path
 
     put_firmware_on_path()
     os.environ[MARK] = f"{os.getpid()}-{time.time_ns()}"

@@ -3,8 +3,8 @@
 - cli/: the `blinks` command and the host tools' subcommands (flash, monitor, ports, diag, emu,
   uf2, fetch)
 - bridge/: the serial bridge to real tiles, in layers: link (mpremote's transport with the
-  limits it lacks), ports (finding and probing tiles), build and manifest (what goes on a
-  tile, as .mpy), mpy_compat, deploy (one tile, safely), monitor and tile_states (reading logs);
+  limits it lacks), ports (finding and probing tiles), mpy_compat (whether a tile can load a
+  build), deploy (one tile, safely), monitor and tile_states (reading logs);
   diag and diag_report (`blinks diag`: the bring-up check's phases and its judgement); and the
   one-file tile: uf2 (the container), binary_info (what a Pico program says of itself),
   fs_image (the littlefs image), tile_uf2 (the two together), bootsel (the Pico's UF2 drive)
@@ -13,10 +13,9 @@
 - mirror/: a window drawing physical tiles' states, live or from a recorded session
 - pins.py (the third-party binaries fetched on first use, each pinned by URL and SHA-256) and
   fetch.py (fetching one into the cache, kept only if it checks)
-- host_micropython.py (the unix port the virtual tiles and co-simulation run) and
-  firmware_tree.py (the firmware's packages by their tile names)
+
+The layer above the simulator: the firmware build, the host's MicroPython and the firmware's
+place on sys.path are simulator/mpy/'s, imported from here (never the other way round).
 """
 
-from host_tools.firmware_tree import put_firmware_on_path
-
-put_firmware_on_path()  # the firmware's packages by their tile names: see firmware_tree.py
+import simulator  # noqa: F401 - puts the firmware's packages on sys.path by their tile names

@@ -1,21 +1,105 @@
-"""The house rules of ARCHITECTURE.md, checked on the source itself.
+"""The house rules of docs/architecture.md, checked on the source itself.
 
-- nothing under firmware/ imports from simulator/ or host_tools/, nor a module MicroPython lacks;
-- the firmware has no `match` statement (MicroPython has none);
-- the headless world never imports pygame;
-- each game's referee and the rest of its rules engine never import the world;
-- the platform (world, app, co-simulation, session framework) imports no game's modules;
-- the serial bridge (host_tools/bridge) imports neither pygame nor the simulator, and no host
-  tool imports a command-line module of the simulator (the old circle: the replay of a physical
-  session imported `blinks sim`'s module, which imported it back).
+- the layers and the one-way imports between them are import-linter contracts in pyproject.toml
+  (`lint-imports`, run here): host_tools over simulator over the firmware; the simulator imports
+  nothing of host_tools; the firmware neither; the headless world no pygame; the serial bridge
+  no window nor world; the platform (world, app, co-simulation, session framework) no game by
+  name;
+- no module imports, even inside a function, a module that imports it back;
+- the firmware imports only what MicroPython has, and has no `match` statement;
+- each game's referee and the rest of its rules engine never import the world.
 Imports guarded by `try: ... except ImportError` are allowed (they are optional by design).
 """
 
 import ast
+import os
 import pathlib
+import subprocess
+import sys
+
+import grimp
+import pytest
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    tomllib = pytest.importorskip("tomli")
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NOT_ON_MICROPYTHON = {"typing", "dataclasses", "enum", "abc", "functools", "itertools"}
+ROOT_PACKAGES = ("host_tools", "simulator", "runtime", "hal", "games")  # firmware's: tile names
+
+# Circles inside simulator/games that the play layer's rework removes; delete each here once
+# it is gone (the test fails on a listed circle that no longer exists, so none lingers):
+# - lostgems/bot_panel.py <-> bot_play.py;
+# - the Gem Match package <-> gemmatch/bot_play.py (bot_play imports SCRIPT_SUFFIX from it).
+KNOWN_CIRCLES = [
+    {"simulator.games.lostgems.bot_panel", "simulator.games.lostgems.bot_play"},
+    {"simulator.games.gemmatch", "simulator.games.gemmatch.bot_play"},
+]
+
+
+def test_the_import_contracts_are_kept():
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "firmware"), str(ROOT)]))
+    lint = pathlib.Path(sys.executable).with_name("lint-imports")
+    done = subprocess.run(
+        [str(lint), "--no-cache"], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 broken" in done.stdout
+
+
+def contracts():
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        return tomllib.load(f)["tool"]["importlinter"]["contracts"]
+
+
+def test_the_platform_contract_names_every_game():
+    # A new game's package must join the contract, or the platform could import it unseen.
+    (contract,) = [c for c in contracts() if c["name"] == "The platform knows no game by name"]
+    named = set(contract["forbidden_modules"])
+    for package in game_packages():
+        assert f"simulator.games.{package.name}" in named
+        if (ROOT / "firmware" / "games" / package.name / "__init__.py").exists():
+            assert f"games.{package.name}" in named
+
+
+def circles(graph):
+    """Every set of modules that import each other round (imports inside functions count)."""
+    found = []
+    for module in sorted(graph.modules):
+        if any(module in circle for circle in found):
+            continue
+        round_trip = graph.find_upstream_modules(module) & graph.find_downstream_modules(module)
+        if round_trip:
+            found.append(round_trip | {module})
+    return found
+
+
+def test_no_module_imports_a_module_that_imports_it_back():
+    graph = grimp.build_graph(*ROOT_PACKAGES, cache_dir=None)  # conftest: firmware on sys.path
+    found = circles(graph)
+    unknown = [sorted(c) for c in found if c not in KNOWN_CIRCLES]
+    assert unknown == []
+    gone = [sorted(c) for c in KNOWN_CIRCLES if c not in found]
+    assert gone == [], "no longer a circle: delete it from KNOWN_CIRCLES"
+
+
+def test_the_circle_finder_sees_an_import_inside_a_function():
+    graph = grimp.ImportGraph()
+    for name in ("a", "a.faces", "a.links", "a.frames"):
+        graph.add_module(name)
+    graph.add_import(importer="a.links", imported="a.faces")
+    graph.add_import(importer="a.faces", imported="a.frames")
+    assert circles(graph) == []
+    graph.add_import(importer="a.frames", imported="a.links")
+    assert circles(graph) == [{"a.faces", "a.links", "a.frames"}]
+    # grimp's graph of this tree holds imports made inside functions
+    real = grimp.build_graph("simulator", cache_dir=None)
+    details = real.get_import_details(
+        importer="simulator.mpy.host_micropython", imported="simulator.mpy.build"
+    )
+    assert details, "host_micropython.native_arch imports the build inside the function"
 
 
 def python_files(folder):
@@ -46,12 +130,10 @@ def imported_modules(path):
     return found
 
 
-def offending_imports(folder, forbidden_prefixes, exclude=()):
+def offending_imports(folder, forbidden_prefixes):
     bad = []
     for path in python_files(folder):
         rel = path.relative_to(ROOT).as_posix()
-        if any(rel.startswith(e) for e in exclude):
-            continue
         for module, line in imported_modules(path):
             top = module.split(".")[0]
             if any(
@@ -59,10 +141,6 @@ def offending_imports(folder, forbidden_prefixes, exclude=()):
             ):
                 bad.append(f"{rel}:{line} imports {module}")
     return bad
-
-
-def test_firmware_imports_nothing_from_the_host_side():
-    assert offending_imports("firmware", ["simulator", "host_tools"]) == []
 
 
 def test_firmware_imports_only_what_micropython_has():
@@ -81,13 +159,8 @@ def test_firmware_has_no_match_statement():
     assert bad == []
 
 
-def test_world_never_imports_pygame():
-    assert offending_imports("simulator/world", ["pygame"]) == []
-
-
 # A game's modules that move or show tiles; the rest of its host code is pure rules.
 DRIVES_TILES = {"physical.py", "bot_play.py", "bot_panel.py", "table_moves.py", "playtest_cli.py"}
-PLATFORM = ("simulator/world", "simulator/app", "simulator/cosim", "simulator/sessions")
 
 
 def game_packages():
@@ -107,25 +180,6 @@ def test_rules_engine_never_imports_the_world():
                     bad.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
     assert bad == []
     assert {p.name for p in game_packages()} >= {"lostgems", "waterfall"}
-
-
-def test_the_platform_knows_no_game_by_name():
-    # The world, the app, the co-simulation and the session framework reach a game only
-    # through the registry (simulator.games), never its modules or its firmware.
-    games = [p.name for p in game_packages()]
-    forbidden = [f"simulator.games.{g}" for g in games] + [f"games.{g}" for g in games]
-    bad = []
-    for folder in PLATFORM:
-        bad += offending_imports(folder, forbidden)
-    assert bad == []
-
-
-def test_the_serial_bridge_stands_alone():
-    assert offending_imports("host_tools/bridge", ["pygame", "simulator"]) == []
-
-
-def test_no_host_tool_imports_a_simulator_command():
-    assert offending_imports("host_tools", ["simulator.app.cli", "simulator.sessions.cli"]) == []
 
 
 def test_the_checker_sees_a_forbidden_import(tmp_path):

@@ -10,7 +10,7 @@ tile's flash directory, so a tile keeps its identity across resets either way.
 import os
 import time
 
-from runtime.hal import Hal
+from runtime.hal_contract import Hal
 
 from hal.storage import STATE_FILE, read_file, write_atomic
 

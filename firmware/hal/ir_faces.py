@@ -27,7 +27,7 @@ try:
 except ImportError:  # CPython: plain Python (runtime/native.py)
     from runtime import native as micropython  # type: ignore[no-redef]
 
-from runtime.hal import Hal
+from runtime.hal_contract import Hal
 
 from hal.ir_frames import BOF, BULK_WORDS, EOF, SPECIAL, encode_words
 

@@ -10,7 +10,9 @@ DMA channel, paced by the TX FIFO, feeds it to the state machine, which sends it
 is quiet (hal/ir_pio.py).
 
 This module builds that hardware, a FaceLink a face; hal/ir_faces.py reads and drives it (the
-runtime's receive_frame and send_frame). Nothing allocates after the links are built.
+runtime's receive_frame and send_frame) and sets the rings' size and the RX channel's count,
+which the caller (hal/rp2_hal.py) passes in: this module imports nothing of ir_faces, whose
+type hints import it. Nothing allocates after the links are built.
 """
 
 from array import array
@@ -19,7 +21,6 @@ import machine
 import rp2
 import uctypes
 
-from hal.ir_faces import RING_BITS, RING_BYTES, RING_MASK, RX_COUNT
 from hal.ir_frames import BULK_WORDS, MAX_WORDS, FrameReader
 from hal.ir_pio import CLOCKS_PER_BIT, ir_face
 
@@ -30,19 +31,30 @@ def _dreq_tx(sm_id: int) -> int:
     return (sm_id >> 2) * 8 + (sm_id & 3)
 
 
-def aligned_rings(count: int):
-    """`count` ring buffers of RING_BYTES, each aligned to its size as DMA ring wrapping needs."""
-    block = bytearray(RING_BYTES * (count + 1))
-    start = -uctypes.addressof(block) & RING_MASK
+def aligned_rings(count: int, ring_bits: int):
+    """`count` ring buffers of 2**ring_bits bytes, each aligned to its size as DMA ring
+    wrapping needs."""
+    size = 1 << ring_bits
+    block = bytearray(size * (count + 1))
+    start = -uctypes.addressof(block) & (size - 1)
     view = memoryview(block)
-    return [view[start + i * RING_BYTES : start + (i + 1) * RING_BYTES] for i in range(count)]
+    return [view[start + i * size : start + (i + 1) * size] for i in range(count)]
 
 
 class FaceLink:
     """One face's hardware and state: bytes on the air both ways, half-duplex. IrFaces
     (hal/ir_faces.py) reads and writes these fields itself: one Python call a frame."""
 
-    def __init__(self, sm_id: int, tx_pin: int, rx_pin: int, bit_rate: int, ring):
+    def __init__(
+        self,
+        sm_id: int,
+        tx_pin: int,
+        rx_pin: int,
+        bit_rate: int,
+        ring,
+        ring_bits: int,
+        rx_count: int,
+    ):
         tx = machine.Pin(tx_pin, machine.Pin.OUT, value=0)
         rx = machine.Pin(rx_pin, machine.Pin.IN, machine.Pin.PULL_UP)
         self.sm = rp2.StateMachine(
@@ -55,6 +67,7 @@ class FaceLink:
         )
         self.sm_id = sm_id
         self.ring = ring
+        self.rx_count = rx_count  # transfers before the RX channel must be re-armed
         self.reader = FrameReader()
         self.overruns = 0
         self.words = array("H", bytes(2 * MAX_WORDS))
@@ -71,7 +84,7 @@ class FaceLink:
             inc_read=False,
             inc_write=True,
             ring_sel=True,
-            ring_size=RING_BITS,
+            ring_size=ring_bits,
             treq_sel=dreq + 4,
             irq_quiet=True,
         )
@@ -87,16 +100,23 @@ class FaceLink:
 
     def arm_rx(self):
         self.rx.config(
-            read=self.sm, write=self.ring, count=RX_COUNT, ctrl=self._rx_ctrl, trigger=True
+            read=self.sm, write=self.ring, count=self.rx_count, ctrl=self._rx_ctrl, trigger=True
         )  # the ring is read from its start again (IrFaces.reads)
 
 
-def make_links(board) -> list:
-    """The six face links the board file describes, face 0..5 on state machines 0..5."""
-    rings = aligned_rings(6)
+def make_links(board, ring_bits: int, rx_count: int) -> list:
+    """The six face links the board file describes, face 0..5 on state machines 0..5, each
+    with a ring of 2**ring_bits bytes and an RX channel that counts down from rx_count."""
+    rings = aligned_rings(6, ring_bits)
     return [
         FaceLink(
-            face, board.IR_TX_PINS[face], board.IR_RX_PINS[face], board.IR_BIT_RATE, rings[face]
+            face,
+            board.IR_TX_PINS[face],
+            board.IR_RX_PINS[face],
+            board.IR_BIT_RATE,
+            rings[face],
+            ring_bits,
+            rx_count,
         )
         for face in range(6)
     ]

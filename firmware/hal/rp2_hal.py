@@ -36,7 +36,7 @@ import uctypes
 from runtime.link import VALUE_FRAME
 
 from hal import board, dormant
-from hal.ir_faces import IrFaces
+from hal.ir_faces import RING_BITS, RX_COUNT, IrFaces
 from hal.ir_frames import encode_words
 from hal.ir_links import make_links
 from hal.ir_send import send_values
@@ -71,7 +71,7 @@ class Rp2Hal(IrFaces):
     sleep_pass_ms = 100  # asleep: a slower loop (the DMA keeps every frame meanwhile)
 
     def __init__(self):
-        links = make_links(board)
+        links = make_links(board, RING_BITS, RX_COUNT)
         super().__init__(links)
         self._counts = array("I", [DMA_TRANS_COUNT + 0x40 * link.rx.channel for link in links])
         self._rings = array("I", [uctypes.addressof(link.ring) for link in links])

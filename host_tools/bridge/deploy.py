@@ -24,8 +24,8 @@ import json
 from hal.requirements import min_release, too_old
 from mpremote.transport import TransportExecError
 
-from host_tools.bridge.build import ARCHES
 from host_tools.bridge.mpy_compat import incompatibility
+from simulator.mpy.build import ARCHES
 
 CHUNK = 2048  # raw bytes per exec: ~2.7 KB of base64 source, small for a board's heap
 # Longest silence while a command runs. A board hashes the whole build in well under a second;

@@ -34,7 +34,7 @@ from mpremote.transport import TransportError
 
 from host_tools.bridge.diag_report import build_report, hearing, pairs_from, with_expected
 from host_tools.bridge.link import LinkError, close, connect
-from host_tools.firmware_tree import FIRMWARE
+from simulator.mpy.firmware_tree import FIRMWARE
 
 PROBE_SOURCE = os.path.join(FIRMWARE, "hal", "diag_probe.py")
 DIAG_SOURCE = os.path.join(FIRMWARE, "hal", "diag.py")

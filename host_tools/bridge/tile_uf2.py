@@ -17,7 +17,6 @@ from hal.requirements import min_release, release_tuple, too_old
 
 from host_tools.bridge import uf2
 from host_tools.bridge.binary_info import read_binary_info
-from host_tools.bridge.build import TILE_ARCH
 from host_tools.bridge.fs_image import (
     FLASH_BASE,
     STORAGE_BYTES,
@@ -25,6 +24,7 @@ from host_tools.bridge.fs_image import (
     build_fs,
 )
 from host_tools.bridge.mpy_compat import build_header
+from simulator.mpy.build import TILE_ARCH
 
 # RPI_PICO's names: pico-sdk's board (ports/rp2/boards/RPI_PICO/mpconfigboard.cmake:2) and
 # MICROPY_HW_BOARD_NAME (ports/rp2/boards/RPI_PICO/mpconfigboard.h:2)

@@ -3,7 +3,8 @@
 This package holds the host tools' subcommands (flash, share, monitor, ports, diag, emu, uf2, fetch), each a module
 with `add_arguments(parser)` and `run(args) -> int` that parses, checks and reports, and leaves
 the work to the package that does it (host_tools.bridge, host_tools.emu, ...). The simulator's
-subcommands live with the simulator. A subcommand's module is imported only when it runs, so
+subcommands live with the simulator; sim.py adds to `blinks sim` the replay of a physical
+session's log, which reads the monitor's records. A subcommand's module is imported only when it runs, so
 `blinks ports` never loads pygame.
 """
 
@@ -14,7 +15,7 @@ import sys
 
 # name -> (module, one-line help)
 SUBCOMMANDS = {
-    "sim": ("simulator.app.cli", "open the desktop simulator (Lost Gems on 18 tiles, or --game)"),
+    "sim": ("host_tools.cli.sim", "open the desktop simulator (Lost Gems on 18 tiles, or --game)"),
     "session": ("simulator.sessions.cli", "run session scripts (Lost Gems .lg, Waterfall .wf)"),
     "playtest": ("simulator.sessions.playtest_cli", "batch-run bots and report score statistics"),
     "flash": ("host_tools.cli.flash", "compile and deploy the firmware to tiles over USB serial"),

@@ -13,11 +13,11 @@ import sys
 import threading
 import time
 
-from host_tools.bridge.build import FIRMWARE, BuildError, build
 from host_tools.bridge.deploy import Cancelled, Deployer
 from host_tools.bridge.link import LinkError, close, connect
 from host_tools.bridge.ports import no_tile_message, port_problem, target_ports
 from host_tools.cli.console import table_console
+from simulator.mpy.build import FIRMWARE, BuildError, build
 
 # Longest a tile may take, whatever it does: five minutes plus 500 B/s for the image. A board
 # writes ~50 kB/s; emulated tiles (`blinks emu`) share one CPU and can be 50 times slower. A

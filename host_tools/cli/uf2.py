@@ -18,11 +18,11 @@ import sys
 import tempfile
 
 from host_tools.bridge import bootsel
-from host_tools.bridge.build import FIRMWARE, BuildError, build
 from host_tools.bridge.fs_image import FsImageError
 from host_tools.bridge.tile_uf2 import TileUf2Error, make_tile_uf2, read_micropython_uf2
 from host_tools.emu import images
 from host_tools.fetch import FetchError
+from simulator.mpy.build import FIRMWARE, BuildError, build
 from simulator.output_path import output_problem
 
 

@@ -1,7 +1,7 @@
 """`blinks emu --window`: the emulated tiles on the simulator's table, with its look and gestures.
 
 The window is the simulator's own app (simulator/app: SimApp's table, tile art, side panel and
-gestures) over an EmuWorld (emu_world.py), so a left click is the tile's button, a right drag
+gestures) over an EmuWorld (world.py), so a left click is the tile's button, a right drag
 moves a tile and rewires its faces to its new neighbours, and so on, as in `blinks sim`. The
 middle of the side panel is this module's (`EmuPanel`): the tile under the mouse (or the one
 last touched) with its port, state, heap and log, or every tile's heap and last line; a note
@@ -20,8 +20,8 @@ import sys
 import threading
 
 from host_tools.emu.cluster import EmuCluster, EmuError
-from host_tools.emu.emu_world import EmuWorld
 from host_tools.emu.node_env import EmuSetupError
+from host_tools.emu.world import EmuWorld
 from simulator.app.display import headless, hide_pygame_banner, open_display, save_screenshot
 from simulator.output_path import output_problem
 
@@ -329,8 +329,8 @@ DEAL_HOLD_MS = 6300  # a 6 s hold (runtime/button.py LONG_LONG_PRESS_MS) and a l
 def flash_game(game, cluster, firmware, bootrom):
     """Flash `game`'s build onto the cluster's tiles before they start (host_tools.emu.flashed:
     one tile through `blinks flash`, its flash image copied to the others)."""
-    from host_tools.bridge.build import BuildError, build
     from host_tools.emu.flashed import flash_image_path, flash_tiles
+    from simulator.mpy.build import BuildError, build
 
     try:
         image = build(game)

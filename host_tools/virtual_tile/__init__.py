@@ -5,7 +5,7 @@ every bridge test runs the real code path, fast and with no firmware image. The 
 raw REPL of its own, so this module plays the board's REPL protocol (vt_repl.py: raw REPL,
 raw-paste, Ctrl-A/B/C/D/E as pyexec.c does, and a deliberately plain friendly REPL: no history,
 cursor keys or Tab completion; the real REPL is on emulated tiles, `blinks emu`, and real
-boards) and runs the code in one persistent `micropython` process (host_tools/virtual_tile/vt_agent.py) that
+boards) and runs the code in one persistent `micropython` process (host_tools/virtual_tile/agent.py) that
 mounts the tile's directory at `/`, so the directory is the whole flash. Soft reset = a fresh
 process on the same directory; Ctrl-C = a fresh process too (see _interrupt). As on a board,
 every soft reset runs boot.py, and power-on and a friendly-REPL Ctrl-D then run main.py.
@@ -14,7 +14,7 @@ The interpreter gets its jobs on a pipe of their own; its stdin is the serial in
 runs, what arrives on the port goes to that stdin (sys.stdin, input(), select.poll read it, so
 `mpremote mount` works), except the interrupt byte (Ctrl-C unless the code called
 micropython.kbd_intr). Input the code left unread reaches the REPL when it ends, as on a board;
-the agent's markers (see vt_agent.py) tell the host when the code ended, which byte interrupts,
+the agent's markers (see agent.py) tell the host when the code ended, which byte interrupts,
 and which output is binary (sys.stdout.buffer, sent raw) rather than text (\\n sent as \\r\\n).
 
 Board-like speed (defaults, for an RP2040 on USB full speed running MicroPython):
@@ -41,22 +41,22 @@ import threading
 import time
 import tty
 
-from host_tools.host_micropython import (
+from host_tools.virtual_tile.repl import BoardRepl
+from simulator.mpy.host_micropython import (
     BOARD_HEAP,
     heap_bytes,
     micropython_command,
     not_found_message,
 )
-from host_tools.virtual_tile.repl import BoardRepl
 
-AGENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vt_agent.py")
+AGENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "agent.py")
 MARK = b"\x00\x17VT"  # an agent's marker: MARK, a kind byte, 8 hex digits of length, payload
 MARK_HEAD = len(MARK) + 1 + 8
 BYTE_RATE = 100_000
 FLASH_RATE = 48_000
 EXEC_LATENCY = 0.002
 # Heap for the agent itself (its code, the mounted flash), on top of the tile's: on a board the
-# REPL lives outside the heap. The agent holds back what it did not use (vt_agent.hold_heap).
+# REPL lives outside the heap. The agent holds back what it did not use (agent.hold_heap).
 AGENT_HEAP = 64 * 1024
 RESET_GAP = 0.05  # seconds the port is gone during a hard reset (a board's USB re-enumerates)
 

@@ -92,11 +92,6 @@ def add_arguments(parser):
     from simulator.sessions.playtest_cli import add_debug_argument
 
     add_debug_argument(parser)
-    parser.add_argument(
-        "--replay-log",
-        metavar="FILE",
-        help="replay a physical session recorded by `blinks monitor --record` (played at --speed)",
-    )
 
 
 def default_tiles(game):
@@ -117,7 +112,7 @@ def _check(args):
         return f"--ir-bit-flip must be a probability between 0 and 1, not {args.ir_bit_flip:g}"
     if args.run_for is not None and not (math.isfinite(args.run_for) and args.run_for >= 0):
         return f"--run-for takes simulated seconds, 0 or more, not {args.run_for:g}"
-    for option in ("record", "replay", "replay_log", "screenshot"):
+    for option in ("record", "replay", "screenshot"):
         if getattr(args, option, None) == "":
             return f"--{option.replace('_', '-')} needs a file name"
     for option in ("record", "screenshot"):  # found now, not after the whole run
@@ -266,7 +261,8 @@ def _close_runners(world, runners):
         close_runners(world)
 
 
-def run(args) -> int:
+def refused(args):
+    """2 when the options cannot run (the problem said on stderr), else None."""
     from simulator.sessions.user_code import UserCodeError, report
 
     try:
@@ -276,11 +272,15 @@ def run(args) -> int:
     if problem:
         print("blinks sim: " + problem, file=sys.stderr)
         return 2
-    if args.replay_log:
-        empty = _nothing_to_replay(args.replay_log)
-        if empty:
-            print(f"blinks sim --replay-log: {empty}", file=sys.stderr)
-            return 2
+    return None
+
+
+def run(args) -> int:
+    from simulator.sessions.user_code import UserCodeError, report
+
+    status = refused(args)
+    if status is not None:
+        return status
     hide_pygame_banner()
     import pygame
 
@@ -288,14 +288,6 @@ def run(args) -> int:
     if no_window:
         print(no_window, file=sys.stderr)
         return 2
-    if args.replay_log:
-        # A physical session has no world to rebuild: the tiles' recorded states are drawn as
-        # the monitor's mirror draws live tiles.
-        from host_tools.mirror.replay_log import run_replay_log
-
-        return run_replay_log(
-            args.replay_log, args.speed, args.run_for, args.screenshot, window_size(args.window)
-        )
     from simulator.app.games import GameNotFound
     from simulator.app.recorder import RecordingError
     from simulator.cosim import CosimError
@@ -346,22 +338,6 @@ def run(args) -> int:
         pygame.quit()
         status = _tell_at_exit(app, args, status)
     return status
-
-
-def _nothing_to_replay(path):
-    """What to say of a physical session's recording that names no tile (no `LG`/`WF` line
-    was recorded, or the file is empty), or None; an unreadable file is left to the replay,
-    which names the line."""
-    from host_tools.bridge.monitor import load_records
-
-    try:
-        records = load_records(path)
-    except (OSError, ValueError):
-        return None
-    if any((rec.get("event") or {}).get("tile") for rec in records):
-        return None
-    held = f"its {len(records)} records name no tile" if records else "it holds no record"
-    return f"{path}: nothing to replay: {held} (a tile's `LG ...` or `WF ...` log lines)"
 
 
 def game_failed(exc, game, seed, now=None):

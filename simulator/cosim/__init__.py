@@ -2,7 +2,7 @@
 
 `MpyTileRunner` stands in for the runtime's `Tile` as a world tile's runner; `mpy_runners` and
 `close_runners` (cluster.py) are what front ends call for `--mpy N`; the wire protocol is in
-PROTOCOL.md and `cosim_protocol`; `cosim_host` is the MicroPython side; `differential` compares a
+PROTOCOL.md and `protocol`; `tile_host` is the MicroPython side; `differential` compares a
 co-simulated run with an in-process one.
 """
 

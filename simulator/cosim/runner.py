@@ -15,13 +15,13 @@ import subprocess
 import sys
 import tempfile
 
-from host_tools import host_micropython
-from host_tools.firmware_tree import FIRMWARE
-from simulator.cosim import cosim_protocol as protocol
+from simulator.cosim import protocol
+from simulator.mpy import host_micropython
+from simulator.mpy.firmware_tree import FIRMWARE
 
 FACE_COUNT = 6
 HERE = os.path.dirname(os.path.abspath(__file__))
-HOST_SCRIPT = os.path.join(HERE, "cosim_host.py")
+HOST_SCRIPT = os.path.join(HERE, "tile_host.py")
 BOARD_HEAP = host_micropython.BOARD_HEAP  # what a tile's MicroPython has left for the firmware
 REPLY_TIMEOUT_S = 60.0  # a step that takes this long has hung (an endless loop in the firmware)
 
@@ -40,13 +40,13 @@ _compiled = {}  # firmware folder -> its compiled build's folder, once per proce
 
 def compiled_firmware(firmware_dir=FIRMWARE):
     """The firmware as `blinks flash` lays it on a tile's flash: every module compiled to .mpy
-    (host_tools.bridge.build), written once per build under the system's temporary folder; returns
+    (simulator.mpy.build), written once per build under the system's temporary folder; returns
     that build's folder. Tiles on MicroPython import it, as a real tile imports its build: the
     same bytecode in the heap, and no parse trees of a compile left between the game's objects
     (compiling the sources on a board-sized heap fragmented it until 640 bytes did not
     fit in 108K free)."""
     if firmware_dir not in _compiled:
-        from host_tools.bridge.build import build
+        from simulator.mpy.build import build
 
         image = build(firmware_dir=firmware_dir).for_arch(host_micropython.native_arch())
         root = os.path.join(tempfile.gettempdir(), f"blinks-cosim-{image.build}-{image.arch}")
@@ -62,7 +62,7 @@ def compiled_firmware(firmware_dir=FIRMWARE):
 
 
 def micropython_command():
-    """The host's MicroPython (host_tools.host_micropython), or CosimError when it has none."""
+    """The host's MicroPython (simulator.mpy.host_micropython), or CosimError when it has none."""
     found = host_micropython.micropython_command()
     if not found:
         raise CosimError(host_micropython.not_found_message())

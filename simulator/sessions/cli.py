@@ -22,9 +22,9 @@ import json
 import os
 import sys
 
-from host_tools import host_micropython
 from simulator.cosim import CosimError
 from simulator.games import game_of_script, script_games
+from simulator.mpy import host_micropython
 from simulator.sessions.runner import (
     EXIT_BAD_SCRIPT,
     EXIT_OK,

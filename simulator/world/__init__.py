@@ -1,7 +1,7 @@
 """The headless world: tiles on a hex grid, face pairing, infrared links, a virtual clock.
 
 Never imports pygame. `World` (world.py) is the entry point; `shapes` gives cluster layouts,
-`grid` the geometry, `ir` the link model, `sim_hal` each tile's HAL.
+`grid` the geometry, `ir` the link model, `tile_hal` each tile's HAL.
 
 The seam for other tile runners (co-simulation): the world talks to a tile only through
 (1) its `SimHal`, the queues of inputs and outputs (button edges, frames per face, LED colours,

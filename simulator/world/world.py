@@ -16,7 +16,7 @@ from runtime.tile import Tile
 
 from simulator.world import grid
 from simulator.world.ir import IrModel
-from simulator.world.sim_hal import SimHal
+from simulator.world.tile_hal import SimHal
 
 CLICK_DOWN_MS = 60  # how long a person holds the button for a click
 CLICK_GAP_MS = 140  # button up between the clicks of a double or triple click

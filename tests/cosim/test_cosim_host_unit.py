@@ -5,13 +5,13 @@ a board's heap (see test_cosim_on_micropython.py)."""
 import io
 
 try:  # pytest on CPython
-    from simulator.cosim import cosim_protocol as protocol
-    from simulator.cosim.cosim_hal import CosimHal
-    from simulator.cosim.cosim_host import TileHost
+    from simulator.cosim import protocol
+    from simulator.cosim.pipe_hal import CosimHal
+    from simulator.cosim.tile_host import TileHost
 except ImportError:  # MicroPython: the tile host's modules are top-level (MICROPYPATH)
-    import cosim_protocol as protocol
-    from cosim_hal import CosimHal
-    from cosim_host import TileHost
+    import protocol
+    from pipe_hal import CosimHal
+    from tile_host import TileHost
 
 
 def no_calls(method):

@@ -5,8 +5,7 @@ from cosim_faulty_games import Crasher, Hog, Printer, Spinner
 from cosim_probe_games import GestureProbe
 from games.demo import Demo
 
-from simulator.cosim import CosimError, MpyTileRunner
-from simulator.cosim import cosim_protocol as protocol
+from simulator.cosim import CosimError, MpyTileRunner, protocol
 from simulator.cosim.differential import first_difference, record
 from simulator.world import World
 

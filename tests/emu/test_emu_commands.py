@@ -10,7 +10,7 @@ import threading
 
 from emu_helpers import flashed_image
 
-from host_tools.bridge.build import build
+from simulator.mpy.build import build
 
 ANSWER_S = 300  # a wait of 9 emulated seconds on a loaded machine
 

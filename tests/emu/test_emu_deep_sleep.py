@@ -16,7 +16,7 @@ import pytest
 from emu_helpers import deal, flashed_image
 from games.lostgems import display
 
-from host_tools.bridge.build import build
+from simulator.mpy.build import build
 
 SHARD = re.compile(r"dealing -> face down shard=(\S+)")
 REVEALED = re.compile(r"face down -> revealed shard=(\S+)")
@@ -45,11 +45,11 @@ def test_a_dealt_table_sleeps_dormant_and_one_button_wakes_it_to_play_on(
     cluster, tmp_path, firmware_copy
 ):
     firmware = firmware_copy("sleep20s")
-    tile_py = f"{firmware}/runtime/tile.py"
-    with open(tile_py) as f:
+    runner_py = f"{firmware}/runtime/runner.py"  # the sleep timer is the runner's
+    with open(runner_py) as f:
         source = f.read()
     assert "SLEEP_MS = 10 * 60 * 1000" in source
-    with open(tile_py, "w") as f:
+    with open(runner_py, "w") as f:
         f.write(source.replace("SLEEP_MS = 10 * 60 * 1000", "SLEEP_MS = 20 * 1000"))
     flashed_image(build(firmware_dir=firmware), tmp_path / "table", tiles=6)
     tiles = cluster(6, state=tmp_path / "table", shape="blob", mode="driven", seed=5)

@@ -18,7 +18,7 @@ import pytest
 from emu_helpers import booted_build, flashed_image
 from hal.ir_phy import turnaround_us
 
-from host_tools.bridge.build import build
+from simulator.mpy.build import build
 
 CONTRACT_TILE = {"port", "micropython", "board", "pass_us", "heap_free_kb", "faces"}
 CONTRACT_FACE = {

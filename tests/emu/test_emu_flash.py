@@ -13,9 +13,9 @@ import time
 import pytest
 from emu_helpers import boot_lines, booted_build, flashed_image
 
-from host_tools.bridge.build import build
 from host_tools.cli.flash import TileResult, flash_all, flash_one
 from host_tools.emu.cluster import EmuError
+from simulator.mpy.build import build
 
 
 @pytest.mark.long

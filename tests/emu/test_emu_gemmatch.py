@@ -13,7 +13,7 @@ import re
 from emu_helpers import deal_three_in_a_line, restored_after_power_cut
 from games.gemmatch import display, tokens
 
-from host_tools.bridge.build import build
+from simulator.mpy.build import build
 
 TOKEN_LINE = re.compile(r"GM state tile=\w+ t=\d+ dealing -> pile token=(T\d)")
 

@@ -8,7 +8,7 @@ import sys
 
 from emu_helpers import booted_build, flashed_image
 
-from host_tools.bridge.build import build
+from simulator.mpy.build import build
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

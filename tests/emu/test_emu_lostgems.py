@@ -17,9 +17,9 @@ import pytest
 from emu_helpers import flashed_image
 from games.lostgems import display, shards
 
-from host_tools.bridge.build import build
 from host_tools.bridge.monitor import Monitor
 from host_tools.emu.cluster import pixel_colour
+from simulator.mpy.build import build
 
 
 class Table:

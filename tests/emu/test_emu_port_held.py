@@ -20,7 +20,7 @@ line before the next one.
 import pytest
 from emu_helpers import deal, flashed_image
 
-from host_tools.bridge.build import build
+from simulator.mpy.build import build
 
 FILL_PORT = b"""import time
 for _ in range(60):

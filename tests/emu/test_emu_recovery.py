@@ -8,7 +8,7 @@ import sys
 
 from emu_helpers import boot_lines, flashed_image
 
-from host_tools.bridge.build import build
+from simulator.mpy.build import build
 
 FAULTY = '''"""A game that fails on purpose: tests of a tile's recovery."""
 

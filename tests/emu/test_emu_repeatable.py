@@ -10,7 +10,7 @@ because the fabric is exact whatever it is).
 import pytest
 from emu_helpers import deal, flashed_image
 
-from host_tools.bridge.build import build
+from simulator.mpy.build import build
 
 
 @pytest.mark.long

@@ -16,7 +16,7 @@ import time
 import pytest
 from emu_helpers import boot_lines, booted_build, flashed_image
 
-from host_tools.bridge.build import build
+from simulator.mpy.build import build
 
 SHARE_TIMEOUT = 1500  # s of wall clock: emulated tiles run several times slower than real ones
 # Power cuts of the middle tile, two a share: each share with its cuts, the far tile's hop and

@@ -18,10 +18,10 @@ from pinned_server import FileServer, isolate, serve_pins
 
 from host_tools import cli, pins
 from host_tools.bridge import bootsel, fs_image, uf2
-from host_tools.bridge.build import build
 from host_tools.bridge.tile_uf2 import TileUf2Error, read_micropython_uf2
 from host_tools.cli.flash import flash_all
 from host_tools.emu.node_env import harness_dir
+from simulator.mpy.build import build
 
 
 def read(path):

@@ -11,7 +11,7 @@ import re
 from emu_helpers import deal_three_in_a_line, restored_after_power_cut
 from games.waterfall import cards, display
 
-from host_tools.bridge.build import build
+from simulator.mpy.build import build
 
 CARD_LINE = re.compile(r"WF state tile=\w+ t=\d+ dealing -> card card=([A-Z]+-[RGB]\d)")
 

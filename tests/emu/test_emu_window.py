@@ -19,9 +19,9 @@ import pytest
 from emu_helpers import flashed_image
 from games.lostgems import display, shards
 
-from host_tools.bridge.build import build
 from host_tools.emu.window import make_app
 from simulator.app.display import save_screenshot
+from simulator.mpy.build import build
 
 FRAME_MS = 50  # the most a frame of the window's clock runs (simulator/app/clock.py)
 

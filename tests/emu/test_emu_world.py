@@ -1,4 +1,4 @@
-"""EmuWorld, the emulated tiles as the window's world (host_tools/emu/emu_world.py), on a stand-in
+"""EmuWorld, the emulated tiles as the window's world (host_tools/emu/world.py), on a stand-in
 for the emulator: what it is asked to do, and when in emulated time. No binaries needed.
 
 The emulator here runs at a chosen share of real time (`speed`), as a loaded machine's does;
@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from host_tools.emu.emu_world import EmuWorld, TileLog
+from host_tools.emu.world import EmuWorld, TileLog
 from simulator.world import shapes
 
 

@@ -1,10 +1,10 @@
 """A tiny HAL for runtime unit tests: a hand-driven clock and queues (CPython and MicroPython).
 
 Tests set `hal.t`, push button edges and frames, call `tile.step()` and read what was sent.
-It is a test fixture, not a tile: the simulator's real HAL lives in simulator/world/sim_hal.py.
+It is a test fixture, not a tile: the simulator's real HAL lives in simulator/world/tile_hal.py.
 """
 
-from runtime.hal import Hal
+from runtime.hal_contract import Hal
 from runtime.tile import Tile
 
 

@@ -8,9 +8,8 @@ import subprocess
 
 import pytest
 
-from host_tools import host_micropython
-from host_tools.bridge import build
-from host_tools.host_micropython import micropython_command
+from simulator.mpy import build, host_micropython
+from simulator.mpy.host_micropython import micropython_command
 
 MICROPYTHON = micropython_command()
 
@@ -18,7 +17,7 @@ SCRIPT = r"""
 import gc
 from runtime.tile import Tile
 from runtime import colors, courier, deal, link
-from runtime.hal import Hal as RuntimeHal
+from runtime.hal_contract import Hal as RuntimeHal
 gc.collect()
 base = gc.mem_alloc()
 from games.gemmatch import Gemmatch, store

@@ -8,9 +8,9 @@ import serial
 from repl_checks import SilentPort
 from vtile_helpers import FAST, run_blinks, run_mpremote
 
-from host_tools.bridge.build import build
 from host_tools.cli.flash import flash_all
-from host_tools.host_micropython import native_arch
+from simulator.mpy.build import build
+from simulator.mpy.host_micropython import native_arch
 
 
 def read_for(port, seconds):

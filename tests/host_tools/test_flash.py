@@ -13,9 +13,9 @@ import pytest
 from repl_checks import ANSWER, SilentPort, typed_answer
 from vtile_helpers import FAST, ROOT, boot_check, run_blinks
 
-from host_tools.bridge.build import BuildError, build, resolve_game
 from host_tools.cli.flash import flash_all
-from host_tools.host_micropython import native_arch
+from simulator.mpy.build import BuildError, build, resolve_game
+from simulator.mpy.host_micropython import native_arch
 
 
 def tile_files(flash_dir):

@@ -2,7 +2,7 @@
 
 from vtile_helpers import FAST, boot_check, run_blinks
 
-from host_tools.bridge.build import build, resolve_game
+from simulator.mpy.build import build, resolve_game
 
 
 def test_waterfall_resolves_to_its_game_class():

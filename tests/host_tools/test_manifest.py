@@ -6,9 +6,9 @@ import shutil
 import pytest
 from vtile_helpers import FAST, ROOT, boot_check, run_blinks
 
-from host_tools.bridge.build import BuildError, build, compile_mpy
-from host_tools.bridge.manifest import ManifestError, read_manifest
 from host_tools.cli.flash import flash_all
+from simulator.mpy.build import BuildError, build, compile_mpy
+from simulator.mpy.manifest import ManifestError, read_manifest
 
 FIRMWARE = os.path.join(ROOT, "firmware")
 

@@ -1,7 +1,7 @@
 """An installed blinks claims only its host packages in site-packages: the firmware's
 packages keep their tile names (`runtime`, `hal`, `games`) on sys.path, but are not installed
 as top-level packages, where they could clash with other distributions. The firmware tree
-ships whole inside host_tools (host_tools/firmware/), so a wheel install can still flash,
+ships whole inside simulator (simulator/firmware/), the lower layer, so a wheel install can still flash,
 co-simulate and run sessions from any folder."""
 
 import os
@@ -13,8 +13,8 @@ import zipfile
 import pytest
 from vtile_helpers import ROOT
 
-from host_tools.bridge.build import project_version
-from host_tools.firmware_tree import FIRMWARE
+from simulator.mpy.build import project_version
+from simulator.mpy.firmware_tree import FIRMWARE
 
 FIRMWARE_NAMES = {"runtime", "hal", "games"}
 
@@ -64,9 +64,9 @@ def test_the_wheel_claims_no_firmware_package_name_at_the_top_level(wheel):
     assert not FIRMWARE_NAMES & (tops | claimed)
 
 
-def test_the_wheel_ships_the_whole_firmware_tree_inside_host_tools(wheel):
+def test_the_wheel_ships_the_whole_firmware_tree_inside_simulator(wheel):
     with zipfile.ZipFile(wheel) as z:
-        shipped = {n.removeprefix("host_tools/firmware/") for n in z.namelist()}
+        shipped = {n.removeprefix("simulator/firmware/") for n in z.namelist()}
     assert {"main.py", "manifest.py", "tile_config.json", "runtime/tile.py"} <= firmware_files()
     assert firmware_files() <= shipped
 
@@ -93,7 +93,7 @@ def test_a_wheel_install_runs_from_anywhere_on_its_own_copy_of_the_firmware(whee
         assert done.returncode == 0, done.stderr
         return done.stdout
 
-    shipped = str(site / "host_tools" / "firmware")
+    shipped = str(site / "simulator" / "firmware")
     where = "import simulator, runtime.tile, hal, games.lostgems; print(runtime.__file__)"
     assert python("-c", where).startswith(shipped)
     # A session on simulated tiles, two of them real MicroPython processes (co-simulation).

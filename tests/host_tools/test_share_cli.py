@@ -7,9 +7,9 @@ import os
 
 from vtile_helpers import FAST, run_blinks
 
-from host_tools.bridge.build import build
 from host_tools.bridge.share import Watch
 from host_tools.cli.flash import flash_all
+from simulator.mpy.build import build
 
 
 def test_bad_usage_exits_2_and_says_what_is_wrong(tmp_path):

@@ -16,9 +16,9 @@ from vtile_helpers import FAST
 from host_tools import cli
 from host_tools.bridge import bootsel, fs_image, uf2
 from host_tools.bridge.binary_info import MARKER_END, MARKER_START, read_binary_info
-from host_tools.bridge.build import build
 from host_tools.bridge.tile_uf2 import TileUf2Error, make_tile_uf2, read_micropython_uf2
-from host_tools.host_micropython import micropython_command
+from simulator.mpy.build import build
+from simulator.mpy.host_micropython import micropython_command
 
 BASE = 0x10000000
 FS_BASE = BASE + fs_image.STORAGE_OFFSET

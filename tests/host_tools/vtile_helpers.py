@@ -6,7 +6,7 @@ import subprocess
 import sys
 import tempfile
 
-from host_tools.host_micropython import micropython_command
+from simulator.mpy.host_micropython import micropython_command
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FAST = {"byte_rate": 0, "flash_rate": 0, "exec_latency": 0}

@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 import bench_lostgems
 
-from host_tools.host_micropython import micropython_command
+from simulator.mpy.host_micropython import micropython_command
 
 MICROPYTHON = micropython_command()
 BUDGET = 32 * 1024

@@ -3,17 +3,17 @@ and `import games` mean on CPython what they mean on a tile.
 
 On a tile, firmware/ is the board's root, so its packages are top-level. An installed host
 environment does not claim those names in site-packages, where they could clash with other
-distributions: a wheel ships the tree inside host_tools as package data (host_tools/firmware/),
-a checkout (or an editable install of one) has it at firmware/ beside host_tools/. Importing
-`host_tools` or `simulator` puts it first on sys.path, as it is first on a tile's.
+distributions: a wheel ships the tree inside simulator as package data (simulator/firmware/),
+a checkout (or an editable install of one) has it at firmware/ beside simulator/. Importing
+`simulator` (which `host_tools` imports) puts it first on sys.path, as it is first on a tile's.
 """
 
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SHIPPED = os.path.join(HERE, "firmware")  # a wheel's copy
-CHECKOUT = os.path.join(os.path.dirname(HERE), "firmware")  # the source tree's
+SIMULATOR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHIPPED = os.path.join(SIMULATOR, "firmware")  # a wheel's copy
+CHECKOUT = os.path.join(os.path.dirname(SIMULATOR), "firmware")  # the source tree's
 
 
 def firmware_dir():

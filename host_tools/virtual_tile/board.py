@@ -1,4 +1,4 @@
-# MicroPython module (unix port), imported by vt_agent.py inside a virtual tile.
+# MicroPython module (unix port), imported by agent.py inside a virtual tile.
 """What `import sys`, `micropython`, `machine`, `time` and `os` give a virtual tile's code: the
 unix port's modules, wrapped where a board's differ in what host tools use.
 
@@ -10,7 +10,7 @@ unix port's modules, wrapped where a board's differ in what host tools use.
 - os.uname(), which the unix port lacks, answers as a board's does.
 
 Each wrapper delegates everything else to the real module. The markers travel in stdout between
-the code's output (vt_agent.py lists them).
+the code's output (agent.py lists them).
 """
 
 import io

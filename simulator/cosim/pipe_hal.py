@@ -11,7 +11,7 @@ just as they would stay queued in the world's HAL.
 Runs under MicroPython and CPython: no typing, no dict-order dependence.
 """
 
-from runtime.hal import Hal
+from runtime.hal_contract import Hal
 
 FACE_COUNT = 6
 
@@ -20,7 +20,7 @@ class CosimHal(Hal):
     """A Hal whose inputs arrive in step requests and whose outputs leave in step replies."""
 
     def __init__(self, now, serial, call):
-        # `call(method)` asks the world for the answer to a HAL call (see cosim_protocol.CALLS).
+        # `call(method)` asks the world for the answer to a HAL call (see protocol.CALLS).
         self._serial = serial
         self._call = call
         self._now = now
@@ -46,7 +46,7 @@ class CosimHal(Hal):
         self.logged = []
         self.saved = []
 
-    # --- the Hal interface (firmware/runtime/hal.py) ---
+    # --- the Hal interface (firmware/runtime/hal_contract.py) ---
 
     def millis(self):
         return self._now

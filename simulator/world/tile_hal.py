@@ -8,7 +8,7 @@ also what a co-simulation runner forwards a real MicroPython process's HAL calls
 
 import random
 
-from runtime.hal import Hal
+from runtime.hal_contract import Hal
 
 FACES = 6
 LOG_LINES = 200

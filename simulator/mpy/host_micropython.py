@@ -53,7 +53,7 @@ def native_arch():
     if command not in _native_arch:
         import subprocess
 
-        from host_tools.bridge.build import ARCHES
+        from simulator.mpy.build import ARCHES
 
         out = subprocess.run(
             [command, "-c", "import sys; print(getattr(sys.implementation, '_mpy', 0) >> 10)"],

