@@ -126,6 +126,19 @@ def _bdirs():
 """
 
 
+def unsupported_board(machine):
+    """Why the firmware refuses a board by its `os.uname().machine`, or None. An RP2350 (a Pico
+    2) runs the code but never enters DORMANT the way the firmware asks, so on a battery it
+    would sleep at tens of mA for hours instead of days (docs/hardware.md); `blinks uf2`
+    refuses its UF2 family for the same reason."""
+    if "RP2350" in machine:
+        return (
+            f"this tile is a {machine}: the firmware is for RP2040 boards (a Raspberry Pi "
+            "Pico); an RP2350's deep sleep is not the RP2040's, so a battery would last hours"
+        )
+    return None
+
+
 class DeployError(Exception):
     """The tile did not end up with the new firmware; the message says at which step."""
 
@@ -188,10 +201,13 @@ class Deployer:
     def run(self):
         image = self.image
         self._exec(DEVICE_HELPERS)
-        self.serial, release, tile_mpy, running_main = self._eval(
-            "[_bserial(), os.uname().release, getattr(sys.implementation, '_mpy', None), "
-            "_bfs('main.py')]"
+        self.serial, release, machine, tile_mpy, running_main = self._eval(
+            "[_bserial(), os.uname().release, os.uname().machine, "
+            "getattr(sys.implementation, '_mpy', None), _bfs('main.py')]"
         )
+        refused = unsupported_board(machine)
+        if refused:
+            raise DeployError(refused + "; old firmware kept")
         if too_old(release):
             raise DeployError(
                 f"this tile runs MicroPython {release}; the firmware needs {min_release()} or "

@@ -419,3 +419,12 @@ def test_a_wrong_game_or_firmware_folder_says_what_exists(tmp_path):
     assert proc.returncode == 2
     assert f"{tmp_path} is no firmware tree (no main.py" in proc.stderr
     assert "Errno" not in proc.stderr
+
+
+def test_a_pico_2_is_refused_by_name_and_rp2040_boards_and_the_host_are_not():
+    from host_tools.bridge.deploy import unsupported_board
+
+    refused = unsupported_board("Raspberry Pi Pico 2 with RP2350")
+    assert refused and "RP2350" in refused and "RP2040" in refused
+    assert unsupported_board("Raspberry Pi Pico with RP2040") is None
+    assert unsupported_board("linux [GCC 12.2.0] version") is None  # a virtual tile
