@@ -11,6 +11,8 @@ from simulator.games.gemmatch.rules import ENDS, PLAYERS, SIDES, TIER_NAMES, par
 from simulator.sessions import script
 from simulator.sessions.script import ScriptError, number_error, script_lines, whole_number
 
+SUFFIX = ".gm"  # the descriptor's SCRIPT_SUFFIX; bot_play saves games with it
+
 SETUP_KINDS = ("seed", "deck", "deal", "start")
 SHAPES = ("blob", "line", "ring", "random")
 TILE_STATES = ("undealt", "dealing", "uncertain", "pile", "hand", "field", "taken")
