@@ -34,6 +34,17 @@ def session_runners():
     return RulesRunner, RulesRunner
 
 
+REFEREE_PLAYERS = (2, 3, 4)  # the referee's player counts (the table lays out two seats)
+RETURNS = (-4, 1000)  # the play layer's returns: a held gem costs a point; no rule caps points
+
+
+def dealt(seed, players=2):
+    """The rules-only game dealt from `seed` (simulator.play.state deals with it)."""
+    from simulator.games.gembatan.referee import GameState
+
+    return GameState(players=players, seed=seed)
+
+
 def bot_names():
     from simulator.games.gembatan.bots import BOTS
 

@@ -64,6 +64,16 @@ def session_runners():
     return RulesRunner, TilesRunner
 
 
+RETURNS = (0, 27)  # the play layer's returns: a point a token at most
+
+
+def dealt(seed, players=2):
+    """The rules-only game dealt from `seed` (simulator.play.state deals with it)."""
+    from simulator.games.gemmatch.referee import GameState
+
+    return GameState(seed=seed)
+
+
 def bot_names():
     """The bots `blinks playtest --game gemmatch` knows, by name."""
     from simulator.games.gemmatch.bots import BOTS

@@ -108,6 +108,21 @@ def session_runners():
     return RulesRunner, PhysicalRunner
 
 
+RETURNS = (0, 9)  # the play layer's returns: the shared score, 3 gems of 3 colours at most
+
+
+def dealt(seed, players=2):
+    """The rules-only game dealt from `seed` (simulator.play.state deals with it)."""
+    from simulator.games.lostgems.referee import GameState
+
+    return GameState(seed=seed)
+
+
+def returns(state):
+    """Each seat's return: the players share one score."""
+    return [state.score, state.score]
+
+
 def bot_names():
     """The bots `blinks playtest --game lostgems` knows, by name."""
     from simulator.games.lostgems.bots import BOTS

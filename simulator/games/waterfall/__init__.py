@@ -91,6 +91,16 @@ def session_runners():
     return RulesRunner, TilesRunner
 
 
+RETURNS = (0, 54)  # the play layer's returns: a score pile holds at most the deck's 54 points
+
+
+def dealt(seed, players=DEFAULT_PLAYERS):
+    """The rules-only game dealt from `seed` (simulator.play.state deals with it)."""
+    from simulator.games.waterfall.referee import GameState
+
+    return GameState(players=players, seed=seed)
+
+
 def bot_names():
     """The bots `blinks playtest --game waterfall` knows, by name."""
     from simulator.games.waterfall.bots import BOTS
