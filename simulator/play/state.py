@@ -181,6 +181,8 @@ def shown(value):
     if type(value).__str__ is not object.__str__:
         return str(value)
     slots = getattr(type(value), "__slots__", None) or sorted(vars(value))
-    return f"{type(value).__name__}(" + ", ".join(
-        f"{s}={shown(getattr(value, s, None))}" for s in slots
-    ) + ")"
+    return (
+        f"{type(value).__name__}("
+        + ", ".join(f"{s}={shown(getattr(value, s, None))}" for s in slots)
+        + ")"
+    )

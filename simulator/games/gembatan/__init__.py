@@ -9,6 +9,8 @@ describes the game to the platform (simulator.games).
 """
 
 NAME = "gembatan"
+TITLE = "Gembatan"
+PLAYTEST = "simulator.games.gembatan.figures"  # `blinks playtest`: its options and figures
 # Not played on the tiles (docs/gembatan.md): `blinks sim --game gembatan` lays out the demo's
 # tiles on a plain table, and its panel says where Gembatan is played.
 FIRMWARE = ("games.demo", "Demo")
@@ -49,12 +51,6 @@ def bot_names():
     from simulator.games.gembatan.bots import BOTS
 
     return sorted(BOTS)
-
-
-def run_playtest(args):
-    from simulator.games.gembatan.playtest import run
-
-    return run(args)
 
 
 def sim_bot_problem(args):

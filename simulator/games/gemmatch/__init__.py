@@ -8,6 +8,8 @@ platform (simulator.games); docs/gemmatch.md gives the rules.
 """
 
 NAME = "gemmatch"
+TITLE = "Gem Match"
+PLAYTEST = "simulator.games.gemmatch.figures"  # `blinks playtest`: its options and figures
 FIRMWARE = ("games.gemmatch", "Gemmatch")
 TILES = 27  # the tokens: one deal of 27 tiles
 SCRIPT_SUFFIX = ".gm"
@@ -79,12 +81,6 @@ def bot_names():
     from simulator.games.gemmatch.bots import BOTS
 
     return sorted(BOTS)
-
-
-def run_playtest(args):
-    from simulator.games.gemmatch.playtest import run
-
-    return run(args)
 
 
 def sim_bot_problem(args):

@@ -56,6 +56,8 @@ def __getattr__(name):
 
 
 NAME = "lostgems"
+TITLE = "Lost Gems"
+PLAYTEST = "simulator.games.lostgems.playtest_cli"  # `blinks playtest`: its options and figures
 FIRMWARE = ("games.lostgems", "LostGems")
 TILES = 18
 SCRIPT_SUFFIX = ".lg"
@@ -128,13 +130,6 @@ def bot_names():
     from simulator.games.lostgems.bots import BOTS
 
     return sorted(BOTS)
-
-
-def run_playtest(args):
-    """`blinks playtest` (the default game)."""
-    from simulator.games.lostgems.playtest_cli import lost_gems_playtest
-
-    return lost_gems_playtest(args)
 
 
 def sim_bot_problem(args):

@@ -8,6 +8,8 @@ table the simulator shows. This module describes the game to the platform (simul
 """
 
 NAME = "waterfall"
+TITLE = "Waterfall"
+PLAYTEST = "simulator.games.waterfall.figures"  # `blinks playtest`: its options and figures
 FIRMWARE = ("games.waterfall", "Waterfall")
 TILES = 27  # the deck: one deal of 27 tiles
 PLAYER_COUNTS = (2, 3, 4)  # `blinks sim --players N` lays out these seats' hands and scores
@@ -106,12 +108,6 @@ def bot_names():
     from simulator.games.waterfall.bots import BOTS
 
     return sorted(BOTS)
-
-
-def run_playtest(args):
-    from simulator.games.waterfall.playtest import run
-
-    return run(args)
 
 
 def sim_bot_problem(args):
