@@ -31,7 +31,7 @@ def parse_script(text):
 def session_runners():
     """The referee's runner for both: Gembatan has no tiles runner (docs/gembatan.md); the
     runner says so in its transcript."""
-    from simulator.games.gembatan.runner import RulesRunner
+    from simulator.games.gembatan.script import RulesRunner
 
     return RulesRunner, RulesRunner
 

@@ -9,7 +9,7 @@ tiles.
 from simulator.games.gembatan.bots import BEST_BOT, bot_class, play_game
 from simulator.games.gembatan.referee import IllegalMove
 from simulator.games.gembatan.rules import ENDS, PLAYERS
-from simulator.games.gembatan.scripts_out import game_script
+from simulator.games.gembatan.script import game_script
 from simulator.play.figures import bot_lines, by_bot, ended_fractions, seat_figures
 
 

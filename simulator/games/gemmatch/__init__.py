@@ -57,7 +57,7 @@ def parse_script(text):
 
 def session_runners():
     """(rules runner class, tiles runner class or None while the world or firmware is missing)."""
-    from simulator.games.gemmatch.runner import RulesRunner
+    from simulator.games.gemmatch.script import RulesRunner
 
     try:
         from simulator.games.gemmatch.physical import TilesRunner

@@ -22,8 +22,7 @@ from simulator.app.bot_game import PERSON as TURN
 from simulator.games.gemmatch.bots import bot_class, bot_seed
 from simulator.games.gemmatch.referee import GameState
 from simulator.games.gemmatch.rules import IMPROVED, PLAYERS, cell_name
-from simulator.games.gemmatch.script import SUFFIX
-from simulator.games.gemmatch.scripts_out import game_script
+from simulator.games.gemmatch.script import SUFFIX, game_script
 from simulator.games.gemmatch.table_moves import PERSON, AppTable, Mismatch
 
 

@@ -10,7 +10,7 @@ from collections import Counter
 from simulator.games.gemmatch.bots import BEST_BOT, bot_class, play_game
 from simulator.games.gemmatch.referee import IllegalMove
 from simulator.games.gemmatch.rules import ENDS, PLAYERS, TIER_NAMES
-from simulator.games.gemmatch.scripts_out import game_script
+from simulator.games.gemmatch.script import game_script
 from simulator.play.figures import bot_lines, by_bot, ended_fractions, seat_figures
 
 

@@ -84,7 +84,7 @@ def parse_script(text):
 
 def session_runners():
     """(rules runner class, tiles runner class or None while the world or firmware is missing)."""
-    from simulator.games.waterfall.runner import RulesRunner
+    from simulator.games.waterfall.script import RulesRunner
 
     try:
         from simulator.games.waterfall.physical import TilesRunner

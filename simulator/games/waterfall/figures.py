@@ -7,7 +7,7 @@ simulated tiles, as people would, and the tiles are checked against the referee.
 from simulator.games.waterfall.bots import BEST_BOT, bot_class, play_game
 from simulator.games.waterfall.referee import IllegalMove
 from simulator.games.waterfall.rules import ENDS
-from simulator.games.waterfall.scripts_out import game_script
+from simulator.games.waterfall.script import game_script
 from simulator.play.figures import ended_fractions, mean_err
 
 
