@@ -16,7 +16,7 @@ import sys
 # name -> (module, one-line help)
 SUBCOMMANDS = {
     "sim": ("host_tools.cli.sim", "open the desktop simulator (Lost Gems on 18 tiles, or --game)"),
-    "session": ("simulator.sessions.cli", "run session scripts (Lost Gems .lg, Waterfall .wf)"),
+    "session": ("simulator.sessions.cli", "run session scripts (.lg, .wf, .gm, .gb)"),
     "playtest": ("simulator.sessions.playtest_cli", "batch-run bots and report score statistics"),
     "flash": ("host_tools.cli.flash", "compile and deploy the firmware to tiles over USB serial"),
     "share": (

@@ -17,8 +17,13 @@ A descriptor (module-level names of the game's host module):
 - SCRIPT_SUFFIX, parse_script(text) and session_runners(): `blinks session run` for the game's
   scripts (optional); CEILING = True if its runners take --ceiling, BOARD_PNG = True if they
   take --board-png DIR (a picture of the board after each move)
-- run_playtest(args) -> exit code: `blinks playtest --game NAME` (optional)
-- bot_names() -> [name]: the bots `blinks playtest --bot` takes, for its --help (optional)
+- TITLE: the game's name in words ("Gem Match")
+- PLAYTEST = "module": `blinks playtest --game NAME` (optional): the module gives the game's
+  options hook and its parts for the play layer's driver (simulator.play.playtest), or its
+  own `run(args, game)`; bot_names() -> [name]: the bots `--bot` takes, for its --help
+- dealt(seed, players) -> a referee, and RETURNS = (low, high): the game as OpenSpiel's
+  Game/State (simulator.play.state; optional), with REFEREE_PLAYERS, the player counts its
+  referee takes when they are not PLAYER_COUNTS, and returns(referee) for a shared score
 - sim_bot_problem(args) -> None or the error, and attach_sim_bot(app, name, seed, scripts):
   `blinks sim --bot NAME`, a person against a bot in the window (optional)
 - for the simulator's side panel (optional): DEAL_TIP (how to deal, shown while undealt),

@@ -4,7 +4,8 @@
   simulator.games) parses it and brings its runners; this module batches, reports and exits.
 - `runner`: the exit codes and the `SessionResult` a game's runner ends with.
 - `script`: the `ScriptError(line, message)` every game's parser raises, and whole numbers.
-- `playtest_cli`: `blinks playtest`: the options, handed to the game's own playtest.
+- `playtest_cli`: `blinks playtest`: the options every game takes, each game's own through its
+  hook, then the play layer's driver (simulator.play.playtest) or the game's own run.
 
 Each game's referee, bots, script language and runners live with the game, in
 simulator/games/<game>/ (docs/writing-a-game.md).

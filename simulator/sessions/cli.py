@@ -8,11 +8,12 @@ raised), so the session has no verdict: the line it had reached is named and --j
 prints the game as it stood. The transcript goes to stdout, or to stderr with --json so stdout
 holds only the JSON.
 
-A script's game is told by its suffix: `.wf` is Waterfall (docs/waterfall.md), anything else
-Lost Gems; each game brings its own script language and runners (simulator.games).
+A script's game is told by its suffix: `.lg` Lost Gems, `.wf` Waterfall, `.gm` Gem Match,
+`.gb` Gembatan (and a game registered with BLINKS_GAMES by its own); anything else is read as
+Lost Gems. Each game brings its own script language (docs/session-scripts.md).
 
-Several scripts (or a directory: its *.lg and *.wf files) run one after the other, as a batch: each as
-if run alone (with --json, the object it would print, one a line), then a line that counts
+Several scripts (or a directory: its *.lg, *.wf, *.gm and *.gb files) run one after the other,
+as a batch: each as if run alone (with --json, the object it would print, one a line), then a line that counts
 them; the exit code is the worst of theirs. With --rules-only, a script found in a directory
 that needs the simulator (`expect tile`) is skipped, and said to be; named alone it is refused.
 """
@@ -174,13 +175,13 @@ def needs_tiles(path):
 
 
 def script_patterns():
-    """The games' script names, for messages: "*.lg, *.wf"."""
+    """The games' script names, for messages: "*.lg, *.wf, *.gm, *.gb"."""
     return ", ".join("*" + suffix for suffix in script_games())
 
 
 def script_paths(named):
-    """The scripts to run: each named file, and a named directory's scripts (*.lg, and the
-    other games' suffixes, *.wf) by name."""
+    """The scripts to run: each named file, and a named directory's scripts (every game's
+    suffix) by name."""
     suffixes = tuple(script_games())
     paths = []
     for path in named:

@@ -55,7 +55,8 @@ def test_playtest_json_has_each_seats_mean_and_how_games_ended(capsys):
 @pytest.mark.parametrize(
     "extra, message",
     [
-        (["--physical"], "Gembatan is not played on the tiles"),
+        (["--physical"], "--physical is not for --game gembatan (only lostgems, waterfall"),
+        (["--ceiling"], "--ceiling is not for --game gembatan (only lostgems)"),
         (["--bot", "clever"], "no Gembatan bot called 'clever'"),
         (["--players", "5"], "--players must be from 2 to 4"),
         (["--against", "random", "--players", "3"], "--against pits two bots"),

@@ -75,8 +75,8 @@ def test_playtest_against_swaps_seats_and_reports_each_bot(capsys):
     [
         (["--bot", "clever"], "no Gem Match bot called 'clever'"),
         (["--against", "clever"], "no Gem Match bot called 'clever'"),
-        (["--players", "3"], "Gem Match is for 2 players"),
-        (["--partner", "random"], "--partner is a Lost Gems option"),
+        (["--players", "3"], "--players is not for --game gemmatch (only waterfall, gembatan)"),
+        (["--partner", "random"], "--partner is not for --game gemmatch (only lostgems)"),
         (["--games", "0"], "--games must be from 1"),
     ],
 )

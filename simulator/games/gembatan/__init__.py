@@ -9,6 +9,8 @@ describes the game to the platform (simulator.games).
 """
 
 NAME = "gembatan"
+TITLE = "Gembatan"
+PLAYTEST = "simulator.games.gembatan.figures"  # `blinks playtest`: its options and figures
 # Not played on the tiles (docs/gembatan.md): `blinks sim --game gembatan` lays out the demo's
 # tiles on a plain table, and its panel says where Gembatan is played.
 FIRMWARE = ("games.demo", "Demo")
@@ -29,21 +31,26 @@ def parse_script(text):
 def session_runners():
     """The referee's runner for both: Gembatan has no tiles runner (docs/gembatan.md); the
     runner says so in its transcript."""
-    from simulator.games.gembatan.runner import RulesRunner
+    from simulator.games.gembatan.script import RulesRunner
 
     return RulesRunner, RulesRunner
+
+
+REFEREE_PLAYERS = (2, 3, 4)  # the referee's player counts (the table lays out two seats)
+RETURNS = (-4, 1000)  # the play layer's returns: a held gem costs a point; no rule caps points
+
+
+def dealt(seed, players=2):
+    """The rules-only game dealt from `seed` (simulator.play.state deals with it)."""
+    from simulator.games.gembatan.referee import GameState
+
+    return GameState(players=players, seed=seed)
 
 
 def bot_names():
     from simulator.games.gembatan.bots import BOTS
 
     return sorted(BOTS)
-
-
-def run_playtest(args):
-    from simulator.games.gembatan.playtest import run
-
-    return run(args)
 
 
 def sim_bot_problem(args):

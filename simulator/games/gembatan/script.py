@@ -1,10 +1,13 @@
-"""Gembatan session scripts (`*.gb`): the language of docs/gembatan.md#session-scripts.
+"""Gembatan session scripts (`*.gb`): the language of docs/gembatan.md#session-scripts, read
+(`parse_script`), played on the referee (`RulesRunner`, on the play layer's runner) and written
+(`game_script`, a finished game as a script that replays it).
 
 The whole script is parsed before anything runs; a malformed line raises ScriptError(line,
 what was expected), exit 2, as the other games' scripts do.
 """
 
 from simulator.games.gembatan import moves as mv
+from simulator.games.gembatan.referee import GameState, IllegalMove
 from simulator.games.gembatan.rules import (
     DIRECTION_NAMES,
     ENDS,
@@ -18,6 +21,7 @@ from simulator.games.gembatan.rules import (
     parse_gem,
     parse_tile,
 )
+from simulator.play import runner, scripts_out
 from simulator.sessions.script import ScriptError, number_error, whole_number
 
 SETUP_KINDS = ("players", "seed", "tiles", "gems", "start")
@@ -220,3 +224,95 @@ def _expect(line, code, words):
     if what == "ended" and n == 3 and words[2].lower() in ENDS + ("no",):
         return Statement(line, "expect", code, words[2].lower(), what=what)
     raise ScriptError(line, EXPECTS_HELP)
+
+
+class RulesRunner(runner.RulesRunner):
+    """A Gembatan script on the referee. Gembatan is not played on the tiles (docs/gembatan.md,
+    "why not on the tiles"), so this runner serves `blinks session run` with or without
+    --rules-only, and says so. With --board-png DIR it draws the board after every move."""
+
+    NAME, TITLE = "gembatan", "Gembatan"
+    SETUP = (("players", 2), ("seed", 0), ("tiles", None), ("gems", None), ("start", 0))
+    IllegalMove = IllegalMove
+    DEAL_WORDS = "the start"
+
+    def __init__(self, statements, seed=None, say=None, failed=None, board_png=None, **options):
+        runner.RulesRunner.__init__(self, statements, seed, say, failed, board_png)
+        if options.get("mpy") or options.get("ir_loss") or options.get("bit_flip"):
+            raise ScriptError(
+                0,
+                "Gembatan is played on the referee only: --mpy, --ir-loss and "
+                "--ir-bit-flip need tiles",
+            )
+        if not options.get("rules_only", True) or "ir_loss" in options:
+            self.mode = "on the referee: Gembatan is not played on the tiles"
+
+    def headline(self, setup):
+        return f"Gembatan, {setup['players']} players, seed {setup['seed']} ({self.mode})"
+
+    def deal(self, setup):
+        return GameState(
+            players=setup["players"],
+            seed=setup["seed"],
+            tiles=setup["tiles"],
+            gems=setup["gems"],
+            start=setup["start"],
+        )
+
+    def opening(self):
+        s = self.state
+        self.say(f"the board starts with {s.board.tiles[(0, 0)][0]} on 0,0")
+        for p in range(s.players):
+            self.say(
+                f"{PLAYERS[p]} holds tiles {' '.join(s.hand_tiles[p])}, gems "
+                f"{' '.join(s.hand_gems[p])}"
+            )
+
+    def save_board(self, folder, number, title):
+        from simulator.games.gembatan.board_png import save_board
+
+        save_board(self.state, folder, number, title)
+
+    def actual(self, st):
+        s = self.state
+        what = st.what
+        if what == "score":
+            return s.score(st.player)
+        if what == "gems":
+            return len(s.hand_gems[st.player])
+        if what == "tiles":
+            return len(s.hand_tiles[st.player])
+        if what == "board":
+            return len(s.board.tiles)
+        if what == "sockets":
+            return len(s.board.open_sockets())
+        if what == "tray":
+            return len(s.tray)
+        if what == "pile":
+            return len(s.pile)
+        if what == "socket":
+            gem = s.board.gems.get(st.edge)
+            return "empty" if gem is None else parse_gem("".join(gem))
+        if what == "over":
+            return s.over
+        if what == "ended":
+            return s.ended or "no"
+        return s.current  # turn
+
+
+def game_script(state, title, seed=0):
+    """A finished Gembatan game as a `.gb` script: its players, the order of the tiles and
+    gems, every move, then `expect` lines for how it ended, so `blinks session run` replays
+    that very game."""
+    setup = [
+        f"players {state.players}",
+        f"seed {seed}",
+        "tiles " + " ".join(state.tile_order),
+        "gems " + " ".join(state.gem_order),
+        f"start {PLAYERS[state.start]}",
+    ]
+    ends = [f"expect score {PLAYERS[p]} {state.score(p)}" for p in range(state.players)]
+    ends += [f"expect board {len(state.board.tiles)}", f"expect tray {len(state.tray)}"]
+    return scripts_out.game_script(
+        state, title, setup, ends + scripts_out.how_it_ended(state), "[--board-png DIR]"
+    )

@@ -8,6 +8,8 @@ platform (simulator.games); docs/gemmatch.md gives the rules.
 """
 
 NAME = "gemmatch"
+TITLE = "Gem Match"
+PLAYTEST = "simulator.games.gemmatch.figures"  # `blinks playtest`: its options and figures
 FIRMWARE = ("games.gemmatch", "Gemmatch")
 TILES = 27  # the tokens: one deal of 27 tiles
 SCRIPT_SUFFIX = ".gm"
@@ -55,7 +57,7 @@ def parse_script(text):
 
 def session_runners():
     """(rules runner class, tiles runner class or None while the world or firmware is missing)."""
-    from simulator.games.gemmatch.runner import RulesRunner
+    from simulator.games.gemmatch.script import RulesRunner
 
     try:
         from simulator.games.gemmatch.physical import TilesRunner
@@ -64,17 +66,21 @@ def session_runners():
     return RulesRunner, TilesRunner
 
 
+RETURNS = (0, 27)  # the play layer's returns: a point a token at most
+
+
+def dealt(seed, players=2):
+    """The rules-only game dealt from `seed` (simulator.play.state deals with it)."""
+    from simulator.games.gemmatch.referee import GameState
+
+    return GameState(seed=seed)
+
+
 def bot_names():
     """The bots `blinks playtest --game gemmatch` knows, by name."""
     from simulator.games.gemmatch.bots import BOTS
 
     return sorted(BOTS)
-
-
-def run_playtest(args):
-    from simulator.games.gemmatch.playtest import run
-
-    return run(args)
 
 
 def sim_bot_problem(args):

@@ -19,11 +19,10 @@ are every bot game's (simulator.app.bot_game); this module gives it Gem Match's 
 from simulator.app import bot_game
 from simulator.app.bot_game import BROKEN, NEW_GAME, OVER
 from simulator.app.bot_game import PERSON as TURN
-from simulator.games.gemmatch import SCRIPT_SUFFIX
 from simulator.games.gemmatch.bots import bot_class, bot_seed
 from simulator.games.gemmatch.referee import GameState
 from simulator.games.gemmatch.rules import IMPROVED, PLAYERS, cell_name
-from simulator.games.gemmatch.scripts_out import game_script
+from simulator.games.gemmatch.script import SUFFIX, game_script
 from simulator.games.gemmatch.table_moves import PERSON, AppTable, Mismatch
 
 
@@ -39,7 +38,7 @@ class BotGame(bot_game.BotGame):
         "Space pause  N step  S speed  D links",
         "Esc quit",
     )
-    SUFFIX = SCRIPT_SUFFIX
+    SUFFIX = SUFFIX
     DEALING = "Dealing: a bot holds a pile tile for 6 s."
     DEALT = "Dealt. You are A (bottom): place a token on the field's centre."
     failure = Mismatch

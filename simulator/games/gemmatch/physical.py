@@ -15,34 +15,18 @@ on its cell, turned as placed, its side up, and exactly the gems of the field's 
 each with its group's size; hands face up with their sides; heaps; the pile face down.
 """
 
-import random
-
 from games.gemmatch import Gemmatch, tokens
 
-from simulator.cosim import CosimError
 from simulator.games.gemmatch.referee import GameState
 from simulator.games.gemmatch.rules import SIDES, TIER_SIZES, cell_name, neighbour
-from simulator.games.gemmatch.runner import RulesRunner, SessionResult
-from simulator.sessions.runner import EXIT_EXPECT_FAILED
+from simulator.games.gemmatch.script import RulesRunner
+from simulator.play.physical import SETTLE_MS, OnTiles, Stop
 from simulator.sessions.script import ScriptError
-from simulator.world import World, shapes
 
-HOLD_DEAL_MS = 6000
-DEAL_TIMEOUT_MS = 60000
 LONE_WAIT_MS = 1000
-SETTLE_MS = 10000  # longest wait for the tiles to show a move (a few hops on a noisy link)
 FIELD = (0, -30)  # the field's centre cell in the world
 HANDS = {0: (-30, 25), 1: (-30, -70)}  # each player's hand: a row of lone cells
 HEAPS = {0: (10, 15), 1: (10, -80)}
-
-
-class _Stop(Exception):
-    """The tiles disagree with the referee: the session stops (exit 1)."""
-
-    def __init__(self, line, message):
-        Exception.__init__(self, message)
-        self.line = line
-        self.message = message
 
 
 def world_cell(cell):
@@ -59,76 +43,32 @@ def lit_gems(field):
     return out
 
 
-class TilesRunner(RulesRunner):
+class TilesRunner(OnTiles, RulesRunner):
     mode = "on 27 simulated tiles"
+    FIRMWARE = Gemmatch
+    DECK_SIZE = tokens.DECK_SIZE
+    DEALT = "pile"
+    PIECE = "token"
+    PROBLEMS_SHOWN = 3
 
-    def __init__(
-        self,
-        statements,
-        seed=None,
-        say=None,
-        failed=None,
-        ir_loss=0.0,
-        bit_flip=0.0,
-        mpy=0,
-        **options,
-    ):
-        RulesRunner.__init__(self, statements, seed=seed, say=say, failed=failed, **options)
-        self.ir_loss = ir_loss
-        self.bit_flip = bit_flip
-        self.mpy = mpy
-        self.world = None
-        self.tile_of = {}  # referee token id -> world tile
-        self.tiles = []
-        self.free = {}  # area -> next free slot
+    def __init__(self, statements, **options):
+        super().__init__(statements, **options)
         self.marked = []  # (token, player, to_hand, side): taken, to lift once resolved
 
-    # --- hooks -----------------------------------------------------------------------------
-    def validate(self):
-        pass
+    def parse_piece(self, name):
+        return tokens.parse(name)
 
-    def deal(self, shape, seed, deck, start):
-        w = self.world = World(seed=seed, ir_loss=self.ir_loss, bit_flip=self.bit_flip)
-        runners = {}
-        if self.mpy:
-            from simulator.cosim import mpy_runners
-
-            runners = mpy_runners(self.mpy, tokens.DECK_SIZE)
-        for i, (q, r) in enumerate(shapes.named(shape, tokens.DECK_SIZE, seed)):
-            w.add_tile(Gemmatch, q=q, r=r, runner=runners.get(i))
-        w.advance(300)
-        held = w.tiles[0]
-        before = w.inspect(held)["deal"]["id"]
-        w.press(held)
-        w.advance(HOLD_DEAL_MS - 100)
-        w.run_until(lambda: w.inspect(held)["deal"]["id"] != before, 2000)
-        w.release(held)
-        fired = w.now
-        if not w.run_until(lambda: all(self._state(t) == "pile" for t in w.tiles), DEAL_TIMEOUT_MS):
-            self.failed(
-                self.line, "the deal failed on the tiles: " + w.inspect(held)["deal"]["result"]
-            )
-            self.failures.append((self.line, "the deal failed"))
-            return None
-        self.deal_ms = w.now - fired
-        kind_of = {t: tokens.parse(w.inspect(t)["token"]) for t in w.tiles}
+    def deal(self, setup):
+        shape, seed, deck = setup["deal"], setup["seed"], setup["deck"]
+        deck = self.deal_tiles(shape, seed, deck)
         if deck is None:
-            order = list(w.tiles)
-            random.Random(seed).shuffle(order)
-            deck = [kind_of[t] for t in order]
-        else:
-            order, taken = [], set()
-            for kind in deck:
-                t = next(t for t in w.tiles if kind_of[t] == kind and t not in taken)
-                taken.add(t)
-                order.append(t)
-        self.tile_of = dict(enumerate(order))
-        state = GameState(seed=seed, deck=deck, start=start)
+            return None
+        state = GameState(seed=seed, deck=deck, start=setup["start"])
         self.state = state
         for p, hand in enumerate(state.hands):
             for ref in hand:
                 self._draw(ref, p, SIDES[state.sides[ref]])
-        self._check_tiles(0)
+        self.check_tiles(0)
         return state
 
     def after_move(self, st, ev):
@@ -144,7 +84,7 @@ class TilesRunner(RulesRunner):
         for player, ref in ev.drew:
             self._draw(ref, player, "basic")
         if not self.marked:
-            self._check_tiles(st.line)
+            self.check_tiles(st.line)
 
     def expect_tile(self, st):
         if self.world is None or st.tile not in self.world.tiles:
@@ -154,40 +94,11 @@ class TilesRunner(RulesRunner):
             return st.value
         return f"{seen['state']} {seen['token']}"
 
-    def tiles_json(self):
-        return self.tiles
-
-    def run(self):
-        try:
-            result = RulesRunner.run(self)
-        except _Stop as stop:
-            self.failures.append((stop.line, stop.message))
-            self.failed(stop.line, "the tiles disagree with the referee: " + stop.message)
-            result = SessionResult(EXIT_EXPECT_FAILED, self.state, self.failures, self)
-        finally:
-            if self.world is not None:
-                self.tiles = self._tiles_now()
-                if self.mpy:
-                    from simulator.cosim import close_runners
-
-                    close_runners(self.world)
-        return result
-
     # --- moves on the table ----------------------------------------------------------------
-    def _state(self, t):
-        return self.world.inspect(t)["state"]
-
-    def _tiles_now(self):
-        out = []
-        for t in sorted(self.world.tiles):
-            try:
-                seen = self.world.inspect(t)
-            except CosimError:
-                seen = {"token": None, "side": None, "state": None}
-            out.append(
-                {"id": t, "token": seen["token"], "side": seen["side"], "state": seen["state"]}
-            )
-        return out
+    def tile_json(self, t, seen):
+        if seen is None:
+            seen = {"token": None, "side": None, "state": None}
+        return {"id": t, "token": seen["token"], "side": seen["side"], "state": seen["state"]}
 
     def _to_area(self, t, area, p):
         """Carry tile `t` alone to the next free cell of a player's hand or heap."""
@@ -218,16 +129,16 @@ class TilesRunner(RulesRunner):
         if alone:
             w.advance(LONE_WAIT_MS)
             w.triple_click(t)
-        if not w.run_until(lambda: self._state(t) == "field", SETTLE_MS):
-            raise _Stop(st.line, f"tile {t} put on {cell_name(cell)} did not join the field")
+        if not w.run_until(lambda: self.tile_state(t) == "field", SETTLE_MS):
+            raise Stop(st.line, f"tile {t} put on {cell_name(cell)} did not join the field")
 
     def _mark(self, st, ref, p, to_hand, side):
         """Click a group's token to take it (twice: to the hand); lift it later."""
         w = self.world
         t = self.tile_of[ref]
         (w.double_click if to_hand else w.click)(t)
-        if self._state(t) != "taken":
-            raise _Stop(st.line, f"tile {t} was not taken: it shows {self._state(t)}")
+        if self.tile_state(t) != "taken":
+            raise Stop(st.line, f"tile {t} was not taken: it shows {self.tile_state(t)}")
         self.marked.append((ref, p, to_hand, side))
 
     def _lift_marked(self, st):
@@ -236,22 +147,14 @@ class TilesRunner(RulesRunner):
             t = self.tile_of[ref]
             self._to_area(t, "hand" if to_hand else "heap", p)
             want = "hand" if to_hand else "heap"
-            if not w.run_until(lambda t=t, want=want: self._state(t) == want, SETTLE_MS):
-                raise _Stop(st.line, f"tile {t}, lifted, shows {self._state(t)}, not {want}")
+            if not w.run_until(lambda t=t, want=want: self.tile_state(t) == want, SETTLE_MS):
+                raise Stop(st.line, f"tile {t}, lifted, shows {self.tile_state(t)}, not {want}")
             if to_hand and w.inspect(t)["side"] != SIDES[side]:
                 w.double_click(t)
         self.marked = []
 
-    def _check_tiles(self, line):
-        """Wait (up to SETTLE_MS) until the tiles show the referee's game; else raise _Stop."""
-        problems = []
-
-        def agree():
-            problems[:] = tile_problems(self.world, self.state, self.tile_of)
-            return not problems
-
-        if not self.world.run_until(agree, SETTLE_MS):
-            raise _Stop(line, "; ".join(problems[:3]))
+    def problems(self):
+        return tile_problems(self.world, self.state, self.tile_of)
 
 
 def tile_problems(w, s, tile_of, cell_of=world_cell):

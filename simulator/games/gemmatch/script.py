@@ -1,4 +1,6 @@
-"""Gem Match session scripts (`*.gm`): the language of docs/gemmatch.md#session-scripts.
+"""Gem Match session scripts (`*.gm`): the language of docs/gemmatch.md#session-scripts, read
+(`parse_script`), played on the referee (`RulesRunner`, on the play layer's runner) and written
+(`game_script`, a finished game as a script that replays it).
 
 The whole script is parsed before anything runs; a malformed line raises ScriptError(line,
 what was expected), exit 2, as the other games' scripts do.
@@ -7,9 +9,13 @@ what was expected), exit 2, as the other games' scripts do.
 from games.gemmatch import tokens
 
 from simulator.games.gemmatch import moves as mv
+from simulator.games.gemmatch.referee import GameState, IllegalMove
 from simulator.games.gemmatch.rules import ENDS, PLAYERS, SIDES, TIER_NAMES, parse_cell
+from simulator.play import runner, scripts_out
 from simulator.sessions import script
 from simulator.sessions.script import ScriptError, number_error, script_lines, whole_number
+
+SUFFIX = ".gm"  # the descriptor's SCRIPT_SUFFIX; bot_play saves games with it
 
 SETUP_KINDS = ("seed", "deck", "deal", "start")
 SHAPES = ("blob", "line", "ring", "random")
@@ -184,3 +190,73 @@ def _expect(line, code, words):
     if what == "ended" and n == 3 and words[2].lower() in ENDS + ("no",):
         return Statement(line, "expect", code, words[2].lower(), what=what)
     raise ScriptError(line, EXPECTS_HELP)
+
+
+class RulesRunner(runner.RulesRunner):
+    """A Gem Match script on the referee alone (`--rules-only`); physical.py's TilesRunner
+    plays it on the tiles. With --board-png DIR it draws the field after each move."""
+
+    NAME, TITLE = "gemmatch", "Gem Match"
+    SETUP = (("seed", 0), ("deck", None), ("deal", "blob"), ("start", 0))
+    IllegalMove = IllegalMove
+
+    def deal(self, setup):
+        """Start the game (on the tiles: deal them first); return the GameState or None."""
+        return GameState(seed=setup["seed"], deck=setup["deck"], start=setup["start"])
+
+    def opening(self):
+        s = self.state
+        for p in range(s.players):
+            shown = " ".join(self._token_words(t) for t in s.hands[p])
+            self.say(f"{PLAYERS[p]} holds {shown}")
+
+    def _token_words(self, t):
+        s = self.state
+        return f"{tokens.name(s.kinds[t])}/{tokens.side_name(s.gems_of(t))}"
+
+    def save_board(self, folder, number, title):
+        from simulator.games.gemmatch.board_png import save_board
+
+        save_board(self.state, folder, number, title)
+
+    def actual(self, st):
+        s = self.state
+        what = st.what
+        if what == "score":
+            return s.score(st.player)
+        if what == "heap":
+            return len(s.heaps[st.player])
+        if what == "hand":
+            return len(s.hands[st.player])
+        if what == "improved":
+            return sum(1 for t in s.hands[st.player] if s.sides[t])
+        if what == "field":
+            return len(s.field)
+        if what == "pile":
+            return len(s.pile)
+        if what == "resolving":
+            return "none" if s.pending is None else TIER_NAMES[s.pending.tier]
+        if what == "cell":
+            t = s.token_at(st.cell)
+            return "empty" if t is None else f"{tokens.name(s.kinds[t])} {SIDES[s.sides[t]]}"
+        if what == "over":
+            return s.over
+        if what == "ended":
+            return s.ended or "no"
+        return s.current  # turn
+
+
+def game_script(state, title, seed=0):
+    """A finished Gem Match game as a `.gm` script: its deck and every move, then `expect`
+    lines for how it ended, so `blinks session run` replays that very game."""
+    setup = [
+        f"seed {seed}",
+        "deck " + " ".join(tokens.name(k) for k in state.kinds),
+        f"start {PLAYERS[state.start]}",
+    ]
+    ends = []
+    for p in range(state.players):
+        ends.append(f"expect score {PLAYERS[p]} {state.score(p)}")
+        ends.append(f"expect heap {PLAYERS[p]} {len(state.heaps[p])}")
+    ends += [f"expect field {len(state.field)}", f"expect pile {len(state.pile)}"]
+    return scripts_out.game_script(state, title, setup, ends + scripts_out.how_it_ended(state))

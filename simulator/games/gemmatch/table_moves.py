@@ -19,13 +19,11 @@ from games.gemmatch import tokens
 from simulator.app import steps
 from simulator.app.steps import Gestures, Until
 from simulator.games.gemmatch.physical import (
-    DEAL_TIMEOUT_MS,
-    HOLD_DEAL_MS,
     LONE_WAIT_MS,
-    SETTLE_MS,
     tile_problems,
 )
 from simulator.games.gemmatch.rules import PLAYERS, SIDES, cell_name, neighbour
+from simulator.play.physical import DEAL_TIMEOUT_MS, HOLD_DEAL_MS, SETTLE_MS
 
 QUIET_MS = 300  # a move that changes no tile (pass, skip) still takes a moment
 PERSON = 0

@@ -56,6 +56,8 @@ def __getattr__(name):
 
 
 NAME = "lostgems"
+TITLE = "Lost Gems"
+PLAYTEST = "simulator.games.lostgems.playtest_cli"  # `blinks playtest`: its options and figures
 FIRMWARE = ("games.lostgems", "LostGems")
 TILES = 18
 SCRIPT_SUFFIX = ".lg"
@@ -108,18 +110,26 @@ def session_runners():
     return RulesRunner, PhysicalRunner
 
 
+RETURNS = (0, 9)  # the play layer's returns: the shared score, 3 gems of 3 colours at most
+
+
+def dealt(seed, players=2):
+    """The rules-only game dealt from `seed` (simulator.play.state deals with it)."""
+    from simulator.games.lostgems.referee import GameState
+
+    return GameState(seed=seed)
+
+
+def returns(state):
+    """Each seat's return: the players share one score."""
+    return [state.score, state.score]
+
+
 def bot_names():
     """The bots `blinks playtest --game lostgems` knows, by name."""
     from simulator.games.lostgems.bots import BOTS
 
     return sorted(BOTS)
-
-
-def run_playtest(args):
-    """`blinks playtest` (the default game)."""
-    from simulator.games.lostgems.playtest_cli import lost_gems_playtest
-
-    return lost_gems_playtest(args)
 
 
 def sim_bot_problem(args):

@@ -10,7 +10,7 @@ from simulator.app import bot_panel
 from simulator.app.bot_panel import BUTTON_FILL, BUTTON_OFF, EDGE
 from simulator.app.panels import COIN_OFF, DIM, ERROR_ON, HINT_ON, WARN
 from simulator.games.lostgems.moves import ALL_HINTS, DISCARDS, PLAYS
-from simulator.games.lostgems.shards import COLOURS, MAX_ERRORS, MAX_HINTS
+from simulator.games.lostgems.shards import COLOURS, MAX_ERRORS, MAX_HINTS, rating
 
 HINT_FILL = (
     (200, 50, 45),
@@ -70,8 +70,6 @@ def draw_game_panel(surface, panel, game, x, y):
         y = _buttons(surface, game, x, y)
     y = bot_panel.transcript(surface, panel, game, x, y, 38, 18)
     if state is not None and state.over:
-        from simulator.games.lostgems.bot_play import rating
-
         y = t.blit(
             surface, f"Final score {state.score}: {rating(state.score)}", (x, y + px(6)), 22, WARN
         ).bottom

@@ -25,7 +25,7 @@ from simulator.games.lostgems.moves import HINT
 from simulator.games.lostgems.observation import describe_knowledge, event_seen_by
 from simulator.games.lostgems.physical import Mismatch
 from simulator.games.lostgems.referee import GameState, IllegalMove
-from simulator.games.lostgems.shards import COLOUR_NAMES
+from simulator.games.lostgems.shards import COLOUR_NAMES, rating
 from simulator.games.lostgems.table_moves import AppTable
 
 BOT_TILES = 18
@@ -41,17 +41,6 @@ def check_bot_name(name):
     except KeyError as exc:
         return f"--bot: {exc.args[0]}"
     return None
-
-
-def rating(score: int) -> str:
-    """LOSTGEMS.md part 1's words for a final score."""
-    if score >= 9:
-        return "praised by the tribe"
-    if score >= 6:
-        return "nicely done"
-    if score >= 4:
-        return "a mediocre explorer"
-    return "the tribes are let down"
 
 
 def hint_words(move) -> str:

@@ -17,7 +17,7 @@ import json
 import os
 import sys
 
-from simulator.games.lostgems.bots import BEST_BOT, UnknownBot, bot_class
+from simulator.games.lostgems.bots import BEST_BOT, bot_class
 from simulator.games.lostgems.deal_ceiling import deal_ceiling, first_player
 from simulator.games.lostgems.lost_points import mean_losses, score_and_losses
 from simulator.games.lostgems.playtest import (
@@ -32,21 +32,43 @@ from simulator.games.lostgems.playtest import (
     write_game_scripts,
 )
 from simulator.games.lostgems.referee import IllegalMove
-from simulator.output_path import folder_problem, output_problem
-from simulator.sessions.playtest_cli import MAX_GAMES, rounded
+from simulator.output_path import output_problem
+from simulator.play.figures import rounded
+from simulator.play.playtest import problem
 
 
-def lost_gems_playtest(args):
-    """Lost Gems' playtest (simulator.games.lostgems.run_playtest)."""
-    if getattr(args, "players", None) is not None:
-        print(
-            "playtest: --players is for games with a choice of players, not Lost Gems "
-            "(two players)",
-            file=sys.stderr,
-        )
-        return 2
+def add_arguments(options):
+    """Lost Gems' options for `blinks playtest` (simulator.sessions.playtest_cli)."""
+    options.standard("partner", "against", "physical", "scripts")
+    options.add_argument(
+        "--plot", metavar="FILE.png", help="save a histogram of the scores as a PNG"
+    )
+    options.add_argument(
+        "--ceiling",
+        action="store_true",
+        help="also find each deal's ceiling, the best score players who knew the whole deck "
+        "could make, to tell points the deal lost from points the play lost (a few ms a game)",
+    )
+    options.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="J",
+        help="worker processes to share the games out, 0 for one per CPU (default 1); "
+        "the scores are the same whatever J",
+    )
+
+
+def run(args, game):
+    """Lost Gems' playtest (its descriptor's PLAYTEST): the options the driver checks for
+    every game (simulator.play.playtest.problem), then Lost Gems' own batch."""
     if args.bot is None:
         args.bot = BEST_BOT
+    wrong = problem(args, game, bot_class) or own_problem(args)
+    if wrong:
+        print(f"playtest: {wrong}", file=sys.stderr)
+        return 2
     try:
         return playtest(args)
     except IllegalMove as exc:  # a bot of your own broke a rule: say which, in which deal
@@ -58,26 +80,10 @@ def lost_gems_playtest(args):
         return 1
 
 
-def problem(args):
-    """What is wrong with the options, in one line, or None."""
-    try:
-        bot_class(args.bot)
-    except UnknownBot as exc:
-        return exc.args[0]
-    for option, name in (("--partner", args.partner), ("--against", args.against)):
-        if name is not None:
-            try:
-                bot_class(name)
-            except UnknownBot as exc:
-                return f"{option}: {exc.args[0]}"
-    if not 1 <= args.games <= MAX_GAMES:
-        return f"--games must be from 1 to {MAX_GAMES:,}, got {args.games}"
+def own_problem(args):
+    """What is wrong with Lost Gems' own options, in one line, or None."""
     if args.jobs < 0:
         return f"--jobs must be 0 (one per CPU) or more, got {args.jobs}"
-    if args.scripts == "":
-        return "--scripts needs a folder name"
-    if args.scripts is not None and folder_problem(args.scripts):
-        return f"--scripts {args.scripts}: {folder_problem(args.scripts)}"
     if args.plot is not None:
         return plot_problem(args.plot)
     return None
@@ -189,10 +195,6 @@ def play_batch(args, bot, outcome, scripts=None):
 
 
 def playtest(args):
-    wrong = problem(args)
-    if wrong:
-        print(f"playtest: {wrong}", file=sys.stderr)
-        return 2
     outcome = score_losses_and_ceiling if args.ceiling else score_and_losses
     try:
         results = play_batch(args, args.bot, outcome, args.scripts)

@@ -103,3 +103,14 @@ def check_deck(deck):
             if counts[t] != TYPE_COUNTS[t]
         ]
         raise ValueError("not a permutation of the 18 shards: " + ", ".join(wrong))
+
+
+def rating(score: int) -> str:
+    """LOSTGEMS.md part 1's words for a final score."""
+    if score >= 9:
+        return "praised by the tribe"
+    if score >= 6:
+        return "nicely done"
+    if score >= 4:
+        return "a mediocre explorer"
+    return "the tribes are let down"

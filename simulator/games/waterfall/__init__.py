@@ -8,6 +8,8 @@ table the simulator shows. This module describes the game to the platform (simul
 """
 
 NAME = "waterfall"
+TITLE = "Waterfall"
+PLAYTEST = "simulator.games.waterfall.figures"  # `blinks playtest`: its options and figures
 FIRMWARE = ("games.waterfall", "Waterfall")
 TILES = 27  # the deck: one deal of 27 tiles
 PLAYER_COUNTS = (2, 3, 4)  # `blinks sim --players N` lays out these seats' hands and scores
@@ -82,7 +84,7 @@ def parse_script(text):
 
 def session_runners():
     """(rules runner class, tiles runner class or None while the world or firmware is missing)."""
-    from simulator.games.waterfall.runner import RulesRunner
+    from simulator.games.waterfall.script import RulesRunner
 
     try:
         from simulator.games.waterfall.physical import TilesRunner
@@ -91,17 +93,21 @@ def session_runners():
     return RulesRunner, TilesRunner
 
 
+RETURNS = (0, 54)  # the play layer's returns: a score pile holds at most the deck's 54 points
+
+
+def dealt(seed, players=DEFAULT_PLAYERS):
+    """The rules-only game dealt from `seed` (simulator.play.state deals with it)."""
+    from simulator.games.waterfall.referee import GameState
+
+    return GameState(players=players, seed=seed)
+
+
 def bot_names():
     """The bots `blinks playtest --game waterfall` knows, by name."""
     from simulator.games.waterfall.bots import BOTS
 
     return sorted(BOTS)
-
-
-def run_playtest(args):
-    from simulator.games.waterfall.playtest import run
-
-    return run(args)
 
 
 def sim_bot_problem(args):

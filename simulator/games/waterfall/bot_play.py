@@ -27,7 +27,7 @@ from simulator.games.waterfall.bots import bot_class, bot_seed
 from simulator.games.waterfall.observation import event_seen_by
 from simulator.games.waterfall.referee import GameState
 from simulator.games.waterfall.rules import PLAYERS, place_name
-from simulator.games.waterfall.scripts_out import game_script
+from simulator.games.waterfall.script import game_script
 from simulator.games.waterfall.table_moves import PERSON, AppTable, Mismatch
 
 BOT_TILES = cards.DECK_SIZE

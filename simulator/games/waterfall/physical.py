@@ -15,18 +15,13 @@ import random
 
 from games.waterfall import Waterfall, cards
 
-from simulator.cosim import CosimError
 from simulator.games.waterfall.referee import GameState
 from simulator.games.waterfall.rules import PLAYERS, cell_of, place_name
-from simulator.games.waterfall.runner import RulesRunner, SessionResult
-from simulator.sessions.runner import EXIT_EXPECT_FAILED
+from simulator.games.waterfall.script import RulesRunner
+from simulator.play.physical import SETTLE_MS, OnTiles, Stop
 from simulator.sessions.script import ScriptError
-from simulator.world import World, shapes
 
-HOLD_DEAL_MS = 6000
-DEAL_TIMEOUT_MS = 60000
 LONE_WAIT_MS = 1000
-SETTLE_MS = 10000  # longest wait for the tiles to show a move (a few hops on a noisy link)
 TOP = (0, -40)  # the start tile's cell: the waterfall grows down from here
 HAND_ROWS = {0: 40, 1: -80, 2: -80, 3: 40}  # each player's hand: a row of lone cells
 HAND_COLS = {0: -30, 1: -30, 2: 30, 3: 30}
@@ -34,80 +29,23 @@ SCORE_COLS = {0: -60, 1: -60, 2: 60, 3: 60}
 DISCARD = (60, 0)
 
 
-class _Stop(Exception):
-    """The tiles disagree with the referee: the session stops (exit 1)."""
-
-    def __init__(self, line, message):
-        Exception.__init__(self, message)
-        self.line = line
-        self.message = message
-
-
-class TilesRunner(RulesRunner):
+class TilesRunner(OnTiles, RulesRunner):
     mode = "on 27 simulated tiles"
+    FIRMWARE = Waterfall
+    DECK_SIZE = cards.DECK_SIZE
+    DEALT = PIECE = "card"
 
-    def __init__(
-        self,
-        statements,
-        seed=None,
-        say=None,
-        failed=None,
-        ir_loss=0.0,
-        bit_flip=0.0,
-        mpy=0,
-        **_options,
-    ):
-        RulesRunner.__init__(self, statements, seed=seed, say=say, failed=failed)
-        self.ir_loss = ir_loss
-        self.bit_flip = bit_flip
-        self.mpy = mpy
-        self.world = None
-        self.tile_of = {}  # referee tile id -> world tile
-        self.tiles = []
-        self.free = {}  # area -> next free slot
+    def parse_piece(self, name):
+        return cards.parse(name)
 
-    # --- hooks -----------------------------------------------------------------------------
-    def validate(self):
-        pass
-
-    def deal(self, shape, seed, deck, players, start):
-        w = self.world = World(seed=seed, ir_loss=self.ir_loss, bit_flip=self.bit_flip)
-        runners = {}
-        if self.mpy:
-            from simulator.cosim import mpy_runners
-
-            runners = mpy_runners(self.mpy, cards.DECK_SIZE)
-        for i, (q, r) in enumerate(shapes.named(shape, cards.DECK_SIZE, seed)):
-            w.add_tile(Waterfall, q=q, r=r, runner=runners.get(i))
-        w.advance(300)
-        held = w.tiles[0]
-        before = w.inspect(held)["deal"]["id"]
-        w.press(held)
-        w.advance(HOLD_DEAL_MS - 100)
-        w.run_until(lambda: w.inspect(held)["deal"]["id"] != before, 2000)
-        w.release(held)
-        fired = w.now
-        if not w.run_until(lambda: all(self._state(t) == "card" for t in w.tiles), DEAL_TIMEOUT_MS):
-            self.failed(
-                self.line, "the deal failed on the tiles: " + w.inspect(held)["deal"]["result"]
-            )
-            self.failures.append((self.line, "the deal failed"))
-            return None
-        self.deal_ms = w.now - fired
-        kind_of = {t: cards.parse(w.inspect(t)["card"]) for t in w.tiles}
+    def deal(self, setup):
+        shape, seed, deck = setup["deal"], setup["seed"], setup["deck"]
+        deck = self.deal_tiles(shape, seed, deck)
         if deck is None:
-            order = list(w.tiles)
-            random.Random(seed).shuffle(order)
-            deck = [kind_of[t] for t in order]
-        else:
-            order, taken = [], set()
-            for kind in deck:
-                t = next(t for t in w.tiles if kind_of[t] == kind and t not in taken)
-                taken.add(t)
-                order.append(t)
-        self.tile_of = dict(enumerate(order))
+            return None
+        w = self.world
         self.rng = random.Random(seed ^ 0x7117)
-        state = GameState(players=players, seed=seed, deck=deck, start=start)
+        state = GameState(players=setup["players"], seed=seed, deck=deck, start=setup["start"])
         self.state = state
         top = self.tile_of[state.waterfall[(0, 0)]]
         w.place(top, *TOP, rotation=0)
@@ -116,7 +54,7 @@ class TilesRunner(RulesRunner):
         for p, hand in enumerate(state.hands):
             for t in hand:
                 self._to_area(t, ("hand", p))
-        self._check_tiles(0)
+        self.check_tiles(0)
         return state
 
     def after_move(self, st, ev):
@@ -135,15 +73,15 @@ class TilesRunner(RulesRunner):
         elif m.kind == "add":
             t = self.tile_of[s.waterfall[m.place]]
             self._put(t, cell_of(m.place, TOP), self.rng.randrange(6))
-            if not w.run_until(lambda: self._state(t) == "waterfall", SETTLE_MS):
-                raise _Stop(
+            if not w.run_until(lambda: self.tile_state(t) == "waterfall", SETTLE_MS):
+                raise Stop(
                     st.line, f"tile {t} put at {place_name(m.place)} did not join the waterfall"
                 )
         elif m.kind == "score":
             self._to_area(s.score_piles[p][-1], ("score", p))
         for player, t in ev.draws:
             self._to_area(t, ("hand", player))
-        self._check_tiles(st.line)
+        self.check_tiles(st.line)
 
     def expect_tile(self, st):
         if self.world is None or st.tile not in self.world.tiles:
@@ -153,26 +91,10 @@ class TilesRunner(RulesRunner):
             return st.value
         return f"{seen['state']} {seen['card']}"
 
-    def tiles_json(self):
-        return self.tiles
-
     def run(self):
         self._pawn_tile = None
         self._pawn_place = None
-        try:
-            result = RulesRunner.run(self)
-        except _Stop as stop:
-            self.failures.append((stop.line, stop.message))
-            self.failed(stop.line, "the tiles disagree with the referee: " + stop.message)
-            result = SessionResult(EXIT_EXPECT_FAILED, self.state, self.failures, self)
-        finally:
-            if self.world is not None:
-                self.tiles = self._tiles_now()
-                if self.mpy:
-                    from simulator.cosim import close_runners
-
-                    close_runners(self.world)
-        return result
+        return super().run()
 
     def _move(self, st):
         # where the mover's pawn stands before the move: a fall-out is a hold on that tile
@@ -183,25 +105,15 @@ class TilesRunner(RulesRunner):
         RulesRunner._move(self, st)
 
     # --- the table -------------------------------------------------------------------------
-    def _state(self, t):
-        return self.world.inspect(t)["state"]
-
-    def _tiles_now(self):
-        out = []
-        for t in sorted(self.world.tiles):
-            try:
-                seen = self.world.inspect(t)
-            except CosimError:
-                seen = {"card": None, "state": None, "pawns": []}
-            out.append(
-                {
-                    "id": t,
-                    "card": seen["card"],
-                    "state": seen["state"],
-                    "pawns": seen.get("pawns", []),
-                }
-            )
-        return out
+    def tile_json(self, t, seen):
+        if seen is None:
+            seen = {"card": None, "state": None, "pawns": []}
+        return {
+            "id": t,
+            "card": seen["card"],
+            "state": seen["state"],
+            "pawns": seen.get("pawns", []),
+        }
 
     def _clicks(self, t, n):
         w = self.world
@@ -234,19 +146,7 @@ class TilesRunner(RulesRunner):
             cell = (q0 + 2 * (n % 8), r0 - (n % 8) + 2 * (n // 8))
         self._put(self.tile_of[ref], cell)
 
-    def _check_tiles(self, line):
-        """Wait (up to SETTLE_MS; a pawn crosses a lossy link in a few datagrams) until the
-        waterfall's tiles show the referee's waterfall and pawns; else raise _Stop."""
-        problems = []
-
-        def agree():
-            problems[:] = self._problems()
-            return not problems
-
-        if not self.world.run_until(agree, SETTLE_MS):
-            raise _Stop(line, "; ".join(problems))
-
-    def _problems(self):
+    def problems(self):
         return waterfall_problems(self.world, self.state, self.tile_of)
 
 

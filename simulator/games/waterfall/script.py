@@ -1,4 +1,6 @@
-"""Waterfall session scripts (`*.wf`): the language of docs/waterfall.md#session-scripts.
+"""Waterfall session scripts (`*.wf`): the language of docs/waterfall.md#session-scripts, read
+(`parse_script`), played on the referee (`RulesRunner`, on the play layer's runner) and written
+(`game_script`, a finished game as a script that replays it).
 
 The whole script is parsed before anything runs; a malformed line raises ScriptError(line,
 what was expected), exit 2, as Lost Gems' scripts do (the same ScriptError class, so the
@@ -8,12 +10,15 @@ what was expected), exit 2, as Lost Gems' scripts do (the same ScriptError class
 from games.waterfall import cards
 
 from simulator.games.waterfall import moves as mv
+from simulator.games.waterfall.referee import GameState, IllegalMove
 from simulator.games.waterfall.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     PLAYERS,
     parse_place,
+    place_name,
 )
+from simulator.play import runner, scripts_out
 from simulator.sessions.script import ScriptError, Statement, script_lines
 
 SETUP_KINDS = ("players", "seed", "deck", "deal", "start")
@@ -159,3 +164,59 @@ def _expect(line, code, words):
         "expected expect score P N, hand P N, pawn P ROW.PLACE|above, waterfall N, draw N, "
         "turn P, over yes|no, ended twenty|deck|turns|no, or tile T shows STATE",
     )
+
+
+class RulesRunner(runner.RulesRunner):
+    """A Waterfall script on the referee alone (`--rules-only`); physical.py's TilesRunner
+    plays it on the tiles."""
+
+    NAME, TITLE = "waterfall", "Waterfall"
+    SETUP = (("players", 2), ("seed", 0), ("deck", None), ("deal", "blob"), ("start", 0))
+    IllegalMove = IllegalMove
+
+    def headline(self, setup):
+        return f"Waterfall, {setup['players']} players, seed {setup['seed']} ({self.mode})"
+
+    def deal(self, setup):
+        """Start the game (on the tiles: deal them first); return the GameState or None."""
+        return GameState(
+            players=setup["players"], seed=setup["seed"], deck=setup["deck"], start=setup["start"]
+        )
+
+    def opening(self):
+        s = self.state
+        self.say("waterfall starts with " + cards.name(s.kinds[s.waterfall[(0, 0)]]))
+
+    def actual(self, st):
+        s = self.state
+        what = st.what
+        if what == "score":
+            return s.score(st.player)
+        if what == "hand":
+            return len(s.hands[st.player])
+        if what == "pawn":
+            pawn = s.pawns[st.player]
+            return "above" if pawn is None else place_name(pawn)
+        if what == "waterfall":
+            return len(s.waterfall)
+        if what == "draw":
+            return len(s.pile)
+        if what == "over":
+            return s.over
+        if what == "ended":
+            return s.ended or "no"
+        return s.current  # turn
+
+
+def game_script(state, title, seed=0):
+    """A finished Waterfall game as a `.wf` script: its deck, players and every move, then
+    `expect` lines for how it ended, so `blinks session run` replays that very game."""
+    setup = [
+        f"players {state.players}",
+        f"seed {seed}",
+        "deck " + " ".join(cards.name(k) for k in state.kinds),
+        f"start {PLAYERS[state.history[0].player] if state.history else 'A'}",
+    ]
+    ends = [f"expect score {PLAYERS[p]} {state.score(p)}" for p in range(state.players)]
+    ends += [f"expect waterfall {len(state.waterfall)}", f"expect draw {len(state.pile)}"]
+    return scripts_out.game_script(state, title, setup, ends + scripts_out.how_it_ended(state))

@@ -25,13 +25,11 @@ from games.waterfall import cards
 from simulator.app import steps
 from simulator.app.steps import Gestures, Until
 from simulator.games.waterfall.physical import (
-    DEAL_TIMEOUT_MS,
-    HOLD_DEAL_MS,
     LONE_WAIT_MS,
-    SETTLE_MS,
     waterfall_problems,
 )
 from simulator.games.waterfall.rules import PLAYERS, cell_of, place_name
+from simulator.play.physical import DEAL_TIMEOUT_MS, HOLD_DEAL_MS, SETTLE_MS
 
 QUIET_MS = 300  # a move that changes no tile (fall, done) still takes a moment
 PAWN_TRIES = 3  # clicks for a step, as a person clicks again when the pawn did not come

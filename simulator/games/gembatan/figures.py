@@ -1,0 +1,70 @@
+"""Gembatan's part of `blinks playtest --game gembatan [--against NAME] [--players N]` (the
+driver is simulator.play.playtest): each seat's mean score, wins, how the games ended (a player
+used up their gems once the tray was empty, a round passed without a play, the turn limit),
+chains and Gembatans. With --against (two players) the --bot sits in seat A in even games and
+in seat B in odd ones, and the figures are also given per bot. Gembatan is not played on the
+tiles.
+"""
+
+from simulator.games.gembatan.bots import BEST_BOT, bot_class, play_game
+from simulator.games.gembatan.referee import IllegalMove
+from simulator.games.gembatan.rules import ENDS, PLAYERS
+from simulator.games.gembatan.script import game_script
+from simulator.play.figures import bot_lines, by_bot, ended_fractions, seat_figures
+
+
+def add_arguments(options):
+    options.standard("players", "against", "scripts")
+
+
+def play(seats, seed, players):
+    return play_game(None, seed=seed, players=players, seats=seats)
+
+
+def script_names(seats, players, seed):
+    who = "-".join(dict.fromkeys(seats))
+    return f"{who}-{players}p-seed{seed}.gb", f"{who}, {players} players, seed {seed}"
+
+
+def stats(games):
+    """The figures of finished games, each (state, seat names as bot names)."""
+    states = [s for s, _ in games]
+    n = len(states)
+    figures = seat_figures("gembatan", states, PLAYERS[: states[0].players])
+    figures["ended"] = ended_fractions(states, ENDS)
+    figures["mean_turns"] = sum(s.turns for s in states) / n
+    figures["chains_per_game"] = sum(len(ev.chains) for s in states for ev in s.history) / n
+    figures["gembatans_per_game"] = sum(ev.bonus for s in states for ev in s.history) / n
+    bots = by_bot(games)
+    if bots:
+        figures["by_bot"] = bots
+    return figures
+
+
+def report(args, figures):
+    who = f"{args.bot} against {args.against}" if args.against else args.bot
+    print(
+        f"Gembatan, {figures['players']} players, {who}: {figures['games']} games from seed "
+        f"{args.seed}"
+    )
+    for name, mean in figures["mean"].items():
+        print(
+            f"seat {name}: mean {mean:.3f} ± {figures['stderr'][name]:.3f} (standard error), "
+            f"won {figures['wins'][name]}"
+        )
+    print(f"ties: {figures['wins']['tie']}; winner's mean score {figures['mean_winner']:.3f}")
+    for line in bot_lines(figures):
+        print(line)
+    ended = figures["ended"]
+    print(
+        f"ended: a player's gems used up {100 * ended['gems']:.1f}%, a round without a play "
+        f"{100 * ended['stuck']:.1f}%, the turn limit {100 * ended['turns']:.1f}%; turns a game "
+        f"{figures['mean_turns']:.1f}"
+    )
+    print(
+        f"chains a game {figures['chains_per_game']:.2f}, Gembatans a game "
+        f"{figures['gembatans_per_game']:.2f}"
+    )
+
+
+__all__ = ["BEST_BOT", "IllegalMove", "bot_class", "game_script"]

@@ -1,0 +1,168 @@
+"""A game's session script played on its referee alone (`blinks session run --rules-only`),
+written once: the setup lines, the deal, each move in turn and each expect checked. A game's
+script grammar subclasses RulesRunner and gives its parts:
+
+- `NAME` and `TITLE`, and SETUP: the setup statements' kinds and their defaults, in pairs;
+- `headline(setup)`: the first line said ("Waterfall, 2 players, seed 3");
+- `deal(setup)`: the referee for the setup, or None if the deal failed (a tiles runner deals
+  the tiles first);
+- `opening()`: what is said once dealt (the hands, the first card);
+- `actual(st)`: what an `expect` statement reads from the referee;
+- `IllegalMove`: what its referee raises for a move the rules refuse;
+- `save_board(folder, number, title)`: a picture of the board, for --board-png (optional;
+  DEAL_WORDS titles the first).
+
+The tiles runner (simulator.play.physical) subclasses the game's RulesRunner and overrides
+`validate`, `deal`, `after_move`, `expect_tile` and `tiles_json`. Exit codes are the session
+framework's (simulator.sessions.runner): 0 every expect held, 1 an expect failed (the session
+goes on), 2 an illegal or out-of-turn move (ScriptError).
+"""
+
+from simulator.sessions import runner as framework
+from simulator.sessions.runner import EXIT_EXPECT_FAILED, EXIT_OK
+from simulator.sessions.script import ScriptError
+
+SEATS = "ABCD"
+
+
+class ScoredResult(framework.SessionResult):
+    """How a session of a game won on points ended: each seat's score, and how it ended."""
+
+    def undealt(self):
+        return {"game": self.runner.NAME, "over": False}
+
+    def outcome(self):
+        """The last line of a session run without --json."""
+        if self.state is None:
+            return "the deal failed, no game was played"
+        s = self.state
+        scores = ", ".join(f"{SEATS[p]} {s.score(p)}" for p in range(s.players))
+        over = f"over ({s.ended})" if s.over else "not over"
+        return f"scores {scores}, {over}; {len(self.failures)} expect(s) failed"
+
+
+class RulesRunner:
+    mode = "rules only"
+    result_class = ScoredResult
+    NAME = TITLE = None
+    SETUP = (("seed", 0), ("start", 0))
+    IllegalMove = Exception
+    DEAL_WORDS = "the deal"  # the first board picture's title
+
+    def __init__(self, statements, seed=None, say=None, failed=None, board_png=None, **_options):
+        self.statements = statements
+        self.seed_override = seed
+        self.say = say or (lambda text: None)
+        self.failed = failed or (lambda line, message: self.say(f"line {line}: {message}"))
+        self.line = 0
+        self.state = None
+        self.failures = []
+        self.deal_ms = None
+        self.board_png = board_png
+        self.pictures = 0
+
+    # --- the game's parts (see the module docstring) -----------------------------------------
+    def headline(self, setup):
+        return f"{self.TITLE}, seed {setup['seed']} ({self.mode})"
+
+    def deal(self, setup):
+        raise NotImplementedError
+
+    def opening(self):
+        pass
+
+    def actual(self, st):
+        raise NotImplementedError
+
+    def save_board(self, folder, number, title):
+        pass
+
+    # --- the tiles runner's hooks ------------------------------------------------------------
+    def validate(self):
+        for st in self.statements:
+            if st.kind == "expect_tile":
+                raise ScriptError(
+                    st.line, "`expect tile` needs the simulated tiles: run without --rules-only"
+                )
+
+    def after_move(self, st, event):
+        """Called after each legal move (the tiles runner makes it on the tiles)."""
+
+    def expect_tile(self, st):
+        return None
+
+    def tiles_json(self):
+        return []
+
+    # --- the session -------------------------------------------------------------------------
+    def run(self):
+        self.validate()
+        setup = dict(self.SETUP)
+        for st in self.statements:
+            if st.kind in setup:
+                setup[st.kind] = st.value
+        if self.seed_override is not None:
+            setup["seed"] = self.seed_override
+        self.say(self.headline(setup))
+        for st in self.statements:
+            self.line = st.line
+            if st.kind in setup:
+                continue
+            if self.state is None and not self._begin(setup):
+                return self.result_class(EXIT_EXPECT_FAILED, None, self.failures, self)
+            if st.kind == "move":
+                self._move(st)
+            elif st.kind == "expect":
+                self._check(st, self.actual(st))
+            else:
+                self._check(st, self.expect_tile(st))
+        if self.state is None and not self._begin(setup):
+            return self.result_class(EXIT_EXPECT_FAILED, None, self.failures, self)
+        code = EXIT_EXPECT_FAILED if self.failures else EXIT_OK
+        return self.result_class(code, self.state, self.failures, self)
+
+    def _begin(self, setup):
+        self.state = self.deal(setup)
+        if self.state is None:
+            return False
+        self.opening()
+        self._picture(None)
+        return True
+
+    def _move(self, st):
+        s = self.state
+        if s.over:
+            raise ScriptError(st.line, "the game is over: no more moves")
+        if st.player != s.current:
+            raise ScriptError(st.line, f"it is {SEATS[s.current]}'s turn, not {SEATS[st.player]}'s")
+        try:
+            ev = s.apply(st.move)
+        except self.IllegalMove as exc:
+            raise ScriptError(st.line, f"{st.move}: {exc}") from None
+        self.say(f"{SEATS[st.player]} {ev.describe()}")
+        self.after_move(st, ev)
+        self._picture(st)
+
+    def _picture(self, st):
+        """--board-png: the board after each move, as a PNG in the folder."""
+        if not self.board_png:
+            return
+        self.pictures += 1
+        title = self.DEAL_WORDS if st is None else f"line {st.line}: {st.text}"
+        self.save_board(self.board_png, self.pictures, title)
+
+    def _check(self, st, actual):
+        expected = st.value
+        if actual != expected:
+            message = f"{st.text}: expected {shown(st, expected)}, got {shown(st, actual)}"
+            self.failures.append((st.line, message))
+            self.failed(st.line, message)
+
+
+def shown(st, value):
+    """An expected or actual value as a script writes it: a seat's letter for `turn`, yes/no."""
+    if st.what == "turn":
+        return SEATS[value]
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
