@@ -19,6 +19,7 @@ from functools import partial
 from simulator.games.lostgems.bots import bot_class, play_game
 from simulator.games.lostgems.game_scripts import game_script, script_path
 from simulator.games.lostgems.referee import IllegalMove
+from simulator.play.spread import Interrupted, play_on_ray
 
 
 @contextmanager
@@ -48,7 +49,9 @@ def final_score(state):
     return state.score
 
 
-def run_games(bot_name, games, seed=0, progress=None, jobs=1, outcome=final_score, partner=None):
+def run_games(
+    bot_name, games, seed=0, progress=None, jobs=1, outcome=final_score, partner=None, ray=None
+):
     """Scores of `games` rules-only games, in seed order; `progress(done)` is called as games
     finish. `partner` names the bot in seat B (None: `bot_name` plays both seats). `jobs`
     worker processes share the games out (0: one per CPU); each worker keeps its own memo
@@ -56,7 +59,9 @@ def run_games(bot_name, games, seed=0, progress=None, jobs=1, outcome=final_scor
     module-level function of a finished GameState (such as lost_points.score_and_losses), the
     list holds what it returns for each game instead."""
     play = partial(play_seeds, outcome=outcome, partner=partner)
-    return share_out(play, bot_name, games, seed, progress, jobs, chunks=(25, 250), partner=partner)
+    return share_out(
+        play, bot_name, games, seed, progress, jobs, chunks=(25, 250), partner=partner, ray=ray
+    )
 
 
 def play_seeds(bot_name, games, seed, progress=None, outcome=final_score, partner=None):
@@ -65,10 +70,13 @@ def play_seeds(bot_name, games, seed, progress=None, outcome=final_score, partne
     partner_cls = partner and bot_class(partner)
     results = []
     with no_cycle_collector():
-        for i in range(games):
-            results.append(outcome(play_bot_game(cls, seed + i, partner_cls)))
-            if progress:
-                progress(i + 1)
+        try:
+            for i in range(games):
+                results.append(outcome(play_bot_game(cls, seed + i, partner_cls)))
+                if progress:
+                    progress(i + 1)
+        except KeyboardInterrupt:
+            raise Interrupted([(seed, results)] if results else []) from None
     return results
 
 
@@ -132,11 +140,14 @@ def pairing(bot_name, partner=None):
     return f"{bot_name} (A) with {partner} (B)"
 
 
-def share_out(play, bot_name, games, seed, progress=None, jobs=1, chunks=(1, 4), partner=None):
+def share_out(
+    play, bot_name, games, seed, progress=None, jobs=1, chunks=(1, 4), partner=None, ray=None
+):
     """`play(bot_name, games, seed, progress)` for seeds seed .. seed + games - 1, over `jobs`
-    worker processes (0: one per CPU); the games' results come back in seed order, whatever
+    worker processes (0: one per CPU), or on Ray (`ray`: an address, or "local" for an instance
+    of this machine with `jobs` CPUs); the games' results come back in seed order, whatever
     order the chunks finish in. `play` is pickled: a module-level function, or a partial of
-    one.
+    one. Ctrl-C raises spread.Interrupted with the chunks that finished.
 
     A chunk is about a sixteenth of a worker's share, within `chunks` = (fewest, most) games:
     fewer would cost more in messages than they balance, more would keep Ctrl-C waiting for
@@ -147,6 +158,16 @@ def share_out(play, bot_name, games, seed, progress=None, jobs=1, chunks=(1, 4),
     if jobs == 0:
         jobs = os.cpu_count() or 1
     fewest, most = chunks
+    if ray is not None:
+        workers = jobs if jobs > 1 else 8  # a cluster's size is not known here: a guess
+        chunk = max(fewest, min(most, games // (workers * 16)))
+        starts = list(range(seed, seed + games, chunk))
+        parts = [
+            ((bot_name, min(chunk, seed + games - s), s), min(chunk, seed + games - s))
+            for s in starts
+        ]
+        got = play_on_ray(play, parts, ray, cpus=jobs or None, progress=progress)
+        return [result for part in got for result in part]
     chunk = max(fewest, min(most, games // (jobs * 16)))
     if jobs <= 1 or games < 2 * chunk:
         return play(bot_name, games, seed, progress)
@@ -163,12 +184,15 @@ def share_out(play, bot_name, games, seed, progress=None, jobs=1, chunks=(1, 4),
             pool.submit(play, bot_name, min(chunk, seed + games - start), start): start
             for start in starts
         }
-        for future in as_completed(futures):
-            got = future.result()
-            scores[futures[future]] = got
-            done += len(got)
-            if progress:
-                progress(done)
+        try:
+            for future in as_completed(futures):
+                got = future.result()
+                scores[futures[future]] = got
+                done += len(got)
+                if progress:
+                    progress(done)
+        except KeyboardInterrupt:
+            raise Interrupted(sorted(scores.items())) from None
     finally:
         # On an error or Ctrl-C, do not wait for the chunks still queued.
         pool.shutdown(cancel_futures=True)

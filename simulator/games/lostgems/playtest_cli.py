@@ -35,6 +35,7 @@ from simulator.games.lostgems.referee import IllegalMove
 from simulator.output_path import output_problem
 from simulator.play.figures import rounded
 from simulator.play.playtest import problem
+from simulator.play.spread import Interrupted
 
 
 def add_arguments(options):
@@ -57,6 +58,13 @@ def add_arguments(options):
         metavar="J",
         help="worker processes to share the games out, 0 for one per CPU (default 1); "
         "the scores are the same whatever J",
+    )
+    options.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="play the games as tasks on a Ray cluster at ADDRESS (`ray start --head` prints "
+        "it), or `local` for a Ray instance of this machine with --jobs CPUs; the figures are "
+        "those of -j 1 (pip install -e '.[cluster]')",
     )
 
 
@@ -84,6 +92,13 @@ def own_problem(args):
     """What is wrong with Lost Gems' own options, in one line, or None."""
     if args.jobs < 0:
         return f"--jobs must be 0 (one per CPU) or more, got {args.jobs}"
+    if args.ray is not None:
+        if args.physical or args.scripts:
+            return "--ray plays rules-only games without --scripts (not --physical)"
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            return "--ray needs Ray: pip install -e '.[cluster]' (or pip install ray)"
     if args.plot is not None:
         return plot_problem(args.plot)
     return None
@@ -183,15 +198,19 @@ def play_batch(args, bot, outcome, scripts=None):
             )
         except OSError as exc:
             raise BatchStopped(f"cannot write the scripts to {scripts}: {exc}", 2) from None
-    return with_progress(
-        run_games,
-        bot,
-        args.games,
-        args.seed,
-        jobs=args.jobs,
-        outcome=outcome,
-        partner=args.partner,
-    )
+    try:
+        return with_progress(
+            run_games,
+            bot,
+            args.games,
+            args.seed,
+            jobs=args.jobs,
+            outcome=outcome,
+            partner=args.partner,
+            ray=args.ray,
+        )
+    except RuntimeError as exc:  # Ray could not start or reach its cluster
+        raise BatchStopped(str(exc), 1) from None
 
 
 def playtest(args):
@@ -200,8 +219,10 @@ def playtest(args):
         results = play_batch(args, args.bot, outcome, args.scripts)
         other = args.against and play_batch(args, args.against, final_score)
     except BatchStopped as stop:
-        print(f"playtest: {stop.message}", file=sys.stderr)
+        print(f"blinks playtest: {stop.message}", file=sys.stderr)
         return stop.code
+    except Interrupted as stop:
+        return report_interrupted(args, stop.finished)
     stats = score_stats([result[0] for result in results])
     if args.ceiling:
         stats["ceiling"] = ceiling_stats(results)
@@ -235,6 +256,29 @@ def playtest(args):
         if not args.json:
             print(f"histogram saved to {args.plot}")
     return 0
+
+
+def report_interrupted(args, finished):
+    """Ctrl-C: the figures of the games that finished (exit 130), or only the word when none
+    did. Their seeds need not run on from --seed, so the paired and ceiling figures, which
+    name deals by seed, are left out."""
+    results = [result for _start, chunk in finished for result in chunk]
+    print(
+        f"blinks playtest: interrupted after {len(results)} of {args.games} games",
+        file=sys.stderr,
+    )
+    if results:
+        stats = score_stats([result[0] for result in results])
+        stats.update(
+            lost=mean_losses([result[1] for result in results]),
+            bot=args.bot,
+            partner=args.partner or args.bot,
+            seed=args.seed,
+            physical=bool(args.physical),
+            interrupted=True,
+        )
+        report(args, stats)
+    return 130
 
 
 def report(args, stats):
@@ -307,13 +351,14 @@ def report_against(args, against):
         print(f"largest differences: {games}")
 
 
-def with_progress(runner, bot, games, seed, long_run=500, **options):
-    """Run the games with a progress bar on stderr when it is a terminal and the run is long."""
+def with_progress(runner, bot, games, seed, long_run=20, **options):
+    """Run the games with a progress line on stderr when it is a terminal and the run is not
+    short: games done, games a second, and the time left."""
     if games < long_run or not sys.stderr.isatty():
         return runner(bot, games, seed, **options)
-    from rich.progress import Progress
+    from simulator.play.progress import games_progress
 
-    with Progress(transient=True) as bar:
+    with games_progress() as bar:
         task = bar.add_task(f"{bot}", total=games)
         return runner(
             bot, games, seed, progress=lambda done: bar.update(task, completed=done), **options
