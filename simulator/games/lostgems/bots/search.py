@@ -25,6 +25,7 @@ import random
 
 from simulator.games.lostgems.bots.base import Bot
 from simulator.games.lostgems.bots.beliefs import known_play, knows_a_play, public_facts
+from simulator.games.lostgems.bots.compare import choose, sample_deals
 from simulator.games.lostgems.bots.conventions import ConventionBot
 from simulator.games.lostgems.bots.handsets import BIT_OF_HAND
 from simulator.games.lostgems.bots.own_hand import (
@@ -33,7 +34,7 @@ from simulator.games.lostgems.bots.own_hand import (
     marked_after_partner,
     weighted_hands,
 )
-from simulator.games.lostgems.bots.rollout import BLUEPRINT, STALL_JUNGLE, World, evaluate
+from simulator.games.lostgems.bots.rollout import BLUEPRINT, STALL_JUNGLE
 from simulator.games.lostgems.moves import DISCARDS, HINT, PLAYS
 from simulator.games.lostgems.shards import MAX_HINTS
 
@@ -42,7 +43,8 @@ class SearchBot(Bot):
     name = "search"
 
     margin = 0.05  # points a candidate must gain over the blueprint's move, on average
-    worlds = 48  # worlds dealt per searched turn (each candidate is played out in all)
+    worlds = 192  # deals at most per searched turn (each candidate still running plays all)
+    batch = 32  # deals played out before the hopeless candidates are dropped
     stray = 0.1  # weight factor of a hand under which the partner would have moved otherwise
 
     def __init__(self, player, seed=0):
@@ -134,15 +136,11 @@ class SearchBot(Bot):
         self.searched += 1
         rng = random.Random(self.seed * 1009 + turns)
         deals = sample_deals(hands, mine.counts, self.worlds, rng)
-        start = (me, hints, errors, facts, bp.masks, final_turns, partner_hand)
-        totals = rollout_totals(candidates, deals, start)
-        best = max(range(len(candidates)), key=lambda k: (totals[k] is not None, totals[k] or 0))
-        if totals[best] is None or totals[0] is None:
-            return move
-        if totals[best] > totals[0] + self.margin * len(deals):
+        start = (me, hints, errors, facts, bp.masks, final_turns, tuple(partner_hand))
+        k = choose(candidates, start, deals, self.batch, self.margin)
+        if k:
             self.deviated += 1
-            return candidates[best]
-        return move
+        return candidates[k]
 
     @staticmethod
     def candidates(move, hands, facts, hints, n, my_mask, their_mask, partner_hand):
@@ -165,47 +163,3 @@ class SearchBot(Bot):
 def public_facts_of(obs):
     """The PublicFacts of the observation (a turn the blueprint did not observe)."""
     return public_facts(tuple(obs.gems), tuple(sorted(obs.discards)))
-
-
-def sample_deals(hands, counts, worlds, rng):
-    """`worlds` deals of (my hand, jungle): hands by systematic sampling on their weights (each
-    drawn in proportion, with less noise than drawing at random), each with the unseen shards
-    left over shuffled into a jungle."""
-    total = sum(w for _, w in hands)
-    step = total / worlds
-    point = rng.random() * step
-    deals = []
-    acc = 0.0
-    for hand, w in hands:
-        acc += w
-        while point < acc and len(deals) < worlds:
-            rest = list(counts)
-            for t in hand:
-                rest[t] -= 1
-            jungle = [t for t in range(9) for _ in range(rest[t])]
-            rng.shuffle(jungle)
-            deals.append((hand, jungle))
-            point += step
-    return deals
-
-
-def rollout_totals(candidates, deals, start):
-    """Per candidate, the summed score over the deals of making it and then playing the
-    blueprint in both seats; None for a candidate after which the partner's common knowledge
-    would miss their actual hand in some deal (the partner would be misled)."""
-    me, hints, errors, facts, masks, final_turns, partner_hand = start
-    partner_hand = tuple(partner_hand)
-    partner_bit = BIT_OF_HAND[partner_hand]
-    totals = []
-    for move in candidates:
-        total = 0
-        for hand, jungle in deals:
-            hands = (hand, partner_hand) if me == 0 else (partner_hand, hand)
-            world = World(me, hands, jungle, hints, errors, facts, masks, final_turns)
-            score = evaluate(world, move, partner_bit)
-            if score is None:
-                total = None
-                break
-            total += score
-        totals.append(total)
-    return totals
