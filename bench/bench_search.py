@@ -6,6 +6,9 @@ both seats, on deals 0..999 (0..99 with --quick), in at most 2 worker processes.
 - bot_search_s_per_game: CPU seconds a game costs (the workers' and this process's CPU time
   over the games: the machine is shared, so wall time would measure the neighbours; goal: 1,000
   games in about 30 minutes on 2 cores, i.e. <= 3.6). bot_search_wall_s: the batch's wall time.
+- bot_search_rollouts_per_s: the rollout engine's speed (bots/rollout.py): whole games played
+  out from the deal by the blueprint in both seats, per second of this process's CPU time,
+  from warm memo caches (as in a search, where the blueprint's positions recur).
 - bot_search_vs_conventions: the convention bot on the same deals, paired deal by deal as
   `blinks playtest --against` pairs them: the mean difference per deal and its standard error,
   and how many deals came out better, the same and worse.
@@ -20,10 +23,14 @@ import os
 import resource
 import time
 
+from simulator.games.lostgems.bots.beliefs import opening_facts
+from simulator.games.lostgems.bots.handsets import ALL_PAIRS_MASK
+from simulator.games.lostgems.bots.rollout import World, play_out
 from simulator.games.lostgems.deal_ceiling import deal_ceiling
 from simulator.games.lostgems.lost_points import mean_losses, score_and_losses
 from simulator.games.lostgems.playtest import paired_stats, run_games, score_stats
 from simulator.games.lostgems.referee import GameState
+from simulator.games.lostgems.shards import MAX_HINTS
 
 
 def cpu_seconds():
@@ -31,6 +38,22 @@ def cpu_seconds():
     me = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def rollouts_per_s(deals=2000):
+    """Whole games from the deal played out by the rollout engine, per CPU second."""
+    worlds = []
+    for seed in range(deals):
+        deck = GameState(seed=seed).deck
+        hands = (tuple(deck[0:2]), tuple(deck[2:4]))
+        masks = (ALL_PAIRS_MASK, ALL_PAIRS_MASK)
+        worlds.append(World(0, hands, deck[4:], MAX_HINTS, 0, opening_facts(), masks, None))
+    for world in worlds[: deals // 2]:  # warm the memo caches
+        play_out(world)
+    t0 = time.process_time()
+    for world in worlds[deals // 2 :]:
+        play_out(world)
+    return (deals - deals // 2) / (time.process_time() - t0)
 
 
 def run(quick):
@@ -51,6 +74,7 @@ def run(quick):
         "bot_search_zero_pct": round(stats["zero_pct"], 2),
         "bot_search_s_per_game": round(cpu / games, 3),
         "bot_search_wall_s": round(wall, 1),
+        "bot_search_rollouts_per_s": round(rollouts_per_s(), 1),
         "bot_search_vs_conventions": {
             "difference": round(paired["difference"], 4),
             "stderr": round(paired["difference_stderr"], 4),
