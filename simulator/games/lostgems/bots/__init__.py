@@ -7,9 +7,14 @@ that can be imported from the current directory or the Python path.
 from simulator.games.lostgems.bots.base import Bot, play_game
 from simulator.games.lostgems.bots.cautious import CautiousBot
 from simulator.games.lostgems.bots.conventions import ConventionBot
+from simulator.games.lostgems.bots.search import SearchBot
 from simulator.sessions.user_code import load_class
 
-BOTS = {CautiousBot.name: CautiousBot, ConventionBot.name: ConventionBot}
+BOTS = {
+    CautiousBot.name: CautiousBot,
+    ConventionBot.name: ConventionBot,
+    SearchBot.name: SearchBot,
+}
 BEST_BOT = ConventionBot.name
 
 
