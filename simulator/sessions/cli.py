@@ -125,7 +125,11 @@ def run(args):
         return EXIT_BAD_SCRIPT
     paths = script_paths(args.script)
     if not paths:
-        print(f"no session scripts ({script_patterns()}) to run", file=sys.stderr)
+        where = ", ".join(args.script)
+        print(
+            f"blinks session run: no session scripts ({script_patterns()}) in {where}",
+            file=sys.stderr,
+        )
         return EXIT_BAD_SCRIPT
     batch = len(paths) > 1
     bad_option = option_error(args.rules_only, args.ir_loss, args.mpy, args.ir_bit_flip)
@@ -282,7 +286,10 @@ def run_session(
     try:
         if board_png is not None:
             options["board_png"] = board_png
-        runner = runner_class(game.parse_script(text), seed=seed, say=say, failed=failed, **options)
+        statements = game.parse_script(text)
+        if not statements:  # nothing to run is a mistake, not a game that passed
+            raise ScriptError(0, "the script is empty: expected a move or an expect line")
+        runner = runner_class(statements, seed=seed, say=say, failed=failed, **options)
         result = runner.run()
     except ScriptError as exc:
         if runner is None or runner.state is None:

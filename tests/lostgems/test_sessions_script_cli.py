@@ -307,10 +307,22 @@ def test_a_batch_with_json_prints_each_scripts_object_on_its_own_line(tmp_path, 
     assert "3 scripts: 1 passed" in err  # stdout holds only the JSON
 
 
-def test_a_batch_with_no_script_is_an_error(tmp_path, capsys):
+def test_a_batch_with_no_script_is_an_error_naming_the_folder(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     assert main(["session", "run", str(tmp_path / "empty")]) == 2
-    assert "no session scripts (*.lg, *.wf, *.gm, *.gb) to run" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert f"no session scripts (*.lg, *.wf, *.gm, *.gb) in {tmp_path / 'empty'}" in said
+
+
+@pytest.mark.parametrize("suffix", [".lg", ".wf", ".gm", ".gb"])
+@pytest.mark.parametrize("text", ["", "\n\n", "# a title and nothing else\n"])
+def test_an_empty_script_says_so_and_exits_2(tmp_path, capsys, suffix, text):
+    script = tmp_path / f"nothing{suffix}"
+    script.write_text(text)
+    assert main(["session", "run", str(script)]) == 2
+    out, err = capsys.readouterr()
+    assert err == f"{script}: the script is empty: expected a move or an expect line\n"
+    assert "dealt" not in out
 
 
 def test_quiet_leaves_out_the_transcript_but_not_what_went_wrong(tmp_path, capsys):
