@@ -69,6 +69,11 @@ def window_problem(args):
 
         if table not in game_names():
             return f"--table must be one of {', '.join(game_names())}, not {table!r}"
+        from simulator.games import host_game
+
+        not_on_tiles = getattr(host_game(table), "NOT_ON_TILES", None)
+        if not_on_tiles:
+            return f"--table {table}: {not_on_tiles}"
     return None
 
 

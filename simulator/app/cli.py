@@ -102,6 +102,17 @@ def default_tiles(game):
 
 
 def _check(args):
+    if args.replay is not None and args.replay != "":
+        if os.path.isdir(args.replay):
+            return f"--replay {args.replay}: a folder, not a recording"
+        if not os.path.isfile(args.replay):
+            return f"--replay {args.replay}: no such file"
+    elif args.game is not None:
+        from simulator.games import host_game
+
+        not_on_tiles = getattr(host_game(args.game), "NOT_ON_TILES", None)
+        if not_on_tiles:
+            return not_on_tiles
     if args.tiles is None:
         args.tiles = default_tiles(args.game)
     if not 1 <= args.tiles <= 60:

@@ -105,8 +105,9 @@ def test_bad_options_and_files_are_clear_errors(tmp_path, capsys):
     assert blinks(["sim", "--ir-loss", "1.5"]) == 2
     assert "--ir-loss" in capsys.readouterr().err
     assert blinks(["sim", "--tiles", "0"]) == 2
+    capsys.readouterr()
     assert blinks(["sim", "--replay", str(tmp_path / "missing.jsonl")]) == 2
-    assert "cannot read" in capsys.readouterr().err
+    assert "missing.jsonl: no such file" in capsys.readouterr().err
     bad = tmp_path / "bad.jsonl"
     bad.write_text(
         '{"kind": "blinks-sim", "version": 1, "seed": 0, "tiles": 1, "layout": [[0, 0, 0]]}\n'

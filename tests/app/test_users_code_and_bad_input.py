@@ -168,6 +168,30 @@ def test_a_game_that_does_not_exist_lists_the_ones_that_do(capsys):
     )
 
 
+def test_a_rules_only_game_is_refused_by_sim_and_the_emulated_table(capsys, monkeypatch):
+    """Gembatan has no tiles: its window would be the demo's under another name."""
+    monkeypatch.delenv("DISPLAY", raising=False)  # the refusal comes before the display's
+    assert blinks(["sim", "--game", "gembatan", "--run-for", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "Gembatan is played by the rules only, not on the tiles" in err
+    assert "blinks playtest --game gembatan" in err and "display" not in err
+    assert blinks(["emu", "--window", "--table", "gembatan"]) == 2
+    assert "--table gembatan: Gembatan is played by the rules only" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "where, says", [("folder", "a folder, not a recording"), ("gone", "no such file")]
+)
+def test_a_replay_that_is_no_file_is_said_before_the_display(
+    tmp_path, capsys, monkeypatch, where, says
+):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    path = tmp_path if where == "folder" else tmp_path / "gone.jsonl"
+    assert blinks(["sim", "--replay", str(path)]) == 2
+    assert capsys.readouterr().err == f"blinks sim: --replay {path}: {says}\n"
+
+
 # --- 3. folders and seeds: one rule --------------------------------------------------------------
 @pytest.mark.parametrize(
     "command",

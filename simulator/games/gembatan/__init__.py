@@ -15,6 +15,12 @@ PLAYTEST = "simulator.games.gembatan.figures"  # `blinks playtest`: its options 
 # tiles on a plain table, and its panel says where Gembatan is played.
 FIRMWARE = ("games.demo", "Demo")
 SCRIPT_SUFFIX = ".gb"
+# A rules-only game: `blinks sim --game gembatan` and `blinks emu --table gembatan` refuse it
+# with these words rather than lay out tiles that play something else.
+NOT_ON_TILES = (
+    "Gembatan is played by the rules only, not on the tiles (docs/gembatan.md): play it with "
+    "`blinks session run GAME.gb --board-png DIR` or `blinks playtest --game gembatan`"
+)
 DEAL_TIP = (
     "Gembatan is not played on the tiles: these are the demo's. Play it with "
     "`blinks session run GAME.gb --board-png DIR` or `blinks playtest --game gembatan`."
