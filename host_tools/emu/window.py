@@ -15,6 +15,7 @@ and `--screenshot FILE` is the last frame, as `blinks sim` does.
 """
 
 import os
+import re
 import signal
 import sys
 import threading
@@ -239,12 +240,23 @@ class EmuPanel:
             heap = info.get("heap")
             kb = f"{heap['free'] / 1024:.0f}K" if heap else "-"
             logs = world.logs(tid)
-            last = logs[-1] if logs else ""
-            words = t.render(f"{tid:>2}  {kb:>5}  {last}", 16, TEXT_COLOR if logs else DIM)
-            room = panel.x + panel.width - panel.px(8) - x  # what does not fit is cut off
-            surface.blit(words, (x, y), (0, 0, room, words.get_height()))
-            y += words.get_height()
+            last = TILE_ID.sub("", logs[-1]) if logs else ""  # the row already says which tile
+            room = panel.x + panel.width - panel.px(8) - x
+            line = fitted(t.font(16), f"{tid:>2}  {kb:>5}  {last}", room)
+            y = t.blit(surface, line, (x, y), 16, TEXT_COLOR if logs else DIM).bottom
         t.blit(surface, "(point at a tile for its log)", (x, y + panel.px(4)), 16, DIM)
+
+
+TILE_ID = re.compile(r" tile=[0-9a-f]+")
+
+
+def fitted(font, text, width):
+    """`text`, shortened with an ellipsis until `font` draws it within `width` pixels."""
+    if font.get_rect(text).width <= width:
+        return text
+    while text and font.get_rect(text + "…").width > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
 
 
 def heap_words(info, now_ms):
