@@ -85,19 +85,22 @@ def face_down(out=None):
 
 
 @micropython.native
-def spots(shard, base, bright, out=None):
-    """The shard's colour, its value as brighter faces evenly spaced (1: 0; 2: 0, 3; 3: 0, 2, 4)."""
+def spots(shard, base, bright, out=None, lift=0):
+    """The shard's colour, its value as brighter faces evenly spaced (1: 0; 2: 0, 3; 3: 0, 2, 4),
+    moved `lift` (0-255) toward white: a brighter blue alone is hard to tell from the base, as
+    the eye sees little of blue's brightness, while a paler one stands out on every colour."""
     c = shard_color(shard)
     out = solid(colors.dim(c, base), out)
+    spot = colors.lighten(colors.dim(c, bright), lift)
     for f in ((0,), (0, 3), (0, 2, 4))[shards.value_of(shard) - 1]:
-        out[f] = colors.dim(c, bright)
+        out[f] = spot
     return out
 
 
 @micropython.native
 def revealed(shard, out=None):
-    """Its colour on every face, its value as bright spots over a dimmer base."""
-    return spots(shard, 70, 255, out)
+    """Its colour on every face, its value as bright, paler spots over a dimmer base."""
+    return spots(shard, 70, 255, out, 110)
 
 
 def discarded(shard, out=None):
