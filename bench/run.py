@@ -152,7 +152,6 @@ def main(argv=None):
         " the other modules' rows already in FILE are kept",
     )
     args = ap.parse_args(argv)
-    signal.signal(signal.SIGTERM, _interrupt)
     sys.path.insert(0, HERE)
     sys.path.insert(0, os.path.dirname(HERE))
     # The firmware by its tile names (`from games.lostgems import ...`), as tests/conftest.py.
@@ -224,9 +223,8 @@ def main(argv=None):
     else:
         for key in sorted(figures):
             print(f"{key:<24} {figures[key]}")
-    if interrupted:  # an interrupted pool's threads would hold the exit: leave at once
-        sys.stdout.flush()
-        os._exit(130)
+    if interrupted:
+        return 130
     return 1 if failed else 0
 
 
@@ -238,4 +236,10 @@ def inputs_missing(exc):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    signal.signal(signal.SIGTERM, _interrupt)  # a stopped run still prints what finished
+    code = main()
+    if code == 130:  # an interrupted pool's threads would hold the exit: leave at once
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
