@@ -8,8 +8,9 @@ simulated-time medians wherever a ratio fits, so they mean the same on any machi
 
 `--quick` keeps each module to a small budget (the whole run within 15 minutes on two cores);
 the full run keeps the long, full-precision figures. Each module's wall seconds go into
-`bench_seconds`. The JSON of the modules that finished is printed even when a later one fails
-or the run is interrupted (Ctrl-C or SIGTERM: listed under "interrupted", exit 130).
+`bench_seconds`, and its CPU seconds (its child processes' included) into `bench_cpu_seconds`.
+The JSON of the modules that finished is printed even when a later one fails or the run is
+interrupted (Ctrl-C or SIGTERM: listed under "interrupted", exit 130).
 
 A bench whose inputs are not on this machine (bench_rp2 without the emulator's two binaries)
 is listed under "skipped", with what is missing, and does not change the exit code; one that
@@ -129,6 +130,13 @@ def stop_children():
                 pass
 
 
+def cpu_used():
+    """CPU seconds of this process and of the children it has waited for (a module's worker
+    processes and emulators): unlike wall seconds, other work on a shared machine adds little."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def undescribed(module, got):
     """The keys a module returned that its FIGURES does not describe."""
     return sorted(set(got) - set(getattr(module, "FIGURES", {})))
@@ -164,6 +172,7 @@ def main(argv=None):
     skipped = {}
     leftovers = {}
     seconds = {}
+    cpu_seconds = {}
     described = {}
     if args.markdown:  # every module's rows in their order, measured this run or kept
         for name in discover():
@@ -174,7 +183,7 @@ def main(argv=None):
     described.update(RUNNER_FIGURES)
     interrupted = None
     for name in discover(args.only):
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), cpu_used()
         threads_before = _threads()
         try:
             module = importlib.import_module(name)
@@ -197,6 +206,7 @@ def main(argv=None):
                 if not args.json:
                     traceback.print_exc()
         seconds[name] = round(time.perf_counter() - t0, 1)
+        cpu_seconds[name] = round(cpu_used() - cpu0, 1)
         leftovers[name] = left_running(threads_before)
         if not args.json:
             print(f"{name} done in {seconds[name]:.1f} s", file=sys.stderr)
@@ -207,6 +217,7 @@ def main(argv=None):
     figures["left_running"] = leftovers
     figures["bench_left_running"] = sum(len(v) for v in leftovers.values())
     figures["bench_seconds"] = seconds
+    figures["bench_cpu_seconds"] = cpu_seconds
     figures["bench_seconds_total"] = round(sum(seconds.values()), 1)
     if failed:
         figures["failed"] = failed

@@ -41,6 +41,7 @@ def test_a_bench_without_its_inputs_is_skipped_and_the_run_still_succeeds(benche
     figures = json.loads(capsys.readouterr().out)
     seconds = figures.pop("bench_seconds")
     assert sorted(seconds) == ["bench_fine", "bench_needs_binaries"]
+    assert sorted(figures.pop("bench_cpu_seconds")) == sorted(seconds)
     assert figures.pop("bench_seconds_total") == round(sum(seconds.values()), 1)
     assert figures == {
         "fine_figure": 1,
