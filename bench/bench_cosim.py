@@ -9,6 +9,22 @@ cluster's processes to start and boot, which they do side by side, divided by 18
 
 import time
 
+# {figure: (what it measures, goal)}: docs/benchmarks.md's rows (bench/run.py checks every key).
+FIGURES = {
+    "cosim_speedup": (
+        "Simulated s per wall s of an 18-tile deal with every tile a real MicroPython process.",
+        "—",
+    ),
+    "cosim_inprocess_ratio": (
+        "How many times faster the same deal runs with every tile in-process.",
+        "—",
+    ),
+    "cosim_startup_ms_per_tile": (
+        "Wall ms to start and boot the 18 MicroPython processes, divided by 18.",
+        "—",
+    ),
+}
+
 
 def timed_deal(mpy, sim_ms):
     from games.lostgems import LostGems

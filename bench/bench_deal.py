@@ -10,7 +10,7 @@ face down (LOSTGEMS.md's deal_ms); the held tile varies with the seed (centre an
 - deal_redeals: re-deals tried: a clean deal, then a second one with the links made noisy
   (nothing moved), over the four shapes (blob, line, ring, random) and every mix of frame loss
   (10, 30, 45, 60 %) and bit flips (0, 0.1, 1, 3 %), on seeds 0, 1, 2...; 2,048 in a full
-  run, 256 with --quick (both share the work out over 2 processes).
+  run, 64 with --quick (both share the work out over 2 processes).
 - deal_wrong_tables: how many of those left anything but the whole deck once (every tile face
   down) or exactly the old table: a duplicate, a missing shard, a tile still dealing or
   uncertain when nothing was moved (goal 0).
@@ -57,6 +57,62 @@ FLIPS = (0.0, 0.001, 0.01, 0.03)
 BIT_RATE = 4000
 HOLD_MS = 6000
 SETTLE_MS = 180000  # longest a deal may take to end everywhere (the root gives up after 45 s)
+
+
+# {figure: (what it measures, goal)}: docs/benchmarks.md's rows (bench/run.py checks every key).
+FIGURES = {
+    "deal_ms": (
+        "Median simulated ms of an 18-tile blob deal at 10 % frame loss, hold firing to last tile face down (4 kbit/s).",
+        "≤ 1200",
+    ),
+    "deal_ms_line_0": ("The same for a line of 18 tiles with no loss.", "≤ 2000"),
+    "deal_ms_line_30": (
+        "The same for a line of 18 tiles at 30 % loss, the worst case players meet.",
+        "≤ 6000",
+    ),
+    "deal_redeals": (
+        "Noisy re-deals tried (blob, line, ring, random; 10-60 % loss, 0-3 % bit flips).",
+        "2048 (64 with --quick)",
+    ),
+    "deal_redeals_dealt": (
+        "Of those re-deals, how many dealt a new table (the others failed cleanly).",
+        "—",
+    ),
+    "deal_wrong_tables": (
+        "Re-deals that left anything but the whole deck once or exactly the old table.",
+        "0",
+    ),
+    "deal_wrong_examples": ("Up to five of those wrong tables, described.", "[]"),
+    "deal_longest_dealing_ms": (
+        "Longest time any tile showed `dealing` without a break in those re-deals, ms.",
+        "≤ 45000",
+    ),
+    "deal_last_dealing_after_hold_ms": (
+        "How long after its hold the last tile still showed `dealing`, ms.",
+        "—",
+    ),
+    "deal_show_limit_ms": (
+        "runtime.deal's SHOW_LIMIT_MS: the longest a tile may show the deal under way.",
+        "—",
+    ),
+    "deal_frames_flipped": ("Frames the links corrupted during the re-deals.", "—"),
+    "deal_flipped_frames_accepted": (
+        "Of those corrupted frames, how many a tile took for good ones.",
+        "0",
+    ),
+    "value_frame_air_ms": ("A value frame's time on the air at 4 kbit/s, ms.", "—"),
+    "datagram_check_bytes": ("Bytes of a datagram's check (CRC-24).", "—"),
+    "frames_corrupted_1pct": (
+        "Value frames and datagrams corrupted by the world's bit-flip model at 1 %.",
+        "—",
+    ),
+    "frames_passed_1pct": (
+        "Of those corrupted frames, how many still pass the runtime's checks.",
+        "0",
+    ),
+    "frames_corrupted_3pct": ("The same frames corrupted at 3 % bit flips.", "—"),
+    "frames_passed_3pct": ("Of those, how many still pass the runtime's checks.", "0"),
+}
 
 
 def cluster(shape, seed, loss=0.0, flips=0.0, n=18):
@@ -300,7 +356,7 @@ def frames_past_the_checks(p, count, seed=1):
 
 def run(quick: bool) -> dict:
     samples = 7 if quick else 31
-    count = 256 if quick else 2048
+    count = 64 if quick else 2048
     outcomes = redeals(count)
     checks = {}
     for p, name in ((0.01, "1pct"), (0.03, "3pct")):

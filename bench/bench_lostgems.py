@@ -22,6 +22,7 @@ bench_deal.py).
 """
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -125,6 +126,28 @@ print("RESULT", loops[len(loops) // 2], steps[len(steps) // 2], heap - base, cod
 '''
 
 
+# {figure: (what it measures, goal)}: docs/benchmarks.md's rows (bench/run.py checks every key).
+FIGURES = {
+    "mpy_loop_us": (
+        "Median us of one Lost Gems loop() on the MicroPython unix port (x86), face down, six neighbours.",
+        "≤ 60",
+    ),
+    "mpy_step_us": (
+        "Median us of the whole runtime pass around that loop (frames, button, LEDs).",
+        "—",
+    ),
+    "mpy_heap_kb": (
+        "Heap after setup() on MicroPython, deployed .mpy form, counted after the runtime's import, kB.",
+        "≤ 32",
+    ),
+    "mpy_alloc_per_pass": ("Bytes a steady pass of that tile allocates on MicroPython.", "0"),
+    "mpy_heap_code_kb": ("The game's bytecode part of that heap, kB.", "—"),
+    "mpy_heap_total_kb": ("That heap with the runtime's bytecode counted too, kB.", "—"),
+    "mpy_heap_source_kb": ("mpy_heap_kb importing the .py sources instead of .mpy, kB.", "—"),
+    "mpy_heap_source_code_kb": ("mpy_heap_code_kb importing the .py sources, kB.", "—"),
+}
+
+
 def deployed_firmware(into):
     """Write the image `blinks flash` puts on a tile (every module compiled to .mpy) under `into`,
     at the same relative path as on the tile's flash; returns that path ("fw/<build>")."""
@@ -142,9 +165,12 @@ def run_tile_script(exe, cwd, firmware_dir, passes):
 
     firmware_dir is relative to cwd, as on a tile (every module's __file__ is kept in the heap,
     so an absolute path would make the figure depend on where the checkout lives)."""
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+    # A private folder: MicroPython puts the script's folder first on its import path, so a
+    # /tmp/games or /tmp/runtime left by anything else would hide the firmware.
+    folder = tempfile.mkdtemp(prefix="bench-lostgems-")
+    path = os.path.join(folder, "tile_bench.py")
+    with open(path, "w") as f:
         f.write(MPY_SCRIPT.replace("PASSES", str(passes)))
-        path = f.name
     try:
         out = subprocess.run(
             [exe, path],
@@ -156,7 +182,7 @@ def run_tile_script(exe, cwd, firmware_dir, passes):
             check=False,
         )
     finally:
-        os.unlink(path)
+        shutil.rmtree(folder, ignore_errors=True)
     lines = [line for line in out.stdout.splitlines() if line.startswith("RESULT ")]
     if out.returncode != 0 or not lines:
         raise RuntimeError("micropython bench failed: " + out.stdout + out.stderr)

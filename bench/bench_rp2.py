@@ -40,6 +40,39 @@ ROOT = os.path.dirname(HERE)
 PROBE = os.path.join(HERE, "rp2", "pass_probe.py")
 
 
+# {figure: (what it measures, goal)}: docs/benchmarks.md's rows (bench/run.py checks every key).
+FIGURES = {
+    "rp2_pass_us": (
+        "Median pass of a face-down Lost Gems tile, six faces talking, on an emulated 125 MHz RP2040, us.",
+        "≤ 1500",
+    ),
+    "rp2_alloc_per_pass": ("Bytes that pass allocates (gc.mem_alloc, collection off).", "0"),
+    "rp2_heap_free_kb": ("Heap free after the game's setup, deployed .mpy, kB.", "≥ 120"),
+    "rp2_awake_busy": ("Fraction of time that tile's CPU runs awake (a pass every 20 ms).", "—"),
+    "rp2_sleep_busy": (
+        "Fraction of time it runs in warm sleep (a pass every 100 ms, no game loop).",
+        "—",
+    ),
+    "tile_ma_awake": (
+        "A tile's current mid-game from a datasheet model and rp2_awake_busy, mA.",
+        "—",
+    ),
+    "tile_ma_asleep": ("A tile's current in deep sleep (DORMANT) from the same model, mA.", "≤ 2"),
+    "battery_hours_awake": ("Hours a 500 mAh cell gives at tile_ma_awake.", "≥ 10"),
+    "battery_days_asleep": ("Days a 500 mAh cell gives at tile_ma_asleep.", "≥ 14"),
+    "rp2_deal_ms": (
+        "A 6-tile blob deal on emulated tiles, hold firing to last tile face down, emulated ms.",
+        "—",
+    ),
+    "rp2_emu_speed": ("Emulated s per wall s with six emulated tiles face down.", "≥ 0.6"),
+    "rp2_emu_speed_cpu": ("The same per s of the emulator's own CPU time.", "—"),
+    "rp2_emu_idle_cpu": (
+        "The machine's CPU fraction `blinks emu --tiles 6` takes at the REPL in real time.",
+        "≤ 0.05",
+    ),
+}
+
+
 def _setup():
     sys.path.insert(0, ROOT)
     sys.path.insert(0, os.path.join(ROOT, "firmware"))

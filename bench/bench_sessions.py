@@ -25,6 +25,31 @@ from simulator.games.lostgems.bots.cautious import CautiousBot
 from simulator.games.lostgems.bots.handsets import clear_caches
 from simulator.games.lostgems.playtest import run_games, score_stats
 
+# {figure: (what it measures, goal)}: docs/benchmarks.md's rows (bench/run.py checks every key).
+FIGURES = {
+    "referee_games_per_s": (
+        "Rules-only Lost Gems games per s of CPU with the best bot, best of the runs.",
+        "≥ 2000",
+    ),
+    "referee_games_per_s_slowest": (
+        "The same, slowest of the runs: how far the machine swings.",
+        "—",
+    ),
+    "cautious_games_per_s": ("The same with the cautious bot in both seats.", "—"),
+    "cautious_vs_best": ("cautious_games_per_s divided by referee_games_per_s.", "≥ 0.5"),
+    "playtest_games_per_s": (
+        "The best bot's games per wall s with `blinks playtest --jobs 0`.",
+        "—",
+    ),
+    "playtest_jobs": ("Worker processes of that playtest.", "—"),
+    "bot_name": ("The best bot.", "—"),
+    "bot_games": ("Deals the best bot's score is measured over (seeds 0 up).", "—"),
+    "bot_mean": ("The best bot's mean score out of 9.", "≥ 8.6"),
+    "bot_stderr": ("Standard error of that mean.", "—"),
+    "bot_perfect_pct": ("Percent of its games that scored 9.", "—"),
+    "bot_zero_pct": ("Percent of its games that scored 0.", "—"),
+}
+
 
 def run(quick):
     games = 2000 if quick else 10000

@@ -1,8 +1,16 @@
-"""Benchmarks: `python bench/run.py [--quick] [--json]`.
+"""Benchmarks: `python bench/run.py [--quick] [--json] [--markdown FILE] [--only NAME ...]`.
 
-Every `bench/bench_*.py` module provides `run(quick: bool) -> dict` of named figures; this
-runner merges them into one object. Figures are ratios or simulated-time medians wherever a
-ratio fits, so they mean the same on any machine. Goals are stated in each module.
+Every `bench/bench_*.py` module provides `run(quick: bool) -> dict` of named figures and
+`FIGURES`, {key: (what it measures in one sentence, its goal)}, for every key it returns: a
+figure without its sentence and goal fails its module, so the table in docs/benchmarks.md
+(`--markdown`, bench/table.py) always says what each figure is. Figures are ratios or
+simulated-time medians wherever a ratio fits, so they mean the same on any machine.
+
+`--quick` keeps each module to a small budget (the whole run within 15 minutes on two cores);
+the full run keeps the long, full-precision figures. Each module's wall seconds go into
+`bench_seconds`, and its CPU seconds (its child processes' included) into `bench_cpu_seconds`.
+The JSON of the modules that finished is printed even when a later one fails or the run is
+interrupted (Ctrl-C or SIGTERM: listed under "interrupted", exit 130).
 
 A bench whose inputs are not on this machine (bench_rp2 without the emulator's two binaries)
 is listed under "skipped", with what is missing, and does not change the exit code; one that
@@ -82,14 +90,74 @@ def discover(only=None):
     return names
 
 
+RUNNER_FIGURES = {
+    "bench_left_running": (
+        "Processes and threads the bench modules left running after they returned.",
+        "0",
+    ),
+    "bench_seconds_total": (
+        "Wall seconds of all the modules this run measured.",
+        "≤ 900 with --quick",
+    ),
+}
+
+
+MAIN_PID = os.getpid()
+
+
+def _interrupt(signum, frame):
+    if os.getpid() != MAIN_PID:  # a worker forked with this handler: end quietly
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+    raise KeyboardInterrupt
+
+
+def stop_children():
+    """SIGTERM this process's children (an interrupted module's worker processes, which a
+    SIGTERM or a Ctrl-C sent to this process alone would leave running)."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                parent = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == os.getpid():
+            try:
+                os.kill(int(entry), signal.SIGTERM)
+            except OSError:
+                pass
+
+
+def cpu_used():
+    """CPU seconds of this process and of the children it has waited for (a module's worker
+    processes and emulators): unlike wall seconds, other work on a shared machine adds little."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def undescribed(module, got):
+    """The keys a module returned that its FIGURES does not describe."""
+    return sorted(set(got) - set(getattr(module, "FIGURES", {})))
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument(
         "--quick", action="store_true", help="smaller samples (for CI and quick checks)"
     )
     ap.add_argument("--json", action="store_true", help="print one JSON object with every figure")
     ap.add_argument(
         "--only", nargs="*", help="run only the bench modules whose name contains one of these"
+    )
+    ap.add_argument(
+        "--markdown",
+        metavar="FILE",
+        help="write the figures as one table (key, what it measures, goal, value); with --only,"
+        " the other modules' rows already in FILE are kept",
     )
     args = ap.parse_args(argv)
     sys.path.insert(0, HERE)
@@ -103,12 +171,33 @@ def main(argv=None):
     failed = {}
     skipped = {}
     leftovers = {}
+    seconds = {}
+    cpu_seconds = {}
+    described = {}
+    if args.markdown:  # every module's rows in their order, measured this run or kept
+        for name in discover():
+            try:
+                described.update(importlib.import_module(name).FIGURES)
+            except Exception:  # noqa: BLE001, S110  its own run below says what is wrong
+                pass
+    described.update(RUNNER_FIGURES)
+    interrupted = None
     for name in discover(args.only):
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), cpu_used()
         threads_before = _threads()
         try:
             module = importlib.import_module(name)
-            figures.update(module.run(args.quick))
+            described.update(getattr(module, "FIGURES", {}))
+            got = module.run(args.quick)
+            figures.update(got)
+            missing = undescribed(module, got)
+            if missing:
+                failed[name] = "figures without a sentence and goal in FIGURES: " + ", ".join(
+                    missing
+                )
+        except KeyboardInterrupt:
+            interrupted = name
+            stop_children()
         except Exception as exc:  # noqa: BLE001  one broken bench must not hide the others' figures
             if inputs_missing(exc):
                 skipped[name] = str(exc)
@@ -116,22 +205,37 @@ def main(argv=None):
                 failed[name] = f"{type(exc).__name__}: {exc}"
                 if not args.json:
                     traceback.print_exc()
+        seconds[name] = round(time.perf_counter() - t0, 1)
+        cpu_seconds[name] = round(cpu_used() - cpu0, 1)
         leftovers[name] = left_running(threads_before)
         if not args.json:
-            print(f"{name} done in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+            print(f"{name} done in {seconds[name]:.1f} s", file=sys.stderr)
             for line in leftovers[name]:
                 print(f"{name} left running: {line}", file=sys.stderr)
+        if interrupted:
+            break
     figures["left_running"] = leftovers
     figures["bench_left_running"] = sum(len(v) for v in leftovers.values())
+    figures["bench_seconds"] = seconds
+    figures["bench_cpu_seconds"] = cpu_seconds
+    figures["bench_seconds_total"] = round(sum(seconds.values()), 1)
     if failed:
         figures["failed"] = failed
     if skipped:
         figures["skipped"] = skipped
+    if interrupted:
+        figures["interrupted"] = interrupted
+    if args.markdown:
+        import table
+
+        table.write(args.markdown, figures, described, quick=args.quick, merge=bool(args.only))
     if args.json:
         print(json.dumps(figures, sort_keys=True))
     else:
         for key in sorted(figures):
             print(f"{key:<24} {figures[key]}")
+    if interrupted:
+        return 130
     return 1 if failed else 0
 
 
@@ -143,4 +247,10 @@ def inputs_missing(exc):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    signal.signal(signal.SIGTERM, _interrupt)  # a stopped run still prints what finished
+    code = main()
+    if code == 130:  # an interrupted pool's threads would hold the exit: leave at once
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)

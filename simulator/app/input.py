@@ -1,6 +1,6 @@
 """Mouse and keyboard gestures, turned into table operations.
 
-Chosen gestures (documented in the side panel and the README):
+Chosen gestures (documented in the side panel and docs/simulator.md):
 - left button down / up on a tile is that tile's button, at the current simulated time, so
   clicks, double and triple clicks, 2 s and 6 s holds behave as on hardware;
 - right-drag (or Ctrl+left-drag) carries one tile; with Shift, its whole cluster. Carried tiles

@@ -232,7 +232,7 @@ def test_each_game_against_the_bot_is_saved_as_a_script_that_replays_it(make_app
 def test_a_game_closed_before_any_move_is_saved_as_dealt_or_said_not_to_be(
     make_app, tmp_path, capsys
 ):
-    """The README keeps a game "when you close the window before the end": one closed right
+    """docs/simulator.md keeps a game "when you close the window before the end": one closed right
     after the deal is saved as dealt (its deck, no move), which replays; one closed before the
     deal is done cannot be, and the terminal is told why."""
     folder = tmp_path / "games"
