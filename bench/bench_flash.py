@@ -39,6 +39,10 @@ FIGURES = {
     ),
     "flash_parallel_s": ("Wall s of `blinks flash` to the 6 tiles at once.", "—"),
     "flash_one_tile_s": ("Wall s of `blinks flash` to one tile.", "—"),
+    "flash_unchanged_s": (
+        "Wall s of the same `blinks flash` to the 6 tiles again, the build unchanged.",
+        "≤ 1",
+    ),
     "flash_tiles": ("Tiles flashed in parallel.", "—"),
     "flash_bytes": ("Bytes of the build a tile receives.", "—"),
     "flash_files": ("Files of the build a tile receives, main.py included.", "—"),

@@ -159,8 +159,10 @@ def share_out(
         jobs = os.cpu_count() or 1
     fewest, most = chunks
     if ray is not None:
-        workers = jobs if jobs > 1 else 8  # a cluster's size is not known here: a guess
-        chunk = max(fewest, min(most, games // (workers * 16)))
+        # a cluster's size is not known here (8 is a guess), and a Ray task costs little, so
+        # a chunk may be a single game: slow bots (search) then spread over every worker
+        workers = jobs if jobs > 1 else 8
+        chunk = max(1, min(most, games // (workers * 16)))
         starts = list(range(seed, seed + games, chunk))
         parts = [
             ((bot_name, min(chunk, seed + games - s), s), min(chunk, seed + games - s))
