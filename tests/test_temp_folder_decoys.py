@@ -12,9 +12,9 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
-import bench_lostgems  # noqa: E402
+import bench_lostgems
 
-from simulator.mpy.host_micropython import micropython_command  # noqa: E402
+from simulator.mpy.host_micropython import micropython_command
 
 MICROPYTHON = micropython_command()
 
