@@ -159,7 +159,7 @@ class Panel:
         legend = getattr(app.host, "legend", None)
         if legend is not None:
             top = self._draw_legend(
-                surface, legend(app.players or app.host.DEFAULT_PLAYERS), x, top
+                surface, legend(app.players or getattr(app.host, "DEFAULT_PLAYERS", 2)), x, top
             )
         self.bottom = top
         return top
@@ -169,12 +169,13 @@ class Panel:
         its words; returns the y of its top."""
         t, px = self.text, self.px
         line = px(16)
-        height = sum(line * (2 if items else 1) for _, items in rows) + px(6)
+        height = sum(line * (bool(heading) + bool(items)) for heading, items in rows) + px(6)
         y = bottom - height
         top = y
         for heading, items in rows:
-            t.blit(surface, heading, (x, y), 16, DIM)
-            y += line
+            if heading:  # a row without one goes on with the items above
+                t.blit(surface, heading, (x, y), 16, DIM)
+                y += line
             if items:
                 cx = x + px(6)
                 for colour, words in items:

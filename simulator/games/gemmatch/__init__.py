@@ -49,6 +49,16 @@ def table_areas(width, height, size, margin, label_px=30):
     ]
 
 
+def legend(players=2):
+    """The side panel's legend (simulator.app.panels): the gem letters of a token's name in
+    the hands' lines, as [(heading, [(15-bit colour, words)])], in the firmware's colours."""
+    from games.gemmatch import display
+
+    words = ("R ruby", "G emerald", "B sapphire", "Y topaz", "P amethyst", "C aquamarine")
+    items = list(zip(display.GEM_COLORS[1:], words))
+    return [("Gems: a token's letters, face 0 first", items[:3]), ("", items[3:])]
+
+
 def parse_script(text):
     from simulator.games.gemmatch.script import parse_script as parse
 

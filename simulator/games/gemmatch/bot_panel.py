@@ -12,7 +12,7 @@ from games.gemmatch import tokens
 
 from simulator.app import bot_panel
 from simulator.app.bot_panel import BUTTON_FILL, CHOSEN_FILL
-from simulator.app.panels import DIM, WARN, wrap
+from simulator.app.panels import DIM, TEXT_COLOR, WARN, wrap
 from simulator.games.gemmatch import moves as mv
 from simulator.games.gemmatch.rules import BASIC, IMPROVED, SIDES, cell_name
 from simulator.games.gemmatch.tactics import Outlook
@@ -57,8 +57,8 @@ def draw_game_panel(surface, panel, game, x, y):
             mark = ">" if p == state.current and not state.over else "  "
             line = f"{mark} {who}: {state.score(p)} points, heap {len(state.heaps[p])}"
             y = t.blit(surface, line, (x, y), 17).bottom
-            for line in wrap(f"   hand {_hand_words(state, p) or '-'}", 40):
-                y = t.blit(surface, line, (x, y), 15, DIM).bottom
+            for line in wrap(f"   hand {_hand_words(state, p) or '-'}", 34):
+                y = t.blit(surface, line, (x, y), 17, TEXT_COLOR).bottom
         y = t.blit(
             surface,
             f"Pile {len(state.pile)}  field {len(state.field)}  turn {state.turns + 1}",
