@@ -121,3 +121,29 @@ def test_markdown_is_one_table_of_key_sentence_goal_and_value(benches, tmp_path,
     assert {"bench_seconds.bench_fine", "bench_seconds.bench_wordy"} <= set(rows)
     assert all(len(cell) <= 200 for row in rows.values() for cell in row)
     assert out.read_text().count("| figure | what it measures | goal | value |") == 1
+
+
+def test_the_benchs_micropython_scripts_ignore_a_games_folder_in_the_temp_dir(
+    tmp_path, monkeypatch
+):
+    """MicroPython puts a script's folder first on its import path: a `runtime` or `games` folder
+    in the shared temp directory must not hide the firmware from the bench's scripts."""
+    import tempfile
+
+    from simulator.mpy.host_micropython import micropython_command
+
+    exe = micropython_command()
+    if exe is None:
+        pytest.skip("no micropython command (pip install -e '.[test]')")
+    for name in ("games", "runtime"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text(f"raise ImportError('decoy {name}')\n")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    import bench_lostgems
+    import bench_world
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    loop_us, _step, heap, *_ = bench_lostgems.run_tile_script(exe, root, "firmware", 1)
+    assert loop_us >= 0 and heap > 0
+    assert bench_world.runtime_pass_us_mpy() > 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games", "runtime"]  # nothing left

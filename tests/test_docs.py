@@ -18,8 +18,7 @@ TEST_COMMAND = "pip install -e '.[test]' && python -m pytest -n 2"
 # Phrases that tell a document's history instead of what is (history lives in git log and
 # CHANGELOG.md).
 HISTORY = ("this stop", "the stop before", "before that", "this round", "earlier", "this session")
-# Links to pages another branch writes, allowed to be missing until it is merged (then empty).
-PENDING = {"docs/architecture.md"}
+
 
 
 def markdown_files(*folders):
@@ -88,8 +87,7 @@ def broken_links(rel, root=ROOT):
         if dest.startswith(".."):
             broken.append(f"{target}: outside the repository")
         elif not os.path.exists(os.path.join(root, dest)):
-            if dest not in PENDING:
-                broken.append(f"{target}: no such file")
+            broken.append(f"{target}: no such file")
         elif anchor and dest.endswith(".md") and anchor not in anchors(dest, root):
             broken.append(f"{target}: no heading gives #{anchor}")
     return broken
