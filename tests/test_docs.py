@@ -20,7 +20,6 @@ TEST_COMMAND = "pip install -e '.[test]' && python -m pytest -n 2"
 HISTORY = ("this stop", "the stop before", "before that", "this round", "earlier", "this session")
 
 
-
 def markdown_files(*folders):
     """The .md files of these folders (and below), as paths relative to ROOT."""
     found = []

@@ -143,3 +143,14 @@ def test_once_the_tray_is_empty_a_round_without_a_play_ends_the_game():
     assert not s.over
     s.apply(mv.trade())
     assert s.over and s.ended == "stuck"
+
+
+def test_a_gem_of_the_wrong_colours_is_refused_naming_both():
+    s = position({(0, 0): "RR--"}, hand_tiles=["--GR"], hand_gems=["GR", "BB"])
+    s.apply(mv.tile(1, (0, -1), 0))  # its south G meets the north R: a GR socket
+    with pytest.raises(
+        IllegalMove,
+        match=r"gem 2 is blue and blue; the socket at 0,-1 south takes (green and red|red and "
+        "green): a gem's colours meet the cutouts of their colour",
+    ):
+        s.apply(mv.gem(2, edge((0, 0), NORTH)))

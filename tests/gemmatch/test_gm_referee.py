@@ -268,3 +268,20 @@ def test_to_dict_tells_the_field_hands_and_scores():
     assert d["field"]["0,-1"] == {"token": "T7", "side": "basic", "gems": "RGRGRG", "turn": 1}
     assert d["phase"] == "resolve" and d["resolving"].startswith("a group of 2")
     assert d["hands"]["A"] == [{"token": "T7", "side": "basic", "gems": "RGRGRG"}]
+
+
+def test_refusals_name_the_group_size_that_applied():
+    s = position(field=[((0, 0), "T1", "basic", 0)], hand_a=[("T7", "basic"), ("T2", "basic")])
+    with pytest.raises(IllegalMove, match="only after a group of 3 or more may a player pass"):
+        s.apply(mv.pass_())
+    for turn in range(6):  # T7's R against T1's R: a group of 2, which goes to the heap only
+        trial = position(
+            field=[((0, 0), "T1", "basic", 0)], hand_a=[("T7", "basic"), ("T2", "basic")]
+        )
+        ev = trial.apply(mv.place(1, (0, -1), turn))
+        if [p.tier for p in ev.groups] == [SMALL]:
+            break
+    else:
+        raise AssertionError("no turn of T7 makes a group of 2 there")
+    with pytest.raises(IllegalMove, match=r"a group of 2 \(2 \w+ gems on .*\) sends its token"):
+        trial.apply(mv.hand((0, 0), BASIC))

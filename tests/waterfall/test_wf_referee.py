@@ -73,7 +73,7 @@ def blocked_state():
 def test_a_tile_holding_another_pawn_refuses_entry_while_the_other_way_is_free():
     s = blocked_state()
     assert s.legal_moves() == [mv.step("right")]
-    with pytest.raises(IllegalMove, match="holds another pawn"):
+    with pytest.raises(IllegalMove, match="holds pawn B"):
         s.apply(mv.step("left"))
 
 
@@ -182,3 +182,14 @@ def test_a_player_sees_no_other_hand_and_not_what_others_drew():
     seen = event_seen_by(ev, 1)
     assert len(seen.drew) == 3 and set(seen.drew) == {cards.NO_CARD}
     assert event_seen_by(ev, 0).drew == ev.drew and ev.drew[0] != cards.NO_CARD
+
+
+def test_a_refused_step_names_the_way_down_or_the_pawn_in_it():
+    s = GameState(deck=BASIC)
+    s.apply(mv.play(1))
+    s.apply(mv.fall())
+    with pytest.raises(IllegalMove, match="from above the waterfall the only way down is left"):
+        s.apply(mv.step("right"))
+    s = blocked_state()
+    with pytest.raises(IllegalMove, match="that tile holds pawn B, and the other way down is free"):
+        s.apply(mv.step("left"))

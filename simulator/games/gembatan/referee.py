@@ -15,6 +15,7 @@ from simulator.games.gembatan import moves as mv
 from simulator.games.gembatan.board import Board, gem_matches
 from simulator.games.gembatan.rules import (
     BONUS,
+    COLOUR_NAMES,
     ENDS,
     GEMS,
     HAND,
@@ -248,7 +249,7 @@ class GameState:
             return f"not a move: {move!r}"
         p = self.current
         phase = self.phase
-        if phase == GEM:
+        if phase == GEM and move.kind != mv.GEM:
             return "a tile laid needs its gem, in a socket it made (gem N at X,Y SIDE)"
         if move.kind == mv.TRADE:
             if phase != START:
@@ -265,7 +266,15 @@ class GameState:
                 return f"no socket at {edge_name(move.edge)}: two facing cutouts make one"
             if move.edge in self.board.gems:
                 return f"the socket at {edge_name(move.edge)} holds a gem already"
-            return "a gem's colours must meet the cutouts of their colour"
+            if phase == GEM and move.edge not in self.new_sockets:
+                made = ", ".join(edge_name(e) for e in sorted(self.new_sockets))
+                return f"the tile just laid needs its gem in a socket it made ({made})"
+            gem = self.hand_gems[p][move.slot - 1]
+            cutouts = self.board.socket_colours(move.edge)
+            return (
+                f"gem {move.slot} is {colour_words(gem)}; the socket at {edge_name(move.edge)} "
+                f"takes {colour_words(cutouts)}: a gem's colours meet the cutouts of their colour"
+            )
         if not 1 <= move.slot <= len(self.hand_tiles[p]):
             return f"{PLAYERS[p]} holds {len(self.hand_tiles[p])} tile(s): no tile {move.slot}"
         if move.cell in self.board.tiles:
@@ -356,6 +365,11 @@ class GameState:
             "pile": len(self.pile),
             "tray": len(self.tray),
         }
+
+
+def colour_words(colours):
+    """ "red and blue" for ("R", "B"), "red and red" for a gem of one colour."""
+    return " and ".join(COLOUR_NAMES[c] for c in colours)
 
 
 __all__ = ["ENDS", "Event", "GameState", "IllegalMove"]

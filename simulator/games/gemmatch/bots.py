@@ -3,8 +3,8 @@ and `random`. A bot sees the field, both hands and the heaps' sizes, never the p
 a token's other side (but those of a group it is resolving).
 
 - random: any legal move.
-- greedy: the placement that scores most now (a group of 3 a point, 4 a point and a token to
-  the hand, 5+ every token), keeping its improved tokens (each a point at the end) unless
+- greedy: the placement that scores most now (a group of 2 a point, 3 a point and a token to
+  the hand, 4+ every token), keeping its improved tokens (each a point at the end) unless
   spending one scores more; it takes the hand token improved side up.
 - careful: greedy, and it also weighs what each placement leaves the opponent, whose hand it
   sees: the best the opponent could score next with the tokens they hold. The bot a person

@@ -4,7 +4,7 @@ place N at Q,R turn T   put hand token N (1-based) on cell (Q, R), its face 0 tu
                         direction T (0 north, clockwise), the side it shows in the hand up
 heap Q,R                a group being resolved: the token on cell (Q, R) to your victory heap
 hand Q,R basic|improved ... to your hand, that side up
-pass                    after a group of 4 or more: end the turn instead of placing again
+pass                    after a group of 3 or more: end the turn instead of placing again
 skip                    no hand token can be placed anywhere: the turn is skipped
 """
 

@@ -8,8 +8,8 @@ The rules are docs/gemmatch.md's. A token is known by its id, its index in the d
 `kinds[id]` is its kind (games.gemmatch.tokens), `sides[id]` the side it shows.
 
 A turn: draw (while the hand holds fewer than HAND_LIMIT), place a token, resolve the groups
-that made (the largest tier first, then any left), and after a group of 4 or more the player
-may place again (or pass). A player who cannot place skips.
+that made (the largest tier first, then any left), and after a group of 3 or more (the BIG
+tier) the player may place again (or pass). A player who cannot place skips.
 """
 
 import random
@@ -130,7 +130,7 @@ class GameState:
         self.skips = 0  # skipped turns in a row
         self.ended = None
         self.pending = None
-        self.bonus = False  # the placement being resolved made a group of 4 or more
+        self.bonus = False  # the placement being resolved made a group of the BIG tier or more
         self.history = []
         self.last_turn = None  # the player whose turn ends the game (the round is finished)
         self._start_turn(None)
@@ -227,7 +227,10 @@ class GameState:
             if move.kind == mv.SKIP:
                 return "a token can be placed, so it must be: no skipping"
             if move.kind == mv.PASS:
-                return "only after a group of 4 or more may a player pass instead of placing"
+                return (
+                    f"only after a group of {TIER_NAMES[BIG]} or more may a player pass "
+                    "instead of placing"
+                )
             if move.kind != mv.PLACE:
                 return f"{who} places a token now (place N at Q,R turn T)"
             return self._why_not_place(move)
@@ -239,7 +242,9 @@ class GameState:
         if move.kind == mv.HAND:
             if len(self.hands[self.current]) >= HAND_LIMIT:
                 return f"a hand holds at most {HAND_LIMIT} tokens"
-            return "a group of 3 sends its token to the victory heap"
+            if p.tier == SMALL:
+                return f"{p.describe()} sends its token to the victory heap, not the hand"
+            return f"{p.describe()} has sent a token to the hand: the rest go to the heap"
         return "this group's token goes to the hand now (hand Q,R SIDE)"
 
     def _why_not_place(self, move):
@@ -287,7 +292,7 @@ class GameState:
     def _next_group(self, ev):
         """After a placement or a resolved group: the next group to resolve (the largest tier of
         those on the field, several of one tier counting as one of the next), else the extra
-        placement a group of 4 or more earned, else the end of the turn."""
+        placement a group of 3 or more (the BIG tier) earned, else the end of the turn."""
         found = merged(self.field.groups())
         if found:
             tier, group = found[0]

@@ -239,7 +239,7 @@ class GameState:
             return f"{PLAYERS[self.current]} plays hand tiles now (play N, fall)"
         if phase == FALLING:
             if move.kind == mv.STEP:
-                return "that tile holds another pawn, and the other way down is free"
+                return self._why_not_step(move.side)
             return "the pawn is falling: step left or step right"
         if phase == ADDING:
             if move.kind == mv.ADD:
@@ -248,6 +248,19 @@ class GameState:
         if move.kind == mv.SCORE:
             return "SCORE takes a hand tile whose gem the pawn visited this turn"
         return "SCORE: score a hand tile (score N) or stop (done)"
+
+    def _why_not_step(self, side):
+        """Why the pawn may not step to `side`: from above the waterfall there is one way down
+        (left, to the start tile); below, a tile that holds another pawn, named, while the
+        other way down is free."""
+        here = self.pawns[self.current]
+        if here is None:
+            return "from above the waterfall the only way down is left, onto its first tile"
+        target = below(here, side)
+        holder = next(
+            PLAYERS[p] for p in range(self.players) if p != self.current and self.pawns[p] == target
+        )
+        return f"that tile holds pawn {holder}, and the other way down is free"
 
     def _step(self, side, ev):
         p = self.current
