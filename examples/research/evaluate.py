@@ -5,7 +5,8 @@ observation (the feature vector and the action mask) and picks an action.
 
 Agents: `random` (a legal action at random) and `hinter` (plays a shard its hints pin down
 as playable, else hints the colour, then the value, of a playable shard the partner holds,
-else discards its slot 1, else takes a legal action at random). Swap in your own: a function (observation dict, rng) -> action.
+else discards its slot 1, else takes a legal action at random). Swap in your own: a
+function (observation dict, rng) -> action.
 """
 
 import argparse
