@@ -66,7 +66,7 @@ class raw_env(AECEnv, EzPickle):
             a: spaces.Dict({"observation": seen, "action_mask": mask}) for a in self.agents
         }
         self.action_spaces = {a: spaces.Discrete(self.encoding.size) for a in self.agents}
-        self.state = None
+        self.table = None  # the play layer's state of the game in play (AECEnv.state is a method)
         self.deal_seed = None  # the deal of the game in play
         self._np_random = None
         self._window = None
@@ -87,14 +87,14 @@ class raw_env(AECEnv, EzPickle):
             if self._np_random is None:
                 self._np_random, _ = seeding.np_random()
             self.deal_seed = int(self._np_random.integers(SEEDS))
-        self.state = dealt(self.game, self.deal_seed)
+        self.table = dealt(self.game, self.deal_seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.agents[self.state.current_player()]
+        self.agent_selection = self.agents[self.table.current_player()]
         self.last_move = None
 
     def observe(self, agent):
@@ -102,18 +102,18 @@ class raw_env(AECEnv, EzPickle):
         seen = self.observation_spaces[agent]["observation"]
         if self.name == "lostgems":
             observation = fill_lostgems(
-                np.zeros(seen.shape, np.float32), self.state.referee, player
+                np.zeros(seen.shape, np.float32), self.table.referee, player
             )
         else:
-            observation = text_bytes(self.state.observation_string(player), seen.shape[0])
+            observation = text_bytes(self.table.observation_string(player), seen.shape[0])
         mask = np.zeros(self.encoding.size, np.int8)
-        if player == self.state.current_player():
-            mask[self.encoding.actions(self.state.legal_moves())] = 1
+        if player == self.table.current_player():
+            mask[self.encoding.actions(self.table.legal_moves())] = 1
         return {"observation": observation, "action_mask": mask}
 
     def legal_action_strings(self):
         """{action: the move it makes} for the agent to move (for people and logs)."""
-        moves = self.state.legal_moves()
+        moves = self.table.legal_moves()
         return {a: str(m) for a, m in zip(self.encoding.actions(moves), moves)}
 
     def step(self, action):
@@ -121,19 +121,19 @@ class raw_env(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        moves = self.state.legal_moves()
+        moves = self.table.legal_moves()
         move = self.encoding.move(moves, int(action))
         self._cumulative_rewards[agent] = 0
-        before = self.state.returns()
-        self.state.apply_action(moves.index(move))
+        before = self.table.returns()
+        self.table.apply_action(moves.index(move))
         self.last_move = (agent, move)
-        after = self.state.returns()
+        after = self.table.returns()
         self.rewards = {a: after[p] - before[p] for p, a in enumerate(self.agents)}
-        if self.state.is_terminal():
+        if self.table.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
             self.agent_selection = self.agents[(self.agents.index(agent) + 1) % len(self.agents)]
         else:
-            self.agent_selection = self.agents[self.state.current_player()]
+            self.agent_selection = self.agents[self.table.current_player()]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

@@ -11,7 +11,7 @@ LINE_PX = 18
 def table_text(env):
     """The game, its deal, the last move and the view of the seat to move (or, once over, of
     the first seat), one line each."""
-    state = env.state
+    state = env.table
     title = getattr(host_game(env.name), "TITLE", env.name)
     lines = [f"{title}, deal seed {env.deal_seed}"]
     if env.last_move is not None:

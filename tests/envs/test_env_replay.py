@@ -31,7 +31,7 @@ def play_episode(seed, pick):
         lines.append(f"{seat} {LOSTGEMS_MOVES[action]}")
         actions.append(action)
         env.step(action)
-    return actions, lines, total, env.unwrapped.state.referee.score
+    return actions, lines, total, env.unwrapped.table.referee.score
 
 
 @pytest.mark.parametrize("seed", [2, 19, 300])

@@ -55,7 +55,7 @@ def test_pettingzoo_lostgems_own_shard_swapped_with_the_jungle():
     env = pettingzoo_env("lostgems")
     env.reset(seed=3)
     before = {a: env.observe(a)["observation"].copy() for a in env.possible_agents}
-    referee = env.unwrapped.state.referee
+    referee = env.unwrapped.table.referee
     k = other_jungle_position(referee.deck, referee.hands[0][1])
     referee.deck[1], referee.deck[k] = referee.deck[k], referee.deck[1]
     referee.hands[0][1] = referee.deck[1]

@@ -31,7 +31,7 @@ def test_a_seed_deals_the_referee_game_of_that_seed():
 
     env = pettingzoo_env("lostgems")
     env.reset(seed=1234)
-    assert env.unwrapped.state.referee.deck == GameState(seed=1234).deck
+    assert env.unwrapped.table.referee.deck == GameState(seed=1234).deck
 
 
 def test_unseeded_resets_follow_the_last_seed():
@@ -72,7 +72,7 @@ def test_ansi_shows_the_view_of_the_seat_to_move():
     text = env.render()
     assert text.splitlines()[0] == "Lost Gems, deal seed 9"
     assert "to move: player_0" in text
-    hands = env.unwrapped.state.referee.hands
+    hands = env.unwrapped.table.referee.hands
     partner = "partner_hand: [" + ", ".join(str(s) for s in hands[1]) + "]"
     assert partner in text  # B's shards, as A sees them
 
