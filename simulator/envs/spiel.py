@@ -16,6 +16,7 @@ records mean equal sights, up to a 64-bit hash's collisions.
 """
 
 import hashlib
+import random
 
 import numpy as np
 import pyspiel
@@ -24,6 +25,7 @@ from simulator.envs.deal import deck_of
 from simulator.envs.encoding import encoding
 from simulator.envs.features import LOSTGEMS_SIZE, fill_lostgems, lostgems_pieces
 from simulator.envs.table import PlayState, SharedGame, dealt
+from simulator.envs.worlds import determinized
 from simulator.games.lostgems.shards import DECK_SIZE
 
 DEALS = 1000  # the seed games' chance outcomes by default
@@ -52,7 +54,7 @@ def game_type(name):
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=getattr(pyspiel.GameType.Utility, utility),
-        reward_model=pyspiel.GameType.RewardModel.REWARDS,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=max(counts),
         min_num_players=min(counts),
         provides_information_state_string=True,
@@ -108,10 +110,10 @@ class BlinksState(pyspiel.State):
         super().__init__(game)
         self._spec = game
         self._play = PlayState(game.play)
-        self._before = [0.0] * game.play.players  # the returns before the last move
         self._dealt = []  # Lost Gems: the shard identities dealt so far
         self._seen = [[] for _ in range(game.play.players)]  # per player: move and digest
-        self._sights = None  # each player's observation string, once dealt
+        self._sights = None  # each player's observation string, read once a state
+        self.recording = True  # keep each player's record (a bot's search world need not)
 
     @property
     def referee(self):
@@ -144,8 +146,10 @@ class BlinksState(pyspiel.State):
             return
         moves = self._play.legal_moves()
         move = self._spec.encoding.move(moves, action)
-        self._before = self.returns()
         self._play.apply_action(moves.index(move))
+        self._sights = None
+        if not self.recording:
+            return
         self._look()
         for seen, sight in zip(self._seen, self._sights):
             digest = hashlib.blake2b(sight.encode("utf-8"), digest_size=8).hexdigest()
@@ -160,7 +164,6 @@ class BlinksState(pyspiel.State):
             if not 0 <= outcome < self._spec.deals:
                 raise ValueError(f"the deal takes a seed 0..{self._spec.deals - 1}")
             self._play = dealt(self._spec.play, outcome)
-            self._look()
             return
         if outcome in self._dealt or not 0 <= outcome < DECK_SIZE:
             raise ValueError(f"shard identity {outcome} is dealt already or not 0..17")
@@ -169,7 +172,20 @@ class BlinksState(pyspiel.State):
             from simulator.games.lostgems.referee import GameState
 
             self._play = dealt(self._spec.play, referee=GameState(deck=deck_of(self._dealt)))
-            self._look()
+
+    def world(self, referee):
+        """This (new) state made the game `referee` is in, for a bot's search: no record of
+        the moves before it, and none kept of the moves after (the search asks for none)."""
+        self._play = dealt(self._spec.play, referee=referee)
+        self.recording = False
+        return self
+
+    def resample_from_infostate(self, player, sampler):
+        """Lost Gems: a world `player`'s observation allows, their hidden shards drawn anew
+        (simulator.envs.worlds), as OpenSpiel's IS-MCTS asks."""
+        rng = random.Random(int(sampler() * (1 << 30)))
+        world = self._spec.new_initial_state()
+        return world.world(determinized(self.referee.observation(player), rng))
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -186,17 +202,21 @@ class BlinksState(pyspiel.State):
         return self._play.is_terminal()
 
     def returns(self):
-        """Each player's score, also while in play (the shared score in Lost Gems)."""
+        """Each player's final score once the game is over (Lost Gems: the shared score),
+        else 0s: the utility is the end's, as OpenSpiel's search bots expect."""
+        if not self._play.is_terminal():
+            return [0.0] * len(self._seen)
         return [float(r) for r in self._play.returns()]
 
     def rewards(self):
-        """What the last action changed in each player's score."""
-        return [now - before for now, before in zip(self.returns(), self._before)]
+        return self.returns()
 
     def observation_text(self, player):
         """What `player` sees now (the play layer's observation string)."""
         if self._play.referee is None:
             return f"deal: {len(self._dealt)} dealt" if self._spec.name == "lostgems" else "deal"
+        if self._sights is None:
+            self._look()
         return self._sights[player]
 
     def information_text(self, player):
