@@ -33,9 +33,9 @@ PREFIX = "python_blinks_"
 
 # name -> (long name, utility, player counts, the longest game in moves, parameters)
 # The longest games: Lost Gems' 18 shards allow at most 18 plays and discards and 3 + 18 + 3
-# hints (the tokens at the start, one a discard, one a completed gem) and its 18 deal
-# outcomes; the others' referees end a game at a turn limit (400, 200, 400 turns) and these
-# bounds give each turn 10 moves, more than the bots' or random play's games come near.
+# hints (the tokens at the start, one a discard, one a completed gem), 42 moves, and 18 deal
+# outcomes: 60 in all. The others' referees end a game at a turn limit (400, 200, 400 turns);
+# these bounds give each turn 10 moves, where whole games in random play take 200-340.
 GAMES = {
     "lostgems": ("Blinks Lost Gems", "IDENTICAL", (2,), 2 * DECK_SIZE + 24, {}),
     "waterfall": ("Blinks Waterfall", "GENERAL_SUM", (2, 3, 4), 4000, {"players": 2}),
