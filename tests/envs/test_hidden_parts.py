@@ -123,3 +123,35 @@ def test_openspiel_and_pettingzoo_show_the_same_view(name):
         assert text == state.observation_string(player)
         assert state.information_state_string(player).endswith(text)
     assert pyspiel.load_game(f"python_blinks_{name}").num_players() == 2
+
+
+def adapter_views(name, seed, players):
+    """(referee, view(player)) through both adapters at once: OpenSpiel's observation string
+    and information state, and PettingZoo's observation bytes, of one deal."""
+    state = openspiel_game(name, players=players, deals=seed + 1).new_initial_state()
+    state.apply_action(seed)
+    env = pettingzoo_env(name, players=players)
+    env.reset(seed=seed)
+    env.unwrapped.table = state._play  # one referee behind both, so one change shows in both
+
+    def view(player):
+        state._sights = None  # read the referee again, as a new state would
+        agent = env.possible_agents[player]
+        return (
+            state.observation_string(player),
+            state.information_state_string(player),
+            bytes(env.observe(agent)["observation"]),
+        )
+
+    return state.referee, view
+
+
+def test_waterfall_hand_hidden_through_both_adapters():
+    referee, view = adapter_views("waterfall", 4, 3)
+    before = [view(p) for p in range(3)]
+    held = referee.hands[1][0]
+    other = next(t for t in referee.pile if referee.kinds[t] != referee.kinds[held])
+    swap_kinds(referee, held, other)
+    after = [view(p) for p in range(3)]
+    assert after[0] == before[0] and after[2] == before[2]
+    assert after[1][0] != before[1][0] and after[1][2] != before[1][2]
