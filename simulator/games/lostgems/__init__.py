@@ -127,9 +127,9 @@ def returns(state):
 
 def bot_names():
     """The bots `blinks playtest --game lostgems` knows, by name."""
-    from simulator.games.lostgems.bots import BOTS
+    from simulator.games.lostgems.bots import BOTS, OPENSPIEL
 
-    return sorted(BOTS)
+    return sorted(BOTS) + list(OPENSPIEL)
 
 
 def sim_bot_problem(args):

@@ -1,7 +1,8 @@
 """Bots that play Lost Gems from observations only, by name.
 
-A name is one of BOTS, or `module:Class` for a bot of your own: a `Bot` subclass in a module
-that can be imported from the current directory or the Python path.
+A name is one of BOTS, one of OPENSPIEL (OpenSpiel's bots), or `module:Class` for a bot of
+your own: a `Bot` subclass in a module that can be imported from the current directory or the
+Python path.
 """
 
 from simulator.games.lostgems.bots.base import Bot, play_game
@@ -16,6 +17,12 @@ BOTS = {
     SearchBot.name: SearchBot,
 }
 BEST_BOT = ConventionBot.name
+# OpenSpiel's own bots, by their playtest names (simulator.envs.bots; the research extra)
+OPENSPIEL = {
+    "openspiel:random": "OpenSpielRandom",
+    "openspiel:mcts": "OpenSpielMcts",
+    "openspiel:ismcts": "OpenSpielIsmcts",
+}
 
 
 class UnknownBot(KeyError):
@@ -27,6 +34,8 @@ def bot_class(name):
     as it is). Raises UnknownBot saying what is wrong."""
     if isinstance(name, type) and issubclass(name, Bot):
         return name
+    if name in OPENSPIEL:
+        return _bot_of_your_own("simulator.envs.bots:" + OPENSPIEL[name])
     if ":" in name:
         return _bot_of_your_own(name)
     try:
