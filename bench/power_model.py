@@ -6,6 +6,10 @@ Every figure below names its source; where a part's datasheet gives none, the wo
 comparable figure found is taken and said so. Currents are from the cell at its nominal
 3.7 V: the 3.3 V rail comes through the Pico's buck-boost, the pixels' 5 V through the
 boost, each at the efficiency below.
+
+Three pictures: the typical tile (`figures`: face down, and asleep at typical currents), the
+worst sleeping tile (`asleep_worst_terms`, term by term, each with its source), and a tile in
+play (`in_play_ma`, its pixels' average taken from real games by bench/play_pixels.py).
 """
 
 CELL_V = 3.7  # a LiPo's nominal voltage
@@ -41,9 +45,10 @@ PIXEL_QUIESCENT_MA = 0.6
 PIXEL_CHANNEL_MA = 12.0
 PIXEL_RAIL_V = 5.0
 # TPS61240 boost: its efficiency at ~10 mA out was not available here; 85 % is taken. Off
-# (EN low), its shutdown current: the TI boosts of its class give 1 uA at most (TPS6102x).
+# (EN low): shutdown current 1.5 uA plus leakage from the battery to VOUT 2.5 uA (TPS61240
+# datasheet SLVS806, electrical characteristics).
 BOOST_EFFICIENCY = 0.85
-BOOST_SHUTDOWN_MA = 0.001
+BOOST_SHUTDOWN_MA = 0.0015 + 0.0025
 
 
 def rail_3v3(ma):
@@ -159,7 +164,7 @@ def asleep_worst_terms():
         ),
         (
             "pixel boost off (EN low)",
-            0.0015 + 0.0025,
+            BOOST_SHUTDOWN_MA,
             (
                 "TPS61240 datasheet SLVS806, electrical characteristics: shutdown current 1.5 uA "
                 "plus leakage from the battery to VOUT 2.5 uA (EN = GND)"
