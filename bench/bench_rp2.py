@@ -185,11 +185,8 @@ def power_figures(awake_busy):
     import power_model
     from games.lostgems import display
     from hal.board import PIXEL_MAX
-    from hal.ir_frames import wire_bytes
-    from runtime.link import VALUE_FRAME
 
-    frame = wire_bytes(VALUE_FRAME[0])  # what a face-down tile sends, a pass a face
-    pulses = sum(1 + 8 - b.bit_count() for b in frame)  # a start pulse and one a 0 bit
+    pulses = power_model.value_pulses()  # what a face-down tile sends, a pass a face
     return power_model.figures(awake_busy, display.face_down(), PIXEL_MAX, pulses)
 
 

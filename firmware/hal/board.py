@@ -1,17 +1,17 @@
 """Pin map and infrared link of a tile: edit this file to match your build (nothing else names a
 pin). docs/hardware.md has the parts list and the wiring; this file must agree with it.
 
-Reference build: a Raspberry Pi Pico (RP2040) or Pico 2 (RP2350). Each face has an IrDA SIR
-transceiver (Vishay TFBS4711 or a pin-compatible part): its TXD input on IR_TX_PINS[face] (high
-= emitter on), its RXD output on IR_RX_PINS[face] (low while light is seen; the pin's pull-up
-holds it high otherwise), its SD pin tied to ground. One PIO state machine drives each face
-(hal/ir_pio.py): faces 0-3 on PIO0, faces 4-5 on PIO1, so both chips run the same code and no
-face needs a hardware UART or PIO2. Two DMA channels a face move the bytes (hal/ir_links.py):
+Reference build: a Raspberry Pi Pico (RP2040); not a Pico 2 (RP2350), which does not sleep in
+DORMANT the way this firmware asks (the tools refuse it). Each face has an IrDA SIR transceiver
+(Vishay TFBS4711 or a pin-compatible part): its TXD input on IR_TX_PINS[face] (high = emitter
+on), its RXD output on IR_RX_PINS[face] (low while light is seen; the pin's pull-up holds it
+high otherwise), its SD pin tied to ground. One PIO state machine drives each face
+(hal/ir_pio.py): faces 0-3 on PIO0, faces 4-5 on PIO1, so no face needs a hardware UART. Two DMA channels a face move the bytes (hal/ir_links.py):
 all 12 of an RP2040's. The pixels have a 5 V rail of their own that the firmware switches off
 while the tile sleeps (docs/hardware.md, "Power").
 """
 
-PIXEL_PIN = 22  # one WS2812 chain, pixel f sits on face f (clockwise), through a 5 V buffer
+PIXEL_PIN = 22  # one WS2812B-2020 chain (its data input is high from 2.7 V: no buffer), pixel f on face f
 PIXEL_COUNT = 6
 PIXEL_POWER_PIN = 20  # the pixel rail's boost EN: high = 5 V on the pixels, low = off
 BUTTON_PIN = 21  # push button to ground; the internal pull-up holds it high

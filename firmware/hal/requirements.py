@@ -4,11 +4,12 @@
 anything, so a board with too old a MicroPython is told which release it has and which it
 needs, instead of failing somewhere inside the IR links or the sleep.
 
-1.26 is the first release with everything the firmware relies on, and the oldest this project
-would vouch for (its tests run 1.28): the rp2 APIs the HAL uses arrived earlier (rp2.DMA 1.22,
-a StateMachine as a DMA address 1.23, RP2350 boards 1.24), but 1.26 fixed `machine.lightsleep`
-with the watchdog running (an RP2040 whose watchdog fired in light sleep locked up at power-up)
-and changed the layout of `rp2.asm_pio`'s result. docs/hardware.md has the whole table.
+1.26 is the oldest release this project would vouch for (its tests run 1.28): the rp2
+APIs the HAL uses arrived earlier (rp2.DMA 1.22, a StateMachine as a DMA address 1.23), and 1.26
+changed the layout of `rp2.asm_pio`'s result. No release has the fix for a watchdog that fires
+in `machine.lightsleep` (MicroPython issue 17228, committed after 1.28.0); none is needed here:
+the tile sleeps only in DORMANT, where the RP2040's watchdog, ticking from clk_ref, stands
+still. docs/hardware.md has the whole table.
 """
 
 MIN_MICROPYTHON = (1, 26, 0)

@@ -186,7 +186,7 @@ class Rp2Hal(IrFaces):
         """Pixels off, then DORMANT until the button or a face sees a falling edge. What woke
         the tile is the runtime's to see: a button edge (the pin IRQ records it), or the
         neighbour's next frames (the one whose light woke it may be lost: the link resends)."""
-        self._pixel_pin.value(0)  # nothing drives the buffer's input while its rail is off
+        self._pixel_pin.value(0)  # nothing drives the first pixel's input while its rail is off
         self._pixel_power.value(0)
         self.serial_log.flush(100)
         dormant.sleep_until_edge(self._wake_pins)
