@@ -11,7 +11,8 @@ all 12 of an RP2040's. The pixels have a 5 V rail of their own that the firmware
 while the tile sleeps (docs/hardware.md, "Power").
 """
 
-PIXEL_PIN = 22  # one WS2812B-2020 chain (its data input is high from 2.7 V: no buffer), pixel f on face f
+# one WS2812B-2020 chain, pixel f on face f; its data input reads high from 2.7 V: no buffer
+PIXEL_PIN = 22
 PIXEL_COUNT = 6
 PIXEL_POWER_PIN = 20  # the pixel rail's boost EN: high = 5 V on the pixels, low = off
 BUTTON_PIN = 21  # push button to ground; the internal pull-up holds it high
@@ -21,5 +22,7 @@ IR_TX_PINS = (0, 2, 4, 6, 8, 10)
 IR_RX_PINS = (1, 3, 5, 7, 9, 11)
 IR_BIT_RATE = 115200  # IrDA SIR's fastest rate; a 16-byte datagram is ~2.3 ms on the air
 
-# Pixel brightness cap (0-255): six WS2812 at full white draw 360 mA from a small cell.
-PIXEL_MAX = 96
+# Pixel brightness cap (0-255): six WS2812 at full white draw 360 mA from a small cell. 62 is
+# the brightness budget that keeps a tile in play 10 hours on 500 mAh (bench_power's
+# pixel_cap_for_10_hours, docs/hardware.md); twice 31, it shows each 5-bit level exactly.
+PIXEL_MAX = 62
