@@ -33,6 +33,33 @@ from simulator.games.lostgems.referee import GameState
 from simulator.games.lostgems.shards import MAX_HINTS
 
 
+FIGURES = {
+    "bot_search_games": (
+        "Games the search bot played in both seats (seeds from 0).",
+        "≥ 1000 (full run)",
+    ),
+    "bot_search_mean": ("The search bot's mean score over those games.", "≥ 8.8"),
+    "bot_search_stderr": ("The standard error of that mean.", "—"),
+    "bot_search_perfect_pct": ("% of those games that scored 9.", "≥ 85"),
+    "bot_search_zero_pct": ("% of those games that scored 0.", "—"),
+    "bot_search_s_per_game": ("CPU s a game costs (workers' and this process's).", "≤ 3.6"),
+    "bot_search_wall_s": ("Wall s of the batch, in at most 2 worker processes.", "—"),
+    "bot_search_rollouts_per_s": (
+        "Whole blueprint games played out per CPU s by the rollout engine.",
+        "—",
+    ),
+    "bot_search_vs_conventions": (
+        "Search minus conventions on the same deals: mean difference a deal, its standard error, "
+        "deals better / same / worse.",
+        "> 0",
+    ),
+    "bot_search_lost_points": ("9 minus the mean score: points a game short of perfect.", "—"),
+    "bot_search_lost_to_deal": ("Of those, what the deal made impossible (9 - its ceiling).", "—"),
+    "bot_search_lost_to_play": ("Of those, what the play lost (the deal's ceiling - score).", "—"),
+    "bot_search_lost": ("Points a game by loss reason, as `blinks playtest --json`'s `lost`.", "—"),
+}
+
+
 def cpu_seconds():
     """CPU time of this process and of its finished, waited-for children."""
     me = resource.getrusage(resource.RUSAGE_SELF)
