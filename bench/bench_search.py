@@ -32,7 +32,6 @@ from simulator.games.lostgems.playtest import paired_stats, run_games, score_sta
 from simulator.games.lostgems.referee import GameState
 from simulator.games.lostgems.shards import MAX_HINTS
 
-
 FIGURES = {
     "bot_search_games": (
         "Games the search bot played in both seats (seeds from 0).",
@@ -49,8 +48,7 @@ FIGURES = {
         "—",
     ),
     "bot_search_vs_conventions": (
-        "Search minus conventions on the same deals: mean difference a deal, its standard error, "
-        "deals better / same / worse.",
+        "Search minus conventions on the same deals: difference a deal, its error, better/same/worse.",
         "> 0",
     ),
     "bot_search_lost_points": ("9 minus the mean score: points a game short of perfect.", "—"),
