@@ -1,0 +1,67 @@
+"""What every game's bots share, written once: the bot table (a game's bots by name, or
+`module:Class` for a bot of your own), each bot's seed, and one game played out by bots that
+each see only their seat's observation."""
+
+from simulator.sessions.user_code import bot_failed, load_class
+
+SEATS = "ABCD"
+
+
+class UnknownBot(KeyError):
+    """No bot by that name; the message (args[0]) says what would do."""
+
+
+class BotTable:
+    """A game's bots by name (`bots`: {name: class}, each a subclass of `base`, which
+    `base_path` names for a bot of your own to subclass)."""
+
+    def __init__(self, title, bots, base, base_path):
+        self.title = title
+        self.bots = bots
+        self.base = base
+        self.base_path = base_path
+
+    def names(self):
+        return sorted(self.bots)
+
+    def bot_class(self, name):
+        """The bot class called `name` (or `name` itself, a Bot subclass): one of the table's,
+        or `module:Class` for a Bot subclass of your own. Raises UnknownBot saying what is
+        wrong."""
+        if isinstance(name, type) and issubclass(name, self.base):
+            return name
+        if ":" in name:
+            return load_class(name, "bot", self.base, self.base_path, UnknownBot)
+        try:
+            return self.bots[name]
+        except KeyError:
+            raise UnknownBot(
+                f"no {self.title} bot called {name!r}; known bots: {', '.join(self.names())}, "
+                "or module:Class for a Bot subclass of your own"
+            ) from None
+
+
+def bot_seed(deal_seed, player, salt):
+    """A bot's own seed: never the deal's, so it cannot replay the shuffle (`salt` is the
+    game's, so two games' bots differ)."""
+    return hash((deal_seed, player, salt)) & 0xFFFFFFFF
+
+
+def play_out(state, bots, seed, illegal, seen_by=None):
+    """Play referee `state` to its end, each seat's bot acting on its own observation and
+    hearing every event as its seat may see it (`seen_by(event, seat)`, else as it is). A move
+    the rules refuse raises the referee's `illegal` exception; a bot of your own that raises
+    is told by its line (simulator.sessions.user_code). The finished state."""
+    obs = [state.observation(p) for p in range(len(bots))]
+    seat = 0  # whose code runs: named if a bot of your own raises
+    try:
+        while not state.over:
+            seat = state.current
+            event = state.apply(bots[seat].act(obs[seat]))
+            for seat in range(len(bots)):
+                bots[seat].observe(obs[seat], seen_by(event, seat) if seen_by else event)
+    except illegal:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a bot of your own may raise anything
+        raise bot_failed(exc, bots[seat], seed, state.turns + 1, SEATS[seat]) from None
+    return state
