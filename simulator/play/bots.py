@@ -1,10 +1,28 @@
-"""What every game's bots share, written once: the bot table (a game's bots by name, or
-`module:Class` for a bot of your own), each bot's seed, and one game played out by bots that
-each see only their seat's observation."""
+"""What every game's bots share, written once: the Bot base class, the bot table (a game's bots
+by name, or `module:Class` for a bot of your own), each bot's seed, and one game played out by
+bots that each see only their seat's observation."""
 
 from simulator.sessions.user_code import bot_failed, load_class
 
 SEATS = "ABCD"
+
+
+class Bot:
+    """A bot of any game (a game's own Bot subclasses this one, and a bot of yours subclasses
+    the game's): override `act(obs)`, the move for this seat's observation; `observe(obs,
+    event)` hears every move, as this seat may see it."""
+
+    name = "bot"
+
+    def __init__(self, player, seed=0):
+        self.player = player
+        self.seed = seed
+
+    def act(self, obs):
+        raise NotImplementedError
+
+    def observe(self, obs, event):
+        """Called after every move, with this bot's observation and the event as it sees it."""
 
 
 class UnknownBot(KeyError):

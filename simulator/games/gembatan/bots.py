@@ -14,25 +14,17 @@ import random
 
 from simulator.games.gembatan import moves as mv
 from simulator.games.gembatan.board import gem_matches
+from simulator.play import bots as play_bots
 from simulator.play.bots import BotTable, play_out
 from simulator.play.bots import bot_seed as seed_of_bot
 
 
-class Bot:
-    """Base class: override `act`; `observe` hears every move."""
-
-    name = "bot"
+class Bot(play_bots.Bot):
+    """Gembatan's bots' base: each has its own random stream."""
 
     def __init__(self, player, seed=0):
-        self.player = player
-        self.seed = seed
+        play_bots.Bot.__init__(self, player, seed)
         self.rng = random.Random(seed)
-
-    def act(self, obs):
-        raise NotImplementedError
-
-    def observe(self, obs, event):
-        """Called after every move, with this bot's observation and the event."""
 
 
 class RandomBot(Bot):

@@ -17,6 +17,7 @@ from simulator.games.gemmatch import moves as mv
 from simulator.games.gemmatch.field import Placed
 from simulator.games.gemmatch.rules import BIG, HAND_LIMIT, HUGE, IMPROVED, SMALL
 from simulator.games.gemmatch.tactics import Outlook
+from simulator.play import bots as play_bots
 from simulator.play.bots import BotTable, play_out
 from simulator.play.bots import bot_seed as seed_of_bot
 
@@ -25,20 +26,8 @@ KEEP_VALUE = 1.05  # an improved token in the hand: a point at the end, if it st
 OPPONENT_WEIGHT = 0.8  # careful: how much what the opponent could score next counts against
 
 
-class Bot:
-    """Base class: override `act`; `observe` hears every move."""
-
-    name = "bot"
-
-    def __init__(self, player, seed=0):
-        self.player = player
-        self.seed = seed
-
-    def act(self, obs):
-        raise NotImplementedError
-
-    def observe(self, obs, event):
-        """Called after every move, with this bot's observation and the event."""
+class Bot(play_bots.Bot):
+    """Gem Match's bots' base."""
 
 
 class RandomBot(Bot):

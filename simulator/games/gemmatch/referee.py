@@ -12,8 +12,6 @@ that made (the largest tier first, then any left), and after a group of 4 or mor
 may place again (or pass). A player who cannot place skips.
 """
 
-import random
-
 from games.gemmatch import tokens
 
 from simulator.games.gemmatch import moves as mv
@@ -36,6 +34,7 @@ from simulator.games.gemmatch.rules import (
     TIER_NAMES,
     cell_name,
 )
+from simulator.play.referee import PointsGame, deck_to_deal
 
 PLACING, RESOLVING, EXTRA, OVER = "place", "resolve", "extra", "over"
 
@@ -92,24 +91,24 @@ class Event:
 
 
 def check_deck(deck):
-    """Raise ValueError unless `deck` holds exactly the game's tokens (any order)."""
-    if sorted(deck) != tokens.deck():
-        raise ValueError(f"a deck is the {tokens.DECK_SIZE} tokens of the game, each once")
+    """Raise ValueError unless `deck` holds exactly the game's pieces (any order)."""
+    deck_to_deal(
+        deck, 0, tokens.deck(), f"a deck is the {tokens.DECK_SIZE} tokens of the game, each once"
+    )
 
 
 def shuffled_deck(seed):
-    deck = tokens.deck()
-    random.Random(seed).shuffle(deck)
-    return deck
+    return deck_to_deal(None, seed, tokens.deck(), "")
 
 
-class GameState:
+class GameState(PointsGame):
     def __init__(self, seed=0, deck=None, start=0):
-        if deck is None:
-            deck = shuffled_deck(seed)
-        else:
-            deck = list(deck)
-            check_deck(deck)
+        deck = deck_to_deal(
+            deck,
+            seed,
+            tokens.deck(),
+            f"a deck is the {tokens.DECK_SIZE} tokens of the game, each once",
+        )
         self.kinds = deck
         self.players = len(PLAYERS)
         self.sides = [BASIC] * len(deck)
@@ -136,21 +135,9 @@ class GameState:
         self._start_turn(None)
 
     # --- reading ---------------------------------------------------------------------------
-    @property
-    def over(self):
-        return self.phase == OVER
-
     def score(self, player):
         """One point a token in the victory heap, one an improved token in the hand."""
         return len(self.heaps[player]) + sum(1 for t in self.hands[player] if self.sides[t])
-
-    @property
-    def scores(self):
-        return [self.score(p) for p in range(self.players)]
-
-    def winners(self):
-        best = max(self.scores)
-        return [p for p in range(self.players) if self.score(p) == best]
 
     def observation(self, player):
         return Observation(self, player)

@@ -11,24 +11,13 @@ from simulator.games.waterfall import moves as mv
 from simulator.games.waterfall.observation import event_seen_by
 from simulator.games.waterfall.referee import GameState, IllegalMove
 from simulator.games.waterfall.rules import LEFT, RIGHT, below
+from simulator.play import bots as play_bots
 from simulator.play.bots import BotTable, play_out
 from simulator.play.bots import bot_seed as seed_of_bot
 
 
-class Bot:
-    """Base class: override `act`; `observe` hears every move (its draws hidden from others)."""
-
-    name = "bot"
-
-    def __init__(self, player, seed=0):
-        self.player = player
-        self.seed = seed
-
-    def act(self, obs):
-        raise NotImplementedError
-
-    def observe(self, obs, event):
-        """Called after every move, with this bot's observation and the event as it sees it."""
+class Bot(play_bots.Bot):
+    """Waterfall's bots' base: its draws are hidden from the other seats (observation.event_seen_by)."""
 
 
 class RandomBot(Bot):
