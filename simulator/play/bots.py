@@ -2,6 +2,8 @@
 by name, or `module:Class` for a bot of your own), each bot's seed, and one game played out by
 bots that each see only their seat's observation."""
 
+import random
+
 from simulator.sessions.user_code import bot_failed, load_class
 
 SEATS = "ABCD"
@@ -23,6 +25,19 @@ class Bot:
 
     def observe(self, obs, event):
         """Called after every move, with this bot's observation and the event as it sees it."""
+
+
+class RandomPlay:
+    """A legal move at random (the yardstick); a game's RandomBot is `RandomPlay` and its Bot."""
+
+    name = "random"
+
+    def __init__(self, player, seed=0):
+        super().__init__(player, seed)
+        self.rng = random.Random(seed)
+
+    def act(self, obs):
+        return self.rng.choice(obs.legal_moves())
 
 
 class UnknownBot(KeyError):
@@ -83,3 +98,14 @@ def play_out(state, bots, seed, illegal, seen_by=None):
     except Exception as exc:  # noqa: BLE001 - a bot of your own may raise anything
         raise bot_failed(exc, bots[seat], seed, state.turns + 1, SEATS[seat]) from None
     return state
+
+
+def sim_bot_problem(args, title, tiles, table, pieces):
+    """What is wrong with `blinks sim --game NAME --bot BOT` for game `title`, which a bot
+    plays on all its `tiles` (`pieces` words them: "all its tokens"), its bots in `table`; or
+    None."""
+    if args.tiles not in (None, tiles):
+        return f"--bot plays {title} with {pieces}, {tiles} tiles, not --tiles {args.tiles}"
+    if args.bot not in table.bots:
+        return f"--bot: no {title} bot called {args.bot!r}; known bots: {', '.join(table.names())}"
+    return None

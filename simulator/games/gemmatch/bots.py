@@ -30,17 +30,8 @@ class Bot(play_bots.Bot):
     """Gem Match's bots' base."""
 
 
-class RandomBot(Bot):
+class RandomBot(play_bots.RandomPlay, Bot):
     """A legal move at random (the yardstick)."""
-
-    name = "random"
-
-    def __init__(self, player, seed=0):
-        Bot.__init__(self, player, seed)
-        self.rng = random.Random(seed)
-
-    def act(self, obs):
-        return self.rng.choice(obs.legal_moves())
 
 
 def gain(outcome, hand_room):

@@ -90,17 +90,6 @@ class Event:
         return text
 
 
-def check_deck(deck):
-    """Raise ValueError unless `deck` holds exactly the game's pieces (any order)."""
-    deck_to_deal(
-        deck, 0, tokens.deck(), f"a deck is the {tokens.DECK_SIZE} tokens of the game, each once"
-    )
-
-
-def shuffled_deck(seed):
-    return deck_to_deal(None, seed, tokens.deck(), "")
-
-
 class GameState(PointsGame):
     def __init__(self, seed=0, deck=None, start=0):
         deck = deck_to_deal(
@@ -358,4 +347,4 @@ class GameState(PointsGame):
         }
 
 
-__all__ = ["Event", "GameState", "IllegalMove", "check_deck", "merged", "shuffled_deck"]
+__all__ = ["Event", "GameState", "IllegalMove", "merged"]

@@ -3,8 +3,6 @@
 tiles the others hold; never the draw pile's order nor another player's hand.
 """
 
-import random
-
 from games.waterfall import cards
 
 from simulator.games.waterfall import moves as mv
@@ -20,17 +18,8 @@ class Bot(play_bots.Bot):
     """Waterfall's bots' base: its draws are hidden from the other seats (observation.event_seen_by)."""
 
 
-class RandomBot(Bot):
+class RandomBot(play_bots.RandomPlay, Bot):
     """A legal move at random (a yardstick for the greedy bot)."""
-
-    name = "random"
-
-    def __init__(self, player, seed=0):
-        Bot.__init__(self, player, seed)
-        self.rng = random.Random(seed)
-
-    def act(self, obs):
-        return self.rng.choice(obs.legal_moves())
 
 
 class GreedyBot(Bot):

@@ -84,17 +84,6 @@ class Event:
         return text
 
 
-def check_deck(deck):
-    """Raise ValueError unless `deck` holds exactly the game's pieces (any order)."""
-    deck_to_deal(
-        deck, 0, cards.deck(), f"a deck is the {cards.DECK_SIZE} tiles of the game, each once"
-    )
-
-
-def shuffled_deck(seed):
-    return deck_to_deal(None, seed, cards.deck(), "")
-
-
 def setup_order(deck, players):
     """(start tile id, hands as id lists, draw pile ids top first) for a deck's order: the first
     ADD tile starts the waterfall, the next tiles go round the players one by one, HAND_SIZE
@@ -352,4 +341,4 @@ class GameState(PointsGame):
         }
 
 
-__all__ = ["Event", "GameState", "IllegalMove", "above", "check_deck", "shuffled_deck"]
+__all__ = ["Event", "GameState", "IllegalMove", "above"]
