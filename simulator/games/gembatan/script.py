@@ -22,7 +22,12 @@ from simulator.games.gembatan.rules import (
     parse_tile,
 )
 from simulator.play import runner, scripts_out
-from simulator.sessions.script import ScriptError, number_error, whole_number
+from simulator.sessions.script import (
+    ScriptError,
+    number_word,
+    read_statements,
+    seat_word,
+)
 
 SETUP_KINDS = ("players", "seed", "tiles", "gems", "start")
 MOVES_HELP = (
@@ -53,44 +58,14 @@ class Statement:
 
 
 def parse_script(text):
-    statements = []
-    seen = set()
-    started = False
-    for number, raw in enumerate(text.split("\n"), 1):
-        code = raw.split("#", 1)[0].strip()
-        if not code:
-            continue
-        st = parse_line(number, code)
-        if st.kind in SETUP_KINDS:
-            if started:
-                raise ScriptError(number, f"`{st.kind}` is setup: it comes before the first move")
-            if st.kind in seen:
-                raise ScriptError(number, f"`{st.kind}` given twice")
-            seen.add(st.kind)
-        else:
-            started = True
-        statements.append(st)
-    players = next((s.value for s in statements if s.kind == "players"), 2)
-    for st in statements:
-        if st.player is not None and st.player >= players:
-            raise ScriptError(
-                st.line, f"this game has {players} players (A-{PLAYERS[players - 1]})"
-            )
-    return statements
+    return read_statements(text, parse_line, SETUP_KINDS, "".join(PLAYERS))
 
 
 def _player(line, word):
-    w = word.upper()
-    if len(w) == 1 and w in PLAYERS:
-        return PLAYERS.index(w)
-    raise ScriptError(line, f"expected a player A, B, C or D, not {word!r}")
+    return seat_word(line, word, "".join(PLAYERS))
 
 
-def _number(line, word, what="a whole number"):
-    value = whole_number(word)
-    if value is None:
-        raise ScriptError(line, number_error(word, f"expected {what}"))
-    return value
+_number = number_word
 
 
 def _cell(line, word):
