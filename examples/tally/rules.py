@@ -142,7 +142,9 @@ def parse_script(text):
             statements.append(Statement(number, "move", code, player=player, move=move))
         elif len(words) == 3 and words[:2] == ["expect", "tally"] and words[2].isdigit():
             statements.append(Statement(number, "expect", code, int(words[2]), what="tally"))
-        elif len(words) == 3 and words[:2] == ["expect", "winner"] and words[2] in ("A", "B", "none"):
+        elif (
+            len(words) == 3 and words[:2] == ["expect", "winner"] and words[2] in ("A", "B", "none")
+        ):
             statements.append(Statement(number, "expect", code, words[2], what="winner"))
         else:
             raise ScriptError(

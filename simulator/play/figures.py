@@ -49,6 +49,19 @@ def ended_fractions(states, ends):
     return {e: counts[e] / len(states) for e in ends}
 
 
+def with_bots(figures, games):
+    """The figures, with by_bot's when several bots played."""
+    bots = by_bot(games)
+    if bots:
+        figures["by_bot"] = bots
+    return figures
+
+
+def seats_words(args):
+    """Who played, as a report's headline says it: the bot, or the two bots that met."""
+    return f"{args.bot} against {args.against}" if args.against else args.bot
+
+
 def by_bot(games):
     """When several bots played (games as (referee, bot name per seat)): {bot: its mean score,
     standard error and games won alone}, else None."""

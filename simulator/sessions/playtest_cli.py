@@ -64,9 +64,12 @@ def run(args):
     `run(args, game)`, else the play layer's driver)."""
     name = getattr(args, "game", None) or DEFAULT
     wrong = name_problem(name)
-    module = None if wrong else playtest_module(name)
+    if wrong:
+        print(f"playtest: --game: {wrong}", file=sys.stderr)
+        return 2
+    module = playtest_module(name)
     if module is None:
-        print(f"playtest: {wrong or f'no playtests for --game {name}'}", file=sys.stderr)
+        print(f"playtest: no playtests for --game {name}", file=sys.stderr)
         return 2
     wrong = foreign_option(args, name)
     if wrong:

@@ -209,6 +209,7 @@ class RulesRunner(runner.RulesRunner):
     NAME, TITLE = "gembatan", "Gembatan"
     SETUP = (("players", 2), ("seed", 0), ("tiles", None), ("gems", None), ("start", 0))
     IllegalMove = IllegalMove
+    BOARD_PICTURE = "simulator.games.gembatan.board_png"
     DEAL_WORDS = "the start"
 
     def __init__(self, statements, seed=None, say=None, failed=None, board_png=None, **options):
@@ -243,16 +244,9 @@ class RulesRunner(runner.RulesRunner):
                 f"{' '.join(s.hand_gems[p])}"
             )
 
-    def save_board(self, folder, number, title):
-        from simulator.games.gembatan.board_png import save_board
-
-        save_board(self.state, folder, number, title)
-
-    def actual(self, st):
+    def read(self, st):
         s = self.state
         what = st.what
-        if what == "score":
-            return s.score(st.player)
         if what == "gems":
             return len(s.hand_gems[st.player])
         if what == "tiles":
@@ -268,11 +262,7 @@ class RulesRunner(runner.RulesRunner):
         if what == "socket":
             gem = s.board.gems.get(st.edge)
             return "empty" if gem is None else parse_gem("".join(gem))
-        if what == "over":
-            return s.over
-        if what == "ended":
-            return s.ended or "no"
-        return s.current  # turn
+        raise ValueError(f"no expect reads {what!r}")
 
 
 def game_script(state, title, seed=0):

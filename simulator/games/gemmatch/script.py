@@ -183,6 +183,7 @@ class RulesRunner(runner.RulesRunner):
     NAME, TITLE = "gemmatch", "Gem Match"
     SETUP = (("seed", 0), ("deck", None), ("deal", "blob"), ("start", 0))
     IllegalMove = IllegalMove
+    BOARD_PICTURE = "simulator.games.gemmatch.board_png"
 
     def deal(self, setup):
         """Start the game (on the tiles: deal them first); return the GameState or None."""
@@ -198,16 +199,9 @@ class RulesRunner(runner.RulesRunner):
         s = self.state
         return f"{tokens.name(s.kinds[t])}/{tokens.side_name(s.gems_of(t))}"
 
-    def save_board(self, folder, number, title):
-        from simulator.games.gemmatch.board_png import save_board
-
-        save_board(self.state, folder, number, title)
-
-    def actual(self, st):
+    def read(self, st):
         s = self.state
         what = st.what
-        if what == "score":
-            return s.score(st.player)
         if what == "heap":
             return len(s.heaps[st.player])
         if what == "hand":
@@ -223,11 +217,7 @@ class RulesRunner(runner.RulesRunner):
         if what == "cell":
             t = s.token_at(st.cell)
             return "empty" if t is None else f"{tokens.name(s.kinds[t])} {SIDES[s.sides[t]]}"
-        if what == "over":
-            return s.over
-        if what == "ended":
-            return s.ended or "no"
-        return s.current  # turn
+        raise ValueError(f"no expect reads {what!r}")
 
 
 def game_script(state, title, seed=0):
