@@ -49,6 +49,19 @@ def ended_fractions(states, ends):
     return {e: counts[e] / len(states) for e in ends}
 
 
+def with_bots(figures, games):
+    """The figures, with by_bot's when several bots played."""
+    bots = by_bot(games)
+    if bots:
+        figures["by_bot"] = bots
+    return figures
+
+
+def seats_words(args):
+    """Who played, as a report's headline says it: the bot, or the two bots that met."""
+    return f"{args.bot} against {args.against}" if args.against else args.bot
+
+
 def by_bot(games):
     """When several bots played (games as (referee, bot name per seat)): {bot: its mean score,
     standard error and games won alone}, else None."""
@@ -66,6 +79,20 @@ def by_bot(games):
         mean, err = mean_err(scores)
         out[b] = {"mean": mean, "stderr": err, "wins": won}
     return out
+
+
+def seat_lines(figures):
+    """The report's lines for seat_figures: each seat's mean and wins, the ties, and each bot's
+    when several played (by_bot)."""
+    lines = [
+        f"seat {seat}: mean {mean:.3f} ± {figures['stderr'][seat]:.3f} (standard error), "
+        f"won {figures['wins'][seat]}"
+        for seat, mean in figures["mean"].items()
+    ]
+    lines.append(
+        f"ties: {figures['wins']['tie']}; winner's mean score {figures['mean_winner']:.3f}"
+    )
+    return lines + bot_lines(figures)
 
 
 def bot_lines(figures):

@@ -21,6 +21,7 @@ import sys
 
 from simulator.output_path import folder_problem
 from simulator.play.figures import rounded
+from simulator.play.options import takers
 from simulator.sessions.script import ScriptError
 
 MAX_GAMES = 10_000_000  # over an hour of the best bot; more only fills memory with scores
@@ -148,7 +149,7 @@ def run(args, game, parts):
     figures = parts.stats(games)
     figures["bot"] = args.bot
     for option in ("partner", "against"):  # the seats' options the game takes
-        if game.NAME in args.option_takers.get(option, ("", None, ()))[2]:
+        if game.NAME in takers(option):
             figures[option] = getattr(args, option)
     figures.update(seed=args.seed, physical=physical)
     if args.json:

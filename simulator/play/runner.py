@@ -7,16 +7,19 @@ script grammar subclasses RulesRunner and gives its parts:
 - `deal(setup)`: the referee for the setup, or None if the deal failed (a tiles runner deals
   the tiles first);
 - `opening()`: what is said once dealt (the hands, the first card);
-- `actual(st)`: what an `expect` statement reads from the referee;
+- `read(st)`: what an `expect` statement reads from the referee, for the game's own words
+  (`actual` reads score, over, ended and turn for every game);
 - `IllegalMove`: what its referee raises for a move the rules refuse;
-- `save_board(folder, number, title)`: a picture of the board, for --board-png (optional;
-  DEAL_WORDS titles the first).
+- BOARD_PICTURE: the module that draws the board for --board-png (optional; DEAL_WORDS
+  titles the first picture).
 
 The tiles runner (simulator.play.physical) subclasses the game's RulesRunner and overrides
 `validate`, `deal`, `after_move`, `expect_tile` and `tiles_json`. Exit codes are the session
 framework's (simulator.sessions.runner): 0 every expect held, 1 an expect failed (the session
 goes on), 2 an illegal or out-of-turn move (ScriptError).
 """
+
+import importlib
 
 from simulator.sessions import runner as framework
 from simulator.sessions.runner import EXIT_EXPECT_FAILED, EXIT_OK
@@ -48,6 +51,7 @@ class RulesRunner:
     SETUP = (("seed", 0), ("start", 0))
     IllegalMove = Exception
     DEAL_WORDS = "the deal"  # the first board picture's title
+    BOARD_PICTURE = None  # the module whose save_board(state, folder, n, title) draws it
 
     def __init__(self, statements, seed=None, say=None, failed=None, board_png=None, **_options):
         self.statements = statements
@@ -72,10 +76,27 @@ class RulesRunner:
         pass
 
     def actual(self, st):
+        """What an `expect` reads: a seat's score, whether the game is over and why, whose turn
+        it is, or what the game's `read(st)` says for its other words."""
+        s = self.state
+        if st.what == "score":
+            return s.score(st.player)
+        if st.what == "over":
+            return s.over
+        if st.what == "ended":
+            return s.ended or "no"
+        if st.what == "turn":
+            return s.current
+        return self.read(st)
+
+    def read(self, st):
         raise NotImplementedError
 
     def save_board(self, folder, number, title):
-        pass
+        """--board-png: the game's BOARD_PICTURE module draws the board (save_board)."""
+        if self.BOARD_PICTURE:
+            module = importlib.import_module(self.BOARD_PICTURE)
+            module.save_board(self.state, folder, number, title)
 
     # --- the tiles runner's hooks ------------------------------------------------------------
     def validate(self):

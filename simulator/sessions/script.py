@@ -53,6 +53,51 @@ def script_lines(text):
             yield number, code
 
 
+def read_statements(text, parse_line, setup_kinds, seats="ABCD"):
+    """A script's statements, each line read by the game's `parse_line(number, code)`; its
+    setup statements (kinds in `setup_kinds`) come first, each once, and with a `players`
+    setup line no move or expect names a seat beyond them. Raises ScriptError."""
+    statements = []
+    seen = set()
+    started = False
+    for number, code in script_lines(text):
+        st = parse_line(number, code)
+        if st.kind in setup_kinds:
+            if started:
+                raise ScriptError(number, f"`{st.kind}` is setup: it comes before the first move")
+            if st.kind in seen:
+                raise ScriptError(number, f"`{st.kind}` given twice")
+            seen.add(st.kind)
+        else:
+            started = True
+        statements.append(st)
+    if "players" in setup_kinds:
+        players = next((s.value for s in statements if s.kind == "players"), 2)
+        for st in statements:
+            if st.player is not None and st.player >= players:
+                raise ScriptError(
+                    st.line, f"this game has {players} players (A-{seats[players - 1]})"
+                )
+    return statements
+
+
+def seat_word(line, word, seats):
+    """The seat a player's letter names (any case), or ScriptError naming the seats there are."""
+    w = word.upper()
+    if len(w) == 1 and w in seats:
+        return seats.index(w)
+    names = ", ".join(seats[:-1]) + (" or " if len(seats) > 1 else "") + seats[-1]
+    raise ScriptError(line, f"expected a player {names}, not {word!r}")
+
+
+def number_word(line, word, what="a whole number"):
+    """The whole number `word` writes, or ScriptError saying what was expected."""
+    value = whole_number(word)
+    if value is None:
+        raise ScriptError(line, number_error(word, f"expected {what}"))
+    return value
+
+
 class Statement:
     """One script line of any game: its number, `kind` (the game's words: seed, deck, move,
     expect...), its `text`, and what the game's parser read from it."""

@@ -10,7 +10,7 @@ from simulator.games.gembatan.bots import BEST_BOT, bot_class, play_game
 from simulator.games.gembatan.referee import IllegalMove
 from simulator.games.gembatan.rules import ENDS, PLAYERS
 from simulator.games.gembatan.script import game_script
-from simulator.play.figures import bot_lines, by_bot, ended_fractions, seat_figures
+from simulator.play.figures import ended_fractions, seat_figures, seat_lines, seats_words, with_bots
 
 
 def add_arguments(options):
@@ -35,25 +35,16 @@ def stats(games):
     figures["mean_turns"] = sum(s.turns for s in states) / n
     figures["chains_per_game"] = sum(len(ev.chains) for s in states for ev in s.history) / n
     figures["gembatans_per_game"] = sum(ev.bonus for s in states for ev in s.history) / n
-    bots = by_bot(games)
-    if bots:
-        figures["by_bot"] = bots
-    return figures
+    return with_bots(figures, games)
 
 
 def report(args, figures):
-    who = f"{args.bot} against {args.against}" if args.against else args.bot
+    who = seats_words(args)
     print(
         f"Gembatan, {figures['players']} players, {who}: {figures['games']} games from seed "
         f"{args.seed}"
     )
-    for name, mean in figures["mean"].items():
-        print(
-            f"seat {name}: mean {mean:.3f} ± {figures['stderr'][name]:.3f} (standard error), "
-            f"won {figures['wins'][name]}"
-        )
-    print(f"ties: {figures['wins']['tie']}; winner's mean score {figures['mean_winner']:.3f}")
-    for line in bot_lines(figures):
+    for line in seat_lines(figures):
         print(line)
     ended = figures["ended"]
     print(

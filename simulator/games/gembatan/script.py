@@ -22,7 +22,12 @@ from simulator.games.gembatan.rules import (
     parse_tile,
 )
 from simulator.play import runner, scripts_out
-from simulator.sessions.script import ScriptError, number_error, whole_number
+from simulator.sessions.script import (
+    ScriptError,
+    number_word,
+    read_statements,
+    seat_word,
+)
 
 SETUP_KINDS = ("players", "seed", "tiles", "gems", "start")
 MOVES_HELP = (
@@ -53,44 +58,14 @@ class Statement:
 
 
 def parse_script(text):
-    statements = []
-    seen = set()
-    started = False
-    for number, raw in enumerate(text.split("\n"), 1):
-        code = raw.split("#", 1)[0].strip()
-        if not code:
-            continue
-        st = parse_line(number, code)
-        if st.kind in SETUP_KINDS:
-            if started:
-                raise ScriptError(number, f"`{st.kind}` is setup: it comes before the first move")
-            if st.kind in seen:
-                raise ScriptError(number, f"`{st.kind}` given twice")
-            seen.add(st.kind)
-        else:
-            started = True
-        statements.append(st)
-    players = next((s.value for s in statements if s.kind == "players"), 2)
-    for st in statements:
-        if st.player is not None and st.player >= players:
-            raise ScriptError(
-                st.line, f"this game has {players} players (A-{PLAYERS[players - 1]})"
-            )
-    return statements
+    return read_statements(text, parse_line, SETUP_KINDS, "".join(PLAYERS))
 
 
 def _player(line, word):
-    w = word.upper()
-    if len(w) == 1 and w in PLAYERS:
-        return PLAYERS.index(w)
-    raise ScriptError(line, f"expected a player A, B, C or D, not {word!r}")
+    return seat_word(line, word, "".join(PLAYERS))
 
 
-def _number(line, word, what="a whole number"):
-    value = whole_number(word)
-    if value is None:
-        raise ScriptError(line, number_error(word, f"expected {what}"))
-    return value
+_number = number_word
 
 
 def _cell(line, word):
@@ -234,6 +209,7 @@ class RulesRunner(runner.RulesRunner):
     NAME, TITLE = "gembatan", "Gembatan"
     SETUP = (("players", 2), ("seed", 0), ("tiles", None), ("gems", None), ("start", 0))
     IllegalMove = IllegalMove
+    BOARD_PICTURE = "simulator.games.gembatan.board_png"
     DEAL_WORDS = "the start"
 
     def __init__(self, statements, seed=None, say=None, failed=None, board_png=None, **options):
@@ -268,16 +244,9 @@ class RulesRunner(runner.RulesRunner):
                 f"{' '.join(s.hand_gems[p])}"
             )
 
-    def save_board(self, folder, number, title):
-        from simulator.games.gembatan.board_png import save_board
-
-        save_board(self.state, folder, number, title)
-
-    def actual(self, st):
+    def read(self, st):
         s = self.state
         what = st.what
-        if what == "score":
-            return s.score(st.player)
         if what == "gems":
             return len(s.hand_gems[st.player])
         if what == "tiles":
@@ -293,11 +262,7 @@ class RulesRunner(runner.RulesRunner):
         if what == "socket":
             gem = s.board.gems.get(st.edge)
             return "empty" if gem is None else parse_gem("".join(gem))
-        if what == "over":
-            return s.over
-        if what == "ended":
-            return s.ended or "no"
-        return s.current  # turn
+        raise ValueError(f"no expect reads {what!r}")
 
 
 def game_script(state, title, seed=0):

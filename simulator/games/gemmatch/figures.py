@@ -11,7 +11,7 @@ from simulator.games.gemmatch.bots import BEST_BOT, bot_class, play_game
 from simulator.games.gemmatch.referee import IllegalMove
 from simulator.games.gemmatch.rules import ENDS, PLAYERS, TIER_NAMES
 from simulator.games.gemmatch.script import game_script
-from simulator.play.figures import bot_lines, by_bot, ended_fractions, seat_figures
+from simulator.play.figures import ended_fractions, seat_figures, seat_lines, seats_words, with_bots
 
 
 def add_arguments(options):
@@ -40,24 +40,15 @@ def stats(games):
                 tiers[TIER_NAMES[pending.tier]] += 1
     figures["groups_per_game"] = {name: tiers[name] / n for name in TIER_NAMES.values()}
     figures["mean_turns"] = sum(s.turns for s in states) / n
-    bots = by_bot(games)
-    if bots:
-        figures["by_bot"] = bots
-    return figures
+    return with_bots(figures, games)
 
 
 def report(args, figures):
-    who = f"{args.bot} against {args.against}" if args.against else args.bot
+    who = seats_words(args)
     print(f"Gem Match, {who}: {figures['games']} games from seed {args.seed}")
     if args.physical:
         print("every move also played on 27 simulated tiles: they agreed with the referee")
-    for name in PLAYERS:
-        print(
-            f"seat {name}: mean {figures['mean'][name]:.3f} ± {figures['stderr'][name]:.3f} "
-            f"(standard error), won {figures['wins'][name]}"
-        )
-    print(f"ties: {figures['wins']['tie']}; winner's mean score {figures['mean_winner']:.3f}")
-    for line in bot_lines(figures):
+    for line in seat_lines(figures):
         print(line)
     ended = figures["ended"]
     print(

@@ -13,7 +13,12 @@ from simulator.games.gemmatch.referee import GameState, IllegalMove
 from simulator.games.gemmatch.rules import ENDS, PLAYERS, SIDES, TIER_NAMES, parse_cell
 from simulator.play import runner, scripts_out
 from simulator.sessions import script
-from simulator.sessions.script import ScriptError, number_error, script_lines, whole_number
+from simulator.sessions.script import (
+    ScriptError,
+    number_word,
+    read_statements,
+    seat_word,
+)
 
 SUFFIX = ".gm"  # the descriptor's SCRIPT_SUFFIX; bot_play saves games with it
 
@@ -42,35 +47,14 @@ class Statement(script.Statement):
 
 
 def parse_script(text):
-    statements = []
-    seen = set()
-    started = False
-    for number, code in script_lines(text):
-        st = parse_line(number, code)
-        if st.kind in SETUP_KINDS:
-            if started:
-                raise ScriptError(number, f"`{st.kind}` is setup: it comes before the first move")
-            if st.kind in seen:
-                raise ScriptError(number, f"`{st.kind}` given twice")
-            seen.add(st.kind)
-        else:
-            started = True
-        statements.append(st)
-    return statements
+    return read_statements(text, parse_line, SETUP_KINDS, "".join(PLAYERS))
 
 
 def _player(line, word):
-    w = word.upper()
-    if len(w) == 1 and w in PLAYERS:
-        return PLAYERS.index(w)
-    raise ScriptError(line, f"expected a player A or B, not {word!r}")
+    return seat_word(line, word, "".join(PLAYERS))
 
 
-def _number(line, word, what="a whole number"):
-    value = whole_number(word)
-    if value is None:
-        raise ScriptError(line, number_error(word, f"expected {what}"))
-    return value
+_number = number_word
 
 
 def _cell(line, word):
@@ -199,6 +183,7 @@ class RulesRunner(runner.RulesRunner):
     NAME, TITLE = "gemmatch", "Gem Match"
     SETUP = (("seed", 0), ("deck", None), ("deal", "blob"), ("start", 0))
     IllegalMove = IllegalMove
+    BOARD_PICTURE = "simulator.games.gemmatch.board_png"
 
     def deal(self, setup):
         """Start the game (on the tiles: deal them first); return the GameState or None."""
@@ -214,16 +199,9 @@ class RulesRunner(runner.RulesRunner):
         s = self.state
         return f"{tokens.name(s.kinds[t])}/{tokens.side_name(s.gems_of(t))}"
 
-    def save_board(self, folder, number, title):
-        from simulator.games.gemmatch.board_png import save_board
-
-        save_board(self.state, folder, number, title)
-
-    def actual(self, st):
+    def read(self, st):
         s = self.state
         what = st.what
-        if what == "score":
-            return s.score(st.player)
         if what == "heap":
             return len(s.heaps[st.player])
         if what == "hand":
@@ -239,11 +217,7 @@ class RulesRunner(runner.RulesRunner):
         if what == "cell":
             t = s.token_at(st.cell)
             return "empty" if t is None else f"{tokens.name(s.kinds[t])} {SIDES[s.sides[t]]}"
-        if what == "over":
-            return s.over
-        if what == "ended":
-            return s.ended or "no"
-        return s.current  # turn
+        raise ValueError(f"no expect reads {what!r}")
 
 
 def game_script(state, title, seed=0):

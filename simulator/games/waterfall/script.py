@@ -19,7 +19,12 @@ from simulator.games.waterfall.rules import (
     place_name,
 )
 from simulator.play import runner, scripts_out
-from simulator.sessions.script import ScriptError, Statement, script_lines
+from simulator.sessions.script import (
+    ScriptError,
+    Statement,
+    read_statements,
+    seat_word,
+)
 
 SETUP_KINDS = ("players", "seed", "deck", "deal", "start")
 SHAPES = ("blob", "line", "ring", "random")
@@ -28,34 +33,11 @@ EXPECTS = ("score", "hand", "pawn", "waterfall", "draw", "over", "ended", "turn"
 
 
 def parse_script(text):
-    statements = []
-    seen = set()
-    started = False
-    for number, code in script_lines(text):
-        st = parse_line(number, code)
-        if st.kind in SETUP_KINDS:
-            if started:
-                raise ScriptError(number, f"`{st.kind}` is setup: it comes before the first move")
-            if st.kind in seen:
-                raise ScriptError(number, f"`{st.kind}` given twice")
-            seen.add(st.kind)
-        else:
-            started = True
-        statements.append(st)
-    players = next((s.value for s in statements if s.kind == "players"), 2)
-    for st in statements:
-        if st.player is not None and st.player >= players:
-            raise ScriptError(
-                st.line, f"this game has {players} players (A-{PLAYERS[players - 1]})"
-            )
-    return statements
+    return read_statements(text, parse_line, SETUP_KINDS, "".join(PLAYERS))
 
 
 def _player(line, word):
-    w = word.upper()
-    if len(w) == 1 and w in PLAYERS:
-        return PLAYERS.index(w)
-    raise ScriptError(line, f"expected a player A, B, C or D, not {word!r}")
+    return seat_word(line, word, "".join(PLAYERS))
 
 
 def _number(line, word, what="a whole number"):
@@ -187,11 +169,9 @@ class RulesRunner(runner.RulesRunner):
         s = self.state
         self.say("waterfall starts with " + cards.name(s.kinds[s.waterfall[(0, 0)]]))
 
-    def actual(self, st):
+    def read(self, st):
         s = self.state
         what = st.what
-        if what == "score":
-            return s.score(st.player)
         if what == "hand":
             return len(s.hands[st.player])
         if what == "pawn":
@@ -201,11 +181,7 @@ class RulesRunner(runner.RulesRunner):
             return len(s.waterfall)
         if what == "draw":
             return len(s.pile)
-        if what == "over":
-            return s.over
-        if what == "ended":
-            return s.ended or "no"
-        return s.current  # turn
+        raise ValueError(f"no expect reads {what!r}")
 
 
 def game_script(state, title, seed=0):
