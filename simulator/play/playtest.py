@@ -114,7 +114,7 @@ def run(args, game, parts):
         args.bot = parts.BEST_BOT
     wrong = problem(args, game, parts.bot_class)
     if wrong:
-        print(f"playtest: {wrong}", file=sys.stderr)
+        print(f"blinks playtest: {wrong}", file=sys.stderr)
         return 2
     players = getattr(args, "players", None) or player_counts(game)[0]
     scripts = getattr(args, "scripts", None)
@@ -137,14 +137,15 @@ def run(args, game, parts):
             if n
         )
         print(
-            f"playtest: {' or '.join(names)} made a move the rules refuse ({exc})", file=sys.stderr
+            f"blinks playtest: {' or '.join(names)} made a move the rules refuse ({exc})",
+            file=sys.stderr,
         )
         return 1
     except TilesDisagree as exc:
-        print(f"playtest: the tiles disagree with the referee ({exc})", file=sys.stderr)
+        print(f"blinks playtest: the tiles disagree with the referee ({exc})", file=sys.stderr)
         return 1
     except OSError as exc:
-        print(f"playtest: cannot write the scripts to {scripts}: {exc}", file=sys.stderr)
+        print(f"blinks playtest: cannot write the scripts to {scripts}: {exc}", file=sys.stderr)
         return 2
     figures = parts.stats(games)
     figures["bot"] = args.bot

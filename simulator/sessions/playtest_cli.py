@@ -13,7 +13,7 @@ are then played by the play layer's driver (simulator.play.playtest), or by the 
 import argparse
 import sys
 
-from simulator.games import DEFAULT, host_game, name_problem
+from simulator.games import DEFAULT, game_names, host_game, name_problem
 from simulator.play.options import add_game_arguments, bot_names, playtest_module, playtested_games
 from simulator.sessions.cli import seed_number
 from simulator.sessions.user_code import DEBUG_ENV, UserCodeError, report
@@ -65,15 +65,24 @@ def run(args):
     name = getattr(args, "game", None) or DEFAULT
     wrong = name_problem(name)
     if wrong:
-        print(f"playtest: --game: {wrong}", file=sys.stderr)
+        print(f"blinks playtest: --game: {wrong}", file=sys.stderr)
         return 2
     module = playtest_module(name)
     if module is None:
-        print(f"playtest: no playtests for --game {name}", file=sys.stderr)
+        known = ", ".join(sorted(playtested_games()))
+        if name in game_names():
+            print(
+                f"blinks playtest: {name} has no playtests; games that do: {known}", file=sys.stderr
+            )
+        else:
+            print(
+                f"blinks playtest: --game: there is no game {name!r}; the games: {known}",
+                file=sys.stderr,
+            )
         return 2
     wrong = foreign_option(args, name)
     if wrong:
-        print(f"playtest: {wrong}", file=sys.stderr)
+        print(f"blinks playtest: {wrong}", file=sys.stderr)
         return 2
     from simulator.play import playtest
 
@@ -82,10 +91,10 @@ def run(args):
             return module.run(args, host_game(name))
         return playtest.run(args, host_game(name), module)
     except KeyboardInterrupt:
-        print("playtest: interrupted", file=sys.stderr)
+        print("blinks playtest: interrupted", file=sys.stderr)
         return 130
     except UserCodeError as error:  # a bot of your own failed: its line, not our traceback
-        return report("playtest", error, args)
+        return report("blinks playtest", error, args)
 
 
 def add_debug_argument(parser):

@@ -80,8 +80,10 @@ def one_message(capsys, prefix):
 def test_a_bot_whose_act_raises_is_named_by_its_line_in_a_playtest(own_code, capsys, jobs):
     code = blinks(["playtest", "--bot", "mybots:Greedy", "--games", "40", "--jobs", jobs])
     assert code == 1
-    line = one_message(capsys, "playtest")
-    assert line.startswith("playtest: mybots.py:7: ZeroDivisionError: integer division or modulo")
+    line = one_message(capsys, "blinks playtest")
+    assert line.startswith(
+        "blinks playtest: mybots.py:7: ZeroDivisionError: integer division or modulo"
+    )
     assert "(in bot mybots:Greedy; game seed " in line and ", turn 3, seat " in line
 
 
@@ -98,8 +100,8 @@ def test_debug_or_the_environment_gives_the_whole_traceback(own_code, capsys, mo
 
 def test_a_bot_module_with_a_syntax_error_is_named_by_its_line(own_code, capsys):
     assert blinks(["playtest", "--bot", "badbots:Broken", "--games", "1"]) == 1
-    assert one_message(capsys, "playtest") == (
-        "playtest: badbots.py:3: SyntaxError: expected ':' (in bot badbots:Broken; loading "
+    assert one_message(capsys, "blinks playtest") == (
+        "blinks playtest: badbots.py:3: SyntaxError: expected ':' (in bot badbots:Broken; loading "
         "its module)"
     )
     assert blinks(["sim", "--bot", "badbots:Broken", "--run-for", "1"]) == 1

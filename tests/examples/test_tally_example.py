@@ -73,7 +73,9 @@ def test_its_playtest_and_a_bot_of_your_own(tally, tmp_path, monkeypatch, capsys
     monkeypatch.delitem(sys.modules, "mine", raising=False)
     assert blinks(["playtest", "--game", "tally", "--bot", "mine:Stuck", "--games", "3"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("playtest: mine.py:5: IndexError: list index out of range (in bot ")
+    assert err.startswith(
+        "blinks playtest: mine.py:5: IndexError: list index out of range (in bot "
+    )
     assert "game seed 0, turn 1, seat A)" in err
 
 

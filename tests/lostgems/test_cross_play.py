@@ -130,7 +130,7 @@ def test_an_unknown_partner_is_one_line_before_any_game(capsys):
     assert main(["playtest", "--partner", "nobody", "--games", "5"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err.startswith("playtest: --partner: no bot called 'nobody'")
+    assert captured.err.startswith("blinks playtest: --partner: no bot called 'nobody'")
 
 
 def test_partner_games_written_as_scripts_replay_to_their_scores(tmp_path, capsys):

@@ -66,4 +66,4 @@ def test_an_unknown_bot_to_compare_with_is_one_line_before_any_game(capsys):
     assert main(["playtest", "--against", "nobody", "--games", "5"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err.startswith("playtest: --against: no bot called 'nobody'")
+    assert captured.err.startswith("blinks playtest: --against: no bot called 'nobody'")

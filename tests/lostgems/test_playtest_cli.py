@@ -23,7 +23,9 @@ def no_games(monkeypatch):
 def one_line_error(capsys):
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err.startswith("playtest: ") and captured.err.count("\n") == 1, captured.err
+    assert captured.err.startswith("blinks playtest: ") and captured.err.count("\n") == 1, (
+        captured.err
+    )
     return captured.err
 
 
@@ -73,7 +75,7 @@ def test_a_plot_failing_at_the_end_still_reports_the_figures(tmp_path, monkeypat
     assert "cautious: 7 games from seed 0" in captured.out and "mean " in captured.out
     assert (
         captured.err
-        == f"playtest: cannot save the plot to {plot}: [Errno 28] No space left on device\n"
+        == f"blinks playtest: cannot save the plot to {plot}: [Errno 28] No space left on device\n"
     )
 
 

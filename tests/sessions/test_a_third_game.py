@@ -136,7 +136,7 @@ def test_a_game_without_tiles_runner_or_playtest_is_told_so(tally, capsys):
     assert main(["session", "run", str(script)]) == 2
     assert "the simulator runner is not available" in capsys.readouterr().err
     assert main(["playtest", "--game", "tally", "--games", "1"]) == 2
-    assert "no playtests for --game tally" in capsys.readouterr().err
+    assert "blinks playtest: tally has no playtests; games that do: " in capsys.readouterr().err
     assert main(["sim", "--game", "tally", "--bot", "anyone"]) == 2
     assert "--bot: tally has no bot to play against in the simulator" in capsys.readouterr().err
 

@@ -75,14 +75,14 @@ def run(args, game):
         args.bot = BEST_BOT
     wrong = problem(args, game, bot_class) or own_problem(args)
     if wrong:
-        print(f"playtest: {wrong}", file=sys.stderr)
+        print(f"blinks playtest: {wrong}", file=sys.stderr)
         return 2
     try:
         return playtest(args)
     except IllegalMove as exc:  # a bot of your own broke a rule: say which, in which deal
         names = dict.fromkeys(n for n in (args.bot, args.partner, args.against) if n)
         print(
-            f"playtest: {' or '.join(names)} made a move the rules refuse ({exc})",
+            f"blinks playtest: {' or '.join(names)} made a move the rules refuse ({exc})",
             file=sys.stderr,
         )
         return 1
@@ -148,7 +148,7 @@ def worst_games(results, first_seed, count=5):
 
 
 class BatchStopped(Exception):
-    """A batch that cannot go on: what to print after "playtest: ", and the exit code."""
+    """A batch that cannot go on: what to print after "blinks playtest: ", and the exit code."""
 
     def __init__(self, message, code):
         Exception.__init__(self, message)
@@ -251,7 +251,7 @@ def playtest(args):
         try:
             save_plot(stats, args.plot, title)
         except (OSError, ValueError) as exc:
-            print(f"playtest: cannot save the plot to {args.plot}: {exc}", file=sys.stderr)
+            print(f"blinks playtest: cannot save the plot to {args.plot}: {exc}", file=sys.stderr)
             return 2
         if not args.json:
             print(f"histogram saved to {args.plot}")
