@@ -288,7 +288,7 @@ def run_session(
             options["board_png"] = board_png
         statements = game.parse_script(text)
         if not statements:  # nothing to run is a mistake, not a game that passed
-            raise ScriptError(0, "the script is empty: expected a move or an expect line")
+            raise ScriptError(1, "the script is empty: expected a move or an expect line")
         runner = runner_class(statements, seed=seed, say=say, failed=failed, **options)
         result = runner.run()
     except ScriptError as exc:

@@ -321,7 +321,7 @@ def test_an_empty_script_says_so_and_exits_2(tmp_path, capsys, suffix, text):
     script.write_text(text)
     assert main(["session", "run", str(script)]) == 2
     out, err = capsys.readouterr()
-    assert err == f"{script}: the script is empty: expected a move or an expect line\n"
+    assert err == f"{script}:1: the script is empty: expected a move or an expect line\n"
     assert "dealt" not in out
 
 
