@@ -19,11 +19,11 @@ import signal
 import sys
 import threading
 
-from simulator.output_path import output_problem
 from host_tools.emu.cluster import EmuCluster, EmuError
-from host_tools.emu.world import EmuWorld
 from host_tools.emu.node_env import EmuSetupError
+from host_tools.emu.world import EmuWorld
 from simulator.app.display import headless, hide_pygame_banner, open_display, save_screenshot
+from simulator.output_path import output_problem
 
 TITLE = "Emulated tiles"
 FPS = 30  # frames a second while a hand is at work (the emulator needs the CPU more)

