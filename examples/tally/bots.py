@@ -1,9 +1,12 @@
-"""Tally's bots, by name; `module:Class` names a Bot subclass of your own."""
+"""Tally's bots, on the play layer's bot table (`module:Class` names a Bot subclass of your
+own), and its part of `blinks playtest --game tally [--bot NAME] [--partner NAME]`: how often
+each seat wins (A moves first); the play layer's driver plays the games (simulator.play)."""
 
 import random
 
-from simulator.sessions.user_code import bot_failed, load_class
-from tally.rules import GOAL, GameState, IllegalMove
+from simulator.play.bots import BotTable, play_out
+from simulator.play.figures import seat_figures
+from tally.rules import GOAL, PLAYERS, GameState, IllegalMove, game_script
 
 
 class Bot:
@@ -43,37 +46,41 @@ class PerfectBot(Bot):
         return moves[0]
 
 
-BOTS = {RandomBot.name: RandomBot, PerfectBot.name: PerfectBot}
-
-
-class UnknownBot(KeyError):
-    """No bot by that name; the message (args[0]) says what would do."""
-
-
-def bot_class(name):
-    if ":" in name:
-        return load_class(name, "bot", Bot, "tally.bots.Bot", UnknownBot)
-    try:
-        return BOTS[name]
-    except KeyError:
-        known = ", ".join(sorted(BOTS))
-        raise UnknownBot(f"no Tally bot called {name!r}; known bots: {known}") from None
+TABLE = BotTable("Tally", {b.name: b for b in (RandomBot, PerfectBot)}, Bot, "tally.bots.Bot")
+BEST_BOT = PerfectBot.name
+bot_class = TABLE.bot_class
 
 
 def play_game(bot_a, bot_b, seed=0, start=0):
-    """One game between two bot classes; the final GameState. A bot of your own that raises is
-    told by its line (simulator.sessions.user_code)."""
-    state = GameState(start)
-    bots = (bot_a(0, seed * 2), bot_b(1, seed * 2 + 1))
-    seat = start
-    try:
-        while not state.over:
-            seat = state.current
-            event = state.apply(bots[seat].act(state.observation(seat)))
-            for seat, bot in enumerate(bots):
-                bot.observe(state.observation(seat), event)
-    except IllegalMove:
-        raise
-    except Exception as exc:  # noqa: BLE001 - a bot of your own may raise anything
-        raise bot_failed(exc, bots[seat], seed, state.turns + 1, "AB"[seat]) from None
-    return state
+    """One game between two bots (classes or names); the final GameState."""
+    bots = (bot_class(bot_a)(0, seed * 2), bot_class(bot_b)(1, seed * 2 + 1))
+    return play_out(GameState(start), bots, seed, IllegalMove)
+
+
+# --- `blinks playtest --game tally`: the parts the play layer's driver asks for -------------
+def add_arguments(options):
+    options.standard("partner", "scripts")
+
+
+def play(seats, seed, players):
+    return play_game(*seats, seed=seed)
+
+
+def stats(games):
+    return seat_figures("tally", [state for state, _ in games], PLAYERS)
+
+
+def report(args, figures):
+    a, b = args.bot, args.partner or args.bot
+    wins = figures["wins"]
+    print(
+        f"{a} (A) against {b} (B), {figures['games']} games: A won {wins['A']}, B won {wins['B']}"
+    )
+
+
+def script_names(seats, players, seed):
+    who = "-".join(seats)
+    return f"{who}-seed{seed}.tly", f"{who}, seed {seed}"
+
+
+__all__ = ["IllegalMove", "game_script"]

@@ -68,6 +68,20 @@ def by_bot(games):
     return out
 
 
+def seat_lines(figures):
+    """The report's lines for seat_figures: each seat's mean and wins, the ties, and each bot's
+    when several played (by_bot)."""
+    lines = [
+        f"seat {seat}: mean {mean:.3f} ± {figures['stderr'][seat]:.3f} (standard error), "
+        f"won {figures['wins'][seat]}"
+        for seat, mean in figures["mean"].items()
+    ]
+    lines.append(
+        f"ties: {figures['wins']['tie']}; winner's mean score {figures['mean_winner']:.3f}"
+    )
+    return lines + bot_lines(figures)
+
+
 def bot_lines(figures):
     """The report's line for each bot of by_bot, if any."""
     return [

@@ -8,7 +8,6 @@ import pytest
 
 from host_tools.cli import main
 from simulator.games.gembatan import bots
-from simulator.games.gembatan.observation import Observation
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples" / "gembatan"
 
@@ -19,18 +18,6 @@ def test_bots_play_whole_games_the_rules_accept(players):
         for bot in ("greedy", "random"):
             state = bots.play_game(bot, seed=seed, players=players)
             assert state.over and state.ended in ("gems", "stuck", "turns")
-
-
-def test_a_bot_is_handed_only_observations():
-    seen = []
-
-    class Spy(bots.GreedyBot):
-        def act(self, obs):
-            seen.append(type(obs))
-            return bots.GreedyBot.act(self, obs)
-
-    bots.play_game(Spy, seed=3)
-    assert set(seen) == {Observation}
 
 
 def test_the_greedy_bot_beats_random_play():

@@ -8,7 +8,6 @@ import pytest
 
 from host_tools.cli import main
 from simulator.games.gemmatch import bots
-from simulator.games.gemmatch.observation import Observation
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples" / "gemmatch"
 
@@ -19,18 +18,6 @@ def test_bots_play_whole_games_the_rules_accept(bot):
         state = bots.play_game(bot, seed=seed)
         assert state.over and state.ended in ("pile", "skips", "turns")
         assert state.turns >= 19  # the pile holds 19 tokens after the deal
-
-
-def test_a_bot_is_handed_only_observations():
-    seen = []
-
-    class Spy(bots.CarefulBot):
-        def act(self, obs):
-            seen.append(type(obs))
-            return bots.CarefulBot.act(self, obs)
-
-    bots.play_game(Spy, seed=3)
-    assert set(seen) == {Observation}
 
 
 def test_the_greedy_bot_beats_random_play_and_the_careful_bot_beats_greedy():

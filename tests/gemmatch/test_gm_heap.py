@@ -1,124 +1,27 @@
-"""A steady pass of a Gem Match tile allocates nothing on MicroPython (gc off, gc.mem_alloc()
-before and after 100 passes): a hand token next to six pile tiles, and a field token whose
-gems are lit in groups. And a deployed tile's heap after setup stays within the 32 KB budget
-Lost Gems keeps, counted as tests/waterfall/test_wf_heap.py counts it."""
-
-import os
-import subprocess
+"""A steady pass of a Gem Match tile allocates nothing on MicroPython: a hand token next to six
+pile tiles, and a field token whose gems are lit in groups. And a deployed tile's heap after
+setup stays within the 32 KB budget Lost Gems keeps (tests/mpy_steady_pass.py measures both)."""
 
 import pytest
+from mpy_steady_pass import BUDGET, MICROPYTHON, steady_passes
 
-from simulator.mpy import build, host_micropython
-from simulator.mpy.host_micropython import micropython_command
-
-MICROPYTHON = micropython_command()
-
-SCRIPT = r"""
-import gc
-from runtime.tile import Tile
-from runtime import colors, courier, deal, link
-from runtime.hal_contract import Hal as RuntimeHal
-gc.collect()
-base = gc.mem_alloc()
-from games.gemmatch import Gemmatch, store
-
-
-class Hal(RuntimeHal):
-    def __init__(self, blob, values):
-        self.t = 0
-        self.blob = blob
-        self.values = values  # the value each face's neighbour sends
-        self.rx_frame = link.VALUE_FRAME[0]
-        self.rx_ms = 0
-        self.given = [-1] * 6
-
-    def millis(self):
-        return self.t
-
-    def button_edges(self):
-        return ()
-
-    def send_frame(self, face, data):
-        return True
-
-    def receive_frame(self, face):
-        if self.given[face] == self.t:
-            return 0
-        self.given[face] = self.t
-        self.rx_frame = link.VALUE_FRAME[self.values[face]]
-        self.rx_ms = self.t
-        return 2
-
-    def show(self, colors):
-        pass
-
-    def entropy(self):
-        return 12345
-
-    def serial_number(self):
-        return b"\x01\x02\x03\x04\x05\x06\x07\x08"
-
-    def load(self):
-        return self.blob
-
-    def save(self, data):
-        self.blob = bytes(data)
-
-    def log(self, text):
-        pass
-
-
-def measure(blob, values, state):
-    hal = Hal(blob, values)
-    tile = Tile(hal, Gemmatch)
-    for i in range(20):
-        hal.t += 20
-        tile.step()
-    assert tile.inspect()["state"] == state, tile.inspect()
-    gc.collect()
-    heap = gc.mem_alloc() - base
-    gc.disable()
-    before = gc.mem_alloc()
-    for i in range(100):
-        hal.t += 20
-        tile.step()
-    alloc = (gc.mem_alloc() - before) // 100
-    gc.enable()
-    return heap, alloc
-
-
+CASES = """
 record = bytes(4)
-# a hand token next to six pile tiles (they send 0)
-hand = store.encode("hand", 8, 1, False, "undealt", record)
-heap, hand_alloc = measure(hand, [0] * 6, "hand")
-# a field token (T8 improved, RRYBYB) among field tiles: its twin's faces hear red chains, so
-# two groups are lit and blinking
-field = store.encode("field", 8, 1, False, "undealt", record)
-values = [1 << 3 | 1, 1 << 3 | 2, 3 << 3 | 1, 0, 4 << 3 | 1, 2 << 3 | 1]
-_, field_alloc = measure(field, values, "field")
-print("RESULT", heap, hand_alloc, field_alloc)
+# a hand token next to six pile tiles (they send 0); a field token (T8 improved, RRYBYB)
+# among field tiles: its twin's faces hear red chains, so two groups are lit and blinking
+cases = [
+    (store.encode("hand", 8, 1, False, "undealt", record), [0] * 6, "hand"),
+    (
+        store.encode("field", 8, 1, False, "undealt", record),
+        [1 << 3 | 1, 1 << 3 | 2, 3 << 3 | 1, 0, 4 << 3 | 1, 2 << 3 | 1],
+        "field",
+    ),
+]
 """
-
-
-def deployed(into):
-    """The image `blinks flash --game gemmatch` puts on a tile (.mpy), written under `into`."""
-    image = build.build(game="games.gemmatch:Gemmatch")
-    return image.for_arch(host_micropython.native_arch()).write_under(into)
 
 
 @pytest.mark.skipif(MICROPYTHON is None, reason="the micropython command is not installed")
 def test_steady_passes_allocate_nothing_and_the_heap_fits(tmp_path):
-    firmware = deployed(str(tmp_path))
-    assert os.path.exists(os.path.join(firmware, "games", "gemmatch", "game.mpy"))
-    out = subprocess.run(
-        [MICROPYTHON, "-X", "heapsize=192K", "-c", SCRIPT],
-        env=dict(os.environ, MICROPYPATH=firmware),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert out.returncode == 0, out.stdout + out.stderr
-    heap, hand_alloc, field_alloc = map(int, out.stdout.split("RESULT")[1].split())
-    assert hand_alloc == 0 and field_alloc == 0, out.stdout
-    assert 0 < heap <= 32 * 1024, heap
+    heap, allocs = steady_passes(tmp_path, "gemmatch", "Gemmatch", CASES)
+    assert allocs == [0, 0]
+    assert 0 < heap <= BUDGET, heap

@@ -14,23 +14,17 @@ import random
 
 from simulator.games.gembatan import moves as mv
 from simulator.games.gembatan.board import gem_matches
+from simulator.play import bots as play_bots
+from simulator.play.bots import BotTable, play_out
+from simulator.play.bots import bot_seed as seed_of_bot
 
 
-class Bot:
-    """Base class: override `act`; `observe` hears every move."""
-
-    name = "bot"
+class Bot(play_bots.Bot):
+    """Gembatan's bots' base: each has its own random stream."""
 
     def __init__(self, player, seed=0):
-        self.player = player
-        self.seed = seed
+        play_bots.Bot.__init__(self, player, seed)
         self.rng = random.Random(seed)
-
-    def act(self, obs):
-        raise NotImplementedError
-
-    def observe(self, obs, event):
-        """Called after every move, with this bot's observation and the event."""
 
 
 class RandomBot(Bot):
@@ -105,36 +99,19 @@ BOTS = {b.name: b for b in (GreedyBot, RandomBot)}
 BEST_BOT = GreedyBot.name
 
 
-class UnknownBot(KeyError):
-    pass
-
-
-def bot_class(name):
-    if isinstance(name, type) and issubclass(name, Bot):
-        return name
-    try:
-        return BOTS[name]
-    except KeyError:
-        raise UnknownBot(
-            f"no Gembatan bot called {name!r}; known bots: {', '.join(sorted(BOTS))}"
-        ) from None
+TABLE = BotTable("Gembatan", BOTS, Bot, "simulator.games.gembatan.bots.Bot")
+bot_class = TABLE.bot_class
 
 
 def bot_seed(deal_seed, player):
-    return hash((deal_seed, player, 0x6EB)) & 0xFFFFFFFF
+    return seed_of_bot(deal_seed, player, 0x6EB)
 
 
 def play_game(bot, seed=0, players=2, start=0, seats=None):
     """One game, `bot` in every seat unless `seats` names one per seat; the final GameState."""
-    from simulator.games.gembatan.referee import GameState
+    from simulator.games.gembatan.referee import GameState, IllegalMove
 
     state = GameState(players=players, seed=seed, start=start)
     classes = seats or [bot] * players
     bots = [bot_class(c)(p, bot_seed(seed, p)) for p, c in enumerate(classes)]
-    obs = [state.observation(p) for p in range(players)]
-    while not state.over:
-        p = state.current
-        event = state.apply(bots[p].act(obs[p]))
-        for q in range(players):
-            bots[q].observe(obs[q], event)
-    return state
+    return play_out(state, bots, seed, IllegalMove)

@@ -10,7 +10,7 @@ from simulator.games.gembatan.bots import BEST_BOT, bot_class, play_game
 from simulator.games.gembatan.referee import IllegalMove
 from simulator.games.gembatan.rules import ENDS, PLAYERS
 from simulator.games.gembatan.script import game_script
-from simulator.play.figures import bot_lines, by_bot, ended_fractions, seat_figures
+from simulator.play.figures import by_bot, ended_fractions, seat_figures, seat_lines
 
 
 def add_arguments(options):
@@ -47,13 +47,7 @@ def report(args, figures):
         f"Gembatan, {figures['players']} players, {who}: {figures['games']} games from seed "
         f"{args.seed}"
     )
-    for name, mean in figures["mean"].items():
-        print(
-            f"seat {name}: mean {mean:.3f} ± {figures['stderr'][name]:.3f} (standard error), "
-            f"won {figures['wins'][name]}"
-        )
-    print(f"ties: {figures['wins']['tie']}; winner's mean score {figures['mean_winner']:.3f}")
-    for line in bot_lines(figures):
+    for line in seat_lines(figures):
         print(line)
     ended = figures["ended"]
     print(

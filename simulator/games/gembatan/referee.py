@@ -27,6 +27,7 @@ from simulator.games.gembatan.rules import (
     edge_name,
     neighbour,
 )
+from simulator.play.referee import PointsGame
 
 START, GEM, PLAY, OVER = "start", "gem", "play", "over"
 
@@ -67,7 +68,7 @@ def check_order(kind, given, pieces):
         raise ValueError(f"the {kind} must be the game's {len(pieces)} {kind}, each once")
 
 
-class GameState:
+class GameState(PointsGame):
     def __init__(self, players=2, seed=0, tiles=None, gems=None, start=0):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"Gembatan is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
@@ -106,22 +107,10 @@ class GameState:
         self._start_turn(None)
 
     # --- reading ---------------------------------------------------------------------------
-    @property
-    def over(self):
-        return self.phase == OVER
-
     def score(self, player):
         """Points scored, less a point for each gem still held once the game is over."""
         left = len(self.hand_gems[player]) if self.over else 0
         return self.points[player] - left
-
-    @property
-    def scores(self):
-        return [self.score(p) for p in range(self.players)]
-
-    def winners(self):
-        best = max(self.scores)
-        return [p for p in range(self.players) if self.score(p) == best]
 
     def observation(self, player):
         from simulator.games.gembatan.observation import Observation

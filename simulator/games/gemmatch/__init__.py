@@ -88,20 +88,17 @@ def dealt(seed, players=2):
 
 def bot_names():
     """The bots `blinks playtest --game gemmatch` knows, by name."""
-    from simulator.games.gemmatch.bots import BOTS
+    from simulator.games.gemmatch.bots import TABLE
 
-    return sorted(BOTS)
+    return TABLE.names()
 
 
 def sim_bot_problem(args):
     """What is wrong with `blinks sim --game gemmatch --bot NAME` and its options, or None."""
-    from simulator.games.gemmatch.bots import BOTS
+    from simulator.games.gemmatch.bots import TABLE
+    from simulator.play.bots import sim_bot_problem as problem
 
-    if args.tiles not in (None, TILES):
-        return f"--bot plays Gem Match with all its tokens, {TILES} tiles, not --tiles {args.tiles}"
-    if args.bot not in BOTS:
-        return f"--bot: no Gem Match bot called {args.bot!r}; known bots: {', '.join(sorted(BOTS))}"
-    return None
+    return problem(args, TITLE, TILES, TABLE, "all its tokens")
 
 
 def attach_sim_bot(app, name, seed, scripts=None):

@@ -26,39 +26,21 @@ from simulator.games.gemmatch.rules import (
     tier_of,
 )
 from simulator.games.gemmatch.tactics import Outlook, twin_face
+from simulator.play import bots as play_bots
+from simulator.play.bots import BotTable, play_out
+from simulator.play.bots import bot_seed as seed_of_bot
 
 EXTRA_VALUE = 0.6  # another placement, now
 KEEP_VALUE = 1.05  # an improved token in the hand: a point at the end, if it stays there
 OPPONENT_WEIGHT = 0.8  # careful: how much what the opponent could score next counts against
 
 
-class Bot:
-    """Base class: override `act`; `observe` hears every move."""
-
-    name = "bot"
-
-    def __init__(self, player, seed=0):
-        self.player = player
-        self.seed = seed
-
-    def act(self, obs):
-        raise NotImplementedError
-
-    def observe(self, obs, event):
-        """Called after every move, with this bot's observation and the event."""
+class Bot(play_bots.Bot):
+    """Gem Match's bots' base."""
 
 
-class RandomBot(Bot):
+class RandomBot(play_bots.RandomPlay, Bot):
     """A legal move at random (the yardstick)."""
-
-    name = "random"
-
-    def __init__(self, player, seed=0):
-        Bot.__init__(self, player, seed)
-        self.rng = random.Random(seed)
-
-    def act(self, obs):
-        return self.rng.choice(obs.legal_moves())
 
 
 def gain(outcome, hand_room):
@@ -280,38 +262,20 @@ BOTS = {b.name: b for b in (CarefulBot, GreedyBot, RandomBot)}
 BEST_BOT = CarefulBot.name
 
 
-class UnknownBot(KeyError):
-    pass
-
-
-def bot_class(name):
-    if isinstance(name, type) and issubclass(name, Bot):
-        return name
-    try:
-        return BOTS[name]
-    except KeyError:
-        raise UnknownBot(
-            f"no Gem Match bot called {name!r}; known bots: {', '.join(sorted(BOTS))}"
-        ) from None
+TABLE = BotTable("Gem Match", BOTS, Bot, "simulator.games.gemmatch.bots.Bot")
+bot_class = TABLE.bot_class
 
 
 def bot_seed(deal_seed, player):
-    """A bot's own seed: never the deal's, so it cannot replay the shuffle."""
-    return hash((deal_seed, player, 0x6E3)) & 0xFFFFFFFF
+    return seed_of_bot(deal_seed, player, 0x6E3)
 
 
 def play_game(bot, seed=0, deck=None, start=0, seats=None):
     """One game, `bot` (a class or name) in both seats unless `seats` names one per seat; the
     final GameState."""
-    from simulator.games.gemmatch.referee import GameState
+    from simulator.games.gemmatch.referee import GameState, IllegalMove
 
     state = GameState(seed=seed, deck=deck, start=start)
     classes = seats or [bot] * state.players
     bots = [bot_class(c)(p, bot_seed(seed, p)) for p, c in enumerate(classes)]
-    obs = [state.observation(p) for p in range(state.players)]
-    while not state.over:
-        p = state.current
-        event = state.apply(bots[p].act(obs[p]))
-        for q in range(state.players):
-            bots[q].observe(obs[q], event)
-    return state
+    return play_out(state, bots, seed, IllegalMove)

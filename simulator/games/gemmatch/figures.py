@@ -11,7 +11,7 @@ from simulator.games.gemmatch.bots import BEST_BOT, bot_class, play_game
 from simulator.games.gemmatch.referee import IllegalMove
 from simulator.games.gemmatch.rules import ENDS, PLAYERS, TIER_NAMES
 from simulator.games.gemmatch.script import game_script
-from simulator.play.figures import bot_lines, by_bot, ended_fractions, seat_figures
+from simulator.play.figures import by_bot, ended_fractions, seat_figures, seat_lines
 
 
 def add_arguments(options):
@@ -51,13 +51,7 @@ def report(args, figures):
     print(f"Gem Match, {who}: {figures['games']} games from seed {args.seed}")
     if args.physical:
         print("every move also played on 27 simulated tiles: they agreed with the referee")
-    for name in PLAYERS:
-        print(
-            f"seat {name}: mean {figures['mean'][name]:.3f} ± {figures['stderr'][name]:.3f} "
-            f"(standard error), won {figures['wins'][name]}"
-        )
-    print(f"ties: {figures['wins']['tie']}; winner's mean score {figures['mean_winner']:.3f}")
-    for line in bot_lines(figures):
+    for line in seat_lines(figures):
         print(line)
     ended = figures["ended"]
     print(

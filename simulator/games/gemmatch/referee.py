@@ -12,8 +12,6 @@ that made (the largest tier first, then any left), and after a group of 3 or mor
 tier) the player may place again (or pass). A player who cannot place skips.
 """
 
-import random
-
 from games.gemmatch import tokens
 
 from simulator.games.gemmatch import moves as mv
@@ -36,6 +34,7 @@ from simulator.games.gemmatch.rules import (
     TIER_NAMES,
     cell_name,
 )
+from simulator.play.referee import PointsGame, deck_to_deal
 
 PLACING, RESOLVING, EXTRA, OVER = "place", "resolve", "extra", "over"
 
@@ -91,25 +90,14 @@ class Event:
         return text
 
 
-def check_deck(deck):
-    """Raise ValueError unless `deck` holds exactly the game's tokens (any order)."""
-    if sorted(deck) != tokens.deck():
-        raise ValueError(f"a deck is the {tokens.DECK_SIZE} tokens of the game, each once")
-
-
-def shuffled_deck(seed):
-    deck = tokens.deck()
-    random.Random(seed).shuffle(deck)
-    return deck
-
-
-class GameState:
+class GameState(PointsGame):
     def __init__(self, seed=0, deck=None, start=0):
-        if deck is None:
-            deck = shuffled_deck(seed)
-        else:
-            deck = list(deck)
-            check_deck(deck)
+        deck = deck_to_deal(
+            deck,
+            seed,
+            tokens.deck(),
+            f"a deck is the {tokens.DECK_SIZE} tokens of the game, each once",
+        )
         self.kinds = deck
         self.players = len(PLAYERS)
         self.sides = [BASIC] * len(deck)
@@ -136,21 +124,9 @@ class GameState:
         self._start_turn(None)
 
     # --- reading ---------------------------------------------------------------------------
-    @property
-    def over(self):
-        return self.phase == OVER
-
     def score(self, player):
         """One point a token in the victory heap, one an improved token in the hand."""
         return len(self.heaps[player]) + sum(1 for t in self.hands[player] if self.sides[t])
-
-    @property
-    def scores(self):
-        return [self.score(p) for p in range(self.players)]
-
-    def winners(self):
-        best = max(self.scores)
-        return [p for p in range(self.players) if self.score(p) == best]
 
     def observation(self, player):
         return Observation(self, player)
@@ -376,4 +352,4 @@ class GameState:
         }
 
 
-__all__ = ["Event", "GameState", "IllegalMove", "check_deck", "merged", "shuffled_deck"]
+__all__ = ["Event", "GameState", "IllegalMove", "merged"]

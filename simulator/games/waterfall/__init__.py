@@ -105,20 +105,17 @@ def dealt(seed, players=DEFAULT_PLAYERS):
 
 def bot_names():
     """The bots `blinks playtest --game waterfall` knows, by name."""
-    from simulator.games.waterfall.bots import BOTS
+    from simulator.games.waterfall.bots import TABLE
 
-    return sorted(BOTS)
+    return TABLE.names()
 
 
 def sim_bot_problem(args):
     """What is wrong with `blinks sim --game waterfall --bot NAME` and its options, or None."""
-    from simulator.games.waterfall.bots import BOTS
+    from simulator.games.waterfall.bots import TABLE
+    from simulator.play.bots import sim_bot_problem as problem
 
-    if args.tiles not in (None, TILES):
-        return f"--bot plays Waterfall with its whole deck, {TILES} tiles, not --tiles {args.tiles}"
-    if args.bot not in BOTS:
-        return f"--bot: no Waterfall bot called {args.bot!r}; known bots: {', '.join(sorted(BOTS))}"
-    return None
+    return problem(args, TITLE, TILES, TABLE, "its whole deck")
 
 
 def attach_sim_bot(app, name, seed, scripts=None, players=None):

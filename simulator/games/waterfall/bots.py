@@ -3,44 +3,23 @@
 tiles the others hold; never the draw pile's order nor another player's hand.
 """
 
-import random
-
 from games.waterfall import cards
 
 from simulator.games.waterfall import moves as mv
 from simulator.games.waterfall.observation import event_seen_by
 from simulator.games.waterfall.referee import GameState, IllegalMove
 from simulator.games.waterfall.rules import LEFT, RIGHT, below
-from simulator.sessions.user_code import bot_failed, load_class
+from simulator.play import bots as play_bots
+from simulator.play.bots import BotTable, play_out
+from simulator.play.bots import bot_seed as seed_of_bot
 
 
-class Bot:
-    """Base class: override `act`; `observe` hears every move (its draws hidden from others)."""
-
-    name = "bot"
-
-    def __init__(self, player, seed=0):
-        self.player = player
-        self.seed = seed
-
-    def act(self, obs):
-        raise NotImplementedError
-
-    def observe(self, obs, event):
-        """Called after every move, with this bot's observation and the event as it sees it."""
+class Bot(play_bots.Bot):
+    """Waterfall's bots' base: its draws are hidden from the other seats (observation.event_seen_by)."""
 
 
-class RandomBot(Bot):
+class RandomBot(play_bots.RandomPlay, Bot):
     """A legal move at random (a yardstick for the greedy bot)."""
-
-    name = "random"
-
-    def __init__(self, player, seed=0):
-        Bot.__init__(self, player, seed)
-        self.rng = random.Random(seed)
-
-    def act(self, obs):
-        return self.rng.choice(obs.legal_moves())
 
 
 class GreedyBot(Bot):
@@ -140,29 +119,12 @@ BOTS = {GreedyBot.name: GreedyBot, RandomBot.name: RandomBot}
 BEST_BOT = GreedyBot.name
 
 
-class UnknownBot(KeyError):
-    pass
-
-
-def bot_class(name):
-    """The bot class called `name`: one of BOTS, or `module:Class` for a Bot subclass of your
-    own. Raises UnknownBot saying what is wrong."""
-    if isinstance(name, type) and issubclass(name, Bot):
-        return name
-    if ":" in name:
-        return load_class(name, "bot", Bot, "simulator.games.waterfall.bots.Bot", UnknownBot)
-    try:
-        return BOTS[name]
-    except KeyError:
-        raise UnknownBot(
-            f"no Waterfall bot called {name!r}; known bots: {', '.join(sorted(BOTS))}, "
-            "or module:Class for a Bot subclass of your own"
-        ) from None
+TABLE = BotTable("Waterfall", BOTS, Bot, "simulator.games.waterfall.bots.Bot")
+bot_class = TABLE.bot_class
 
 
 def bot_seed(deal_seed, player):
-    """A bot's own seed: never the deal's, so it cannot replay the shuffle."""
-    return hash((deal_seed, player, 0x3A7E)) & 0xFFFFFFFF
+    return seed_of_bot(deal_seed, player, 0x3A7E)
 
 
 def play_game(bot, seed=0, players=2, deck=None, start=0, seats=None):
@@ -171,16 +133,4 @@ def play_game(bot, seed=0, players=2, deck=None, start=0, seats=None):
     state = GameState(players=players, seed=seed, deck=deck, start=start)
     classes = seats or [bot_class(bot)] * players
     bots = [bot_class(c)(p, bot_seed(seed, p)) for p, c in enumerate(classes)]
-    obs = [state.observation(p) for p in range(players)]
-    seat = 0  # whose code runs: named if a bot of your own raises
-    try:
-        while not state.over:
-            seat = state.current
-            event = state.apply(bots[seat].act(obs[seat]))
-            for seat in range(players):
-                bots[seat].observe(obs[seat], event_seen_by(event, seat))
-    except IllegalMove:
-        raise
-    except Exception as exc:  # noqa: BLE001 - a bot of your own may raise anything
-        raise bot_failed(exc, bots[seat], seed, state.turns + 1, "ABCD"[seat]) from None
-    return state
+    return play_out(state, bots, seed, IllegalMove, event_seen_by)

@@ -28,6 +28,7 @@ from simulator.games.waterfall.rules import (
     below,
     place_name,
 )
+from simulator.play.referee import PointsGame, deck_to_deal
 
 PLAYING, FALLING, ADDING, SCORING, OVER = "play", "fall", "add", "score", "over"
 
@@ -83,18 +84,6 @@ class Event:
         return text
 
 
-def check_deck(deck):
-    """Raise ValueError unless `deck` holds exactly the deck's tiles (any order)."""
-    if sorted(deck) != cards.deck():
-        raise ValueError(f"a deck is the {cards.DECK_SIZE} tiles of the game, each once")
-
-
-def shuffled_deck(seed):
-    deck = cards.deck()
-    random.Random(seed).shuffle(deck)
-    return deck
-
-
 def setup_order(deck, players):
     """(start tile id, hands as id lists, draw pile ids top first) for a deck's order: the first
     ADD tile starts the waterfall, the next tiles go round the players one by one, HAND_SIZE
@@ -107,15 +96,16 @@ def setup_order(deck, players):
     return start, hands, rest[HAND_SIZE * players :]
 
 
-class GameState:
+class GameState(PointsGame):
     def __init__(self, players=2, seed=0, deck=None, start=0):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"Waterfall is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
-        if deck is None:
-            deck = shuffled_deck(seed)
-        else:
-            deck = list(deck)
-            check_deck(deck)
+        deck = deck_to_deal(
+            deck,
+            seed,
+            cards.deck(),
+            f"a deck is the {cards.DECK_SIZE} tiles of the game, each once",
+        )
         self.kinds = deck
         self.players = players
         self.rng = random.Random(seed ^ 0x3A7E)  # reshuffles of the discard pile
@@ -133,20 +123,8 @@ class GameState:
         self._start_turn(None)
 
     # --- reading ---------------------------------------------------------------------------
-    @property
-    def over(self):
-        return self.phase == OVER
-
     def score(self, player):
         return sum(cards.number_of(self.kinds[t]) for t in self.score_piles[player])
-
-    @property
-    def scores(self):
-        return [self.score(p) for p in range(self.players)]
-
-    def winners(self):
-        best = max(self.scores)
-        return [p for p in range(self.players) if self.score(p) == best]
 
     def observation(self, player):
         return Observation(self, player)
@@ -376,4 +354,4 @@ class GameState:
         }
 
 
-__all__ = ["Event", "GameState", "IllegalMove", "above", "check_deck", "shuffled_deck"]
+__all__ = ["Event", "GameState", "IllegalMove", "above"]
