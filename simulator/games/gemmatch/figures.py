@@ -1,24 +1,73 @@
-"""Gem Match's part of `blinks playtest --game gemmatch [--against NAME] [--physical]` (the
-driver is simulator.play.playtest): each seat's mean score, wins, how the games ended (the pile
-ran out, both players skipped, the turn limit) and how many groups of each tier a game makes.
+"""Gem Match's part of `blinks playtest --game gemmatch [--against NAME] [--physical]
+[--variant printed [--field N]]` (the driver is simulator.play.playtest): each seat's mean
+score, wins, how the games ended (the pile ran out, both players skipped, the turn limit) and
+how many groups of each tier a game makes. `--variant printed` plays the printed game
+(printed.py) in place of the tiles' hex game.
 With --against the --bot sits in seat A in even games and in seat B in odd ones (the first
 player has the first placement, on an empty field), and the figures are also given per bot.
 """
 
+import sys
 from collections import Counter
 
+from simulator.games.gemmatch import printed, printed_bots
 from simulator.games.gemmatch.bots import BEST_BOT, bot_class, play_game
 from simulator.games.gemmatch.referee import IllegalMove
 from simulator.games.gemmatch.rules import ENDS, PLAYERS, TIER_NAMES
 from simulator.games.gemmatch.script import game_script
 from simulator.play.figures import by_bot, ended_fractions, seat_figures, seat_lines
 
+VARIANTS = ("hex", "printed")
+
 
 def add_arguments(options):
     options.standard("against", "physical", "scripts")
+    options.add_argument(
+        "--variant",
+        choices=VARIANTS,
+        help="gemmatch: hex (the tiles' game, the default) or printed (tetrominoes on a "
+        "square field, rules only; docs/gemmatch.md)",
+    )
+    options.add_argument(
+        "--field",
+        type=int,
+        metavar="N",
+        help=f"the printed variant's square field, N by N ({printed.FIELD_SIZES[0]}-"
+        f"{printed.FIELD_SIZES[-1]}, default {printed.FIELD_SIZE})",
+    )
 
 
-def play(seats, seed, players):
+def play_options(args):
+    """The printed variant's options (none for the hex game); bad ones end the run (exit 2)."""
+    if args.variant != "printed":
+        if args.field is not None:
+            _refuse("--field is the printed variant's: give --variant printed")
+        return {}
+    size = printed.FIELD_SIZE if args.field is None else args.field
+    if size not in printed.FIELD_SIZES:
+        _refuse(f"--field must be from {printed.FIELD_SIZES[0]} to {printed.FIELD_SIZES[-1]}")
+    for flag in ("scripts", "physical"):
+        if getattr(args, flag, None):
+            _refuse(f"--{flag}: the printed variant is rules only, with no session scripts yet")
+    if args.bot is None:
+        args.bot = printed_bots.BEST_BOT
+    for name in (args.bot, args.against):
+        if name is not None and name not in printed_bots.BOTS:
+            _refuse(
+                f"no printed Gem Match bot called {name!r}; known bots: "
+                + ", ".join(sorted(printed_bots.BOTS))
+            )
+    return {"variant": "printed", "field_size": size}
+
+
+def _refuse(message):
+    print(f"playtest: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def play(seats, seed, players, variant="hex", field_size=None):
+    if variant == "printed":
+        return printed_bots.play_game(None, seed=seed, seats=seats, size=field_size)
     return play_game(None, seed=seed, seats=seats)
 
 
@@ -33,12 +82,13 @@ def stats(games):
     n = len(states)
     figures = seat_figures("gemmatch", states, PLAYERS)
     figures["ended"] = ended_fractions(states, ENDS)
+    names = PRINTED_TIERS if isinstance(states[0], printed.GameState) else TIER_NAMES
     tiers = Counter()
     for s in states:
         for ev in s.history:
             for pending in ev.groups:
-                tiers[TIER_NAMES[pending.tier]] += 1
-    figures["groups_per_game"] = {name: tiers[name] / n for name in TIER_NAMES.values()}
+                tiers[names[pending.tier]] += 1
+    figures["groups_per_game"] = {name: tiers[name] / n for name in names.values()}
     figures["mean_turns"] = sum(s.turns for s in states) / n
     bots = by_bot(games)
     if bots:
@@ -46,8 +96,14 @@ def stats(games):
     return figures
 
 
+PRINTED_TIERS = {1: "3", 2: "4", 3: "5+"}  # the printed game's groups, by tier
+
+
 def report(args, figures):
     who = f"{args.bot} against {args.against}" if args.against else args.bot
+    if figures.get("variant") == "printed":
+        size = figures["field_size"]
+        who = f"printed, a {size} by {size} field, {who}"
     print(f"Gem Match, {who}: {figures['games']} games from seed {args.seed}")
     if args.physical:
         print("every move also played on 27 simulated tiles: they agreed with the referee")
@@ -60,9 +116,7 @@ def report(args, figures):
         f"turns a game {figures['mean_turns']:.1f}"
     )
     groups = figures["groups_per_game"]
-    print(
-        "groups a game: " + ", ".join(f"{groups[n]:.2f} of {n} gems" for n in TIER_NAMES.values())
-    )
+    print("groups a game: " + ", ".join(f"{count:.2f} of {n} gems" for n, count in groups.items()))
 
 
 __all__ = ["BEST_BOT", "IllegalMove", "bot_class", "game_script"]
