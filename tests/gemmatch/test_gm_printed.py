@@ -228,3 +228,15 @@ def test_playtest_plays_the_printed_variant_and_refuses_what_it_does_not_take(ca
     with pytest.raises(SystemExit):
         main(["playtest", "--game", "gemmatch", "--field", "8", "--games", "1"])
     assert "--field is the printed variant's" in capsys.readouterr().err
+
+
+def test_board_png_saves_each_games_field_and_is_the_printed_variants(tmp_path, capsys):
+    folder = tmp_path / "fields"
+    args = ["playtest", "--game", "gemmatch", "--variant", "printed", "--games", "2"]
+    assert main([*args, "--seed", "5", "--board-png", str(folder)]) == 0
+    pictures = sorted(p.name for p in folder.iterdir())
+    assert pictures == ["seed5.png", "seed6.png"]
+    assert (folder / "seed5.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(SystemExit):
+        main(["playtest", "--game", "gemmatch", "--games", "1", "--board-png", str(folder)])
+    assert "--board-png is the printed variant's" in capsys.readouterr().err

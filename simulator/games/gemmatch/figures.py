@@ -7,6 +7,7 @@ With --against the --bot sits in seat A in even games and in seat B in odd ones 
 player has the first placement, on an empty field), and the figures are also given per bot.
 """
 
+import os
 import sys
 from collections import Counter
 
@@ -15,6 +16,7 @@ from simulator.games.gemmatch.bots import BEST_BOT, bot_class, play_game
 from simulator.games.gemmatch.referee import IllegalMove
 from simulator.games.gemmatch.rules import ENDS, PLAYERS, TIER_NAMES
 from simulator.games.gemmatch.script import game_script
+from simulator.output_path import folder_problem
 from simulator.play.figures import by_bot, ended_fractions, seat_figures, seat_lines
 
 VARIANTS = ("hex", "printed")
@@ -35,13 +37,19 @@ def add_arguments(options):
         help=f"the printed variant's square field, N by N ({printed.FIELD_SIZES[0]}-"
         f"{printed.FIELD_SIZES[-1]}, default {printed.FIELD_SIZE})",
     )
+    options.add_argument(
+        "--board-png",
+        metavar="DIR",
+        help="the printed variant: save each game's field as it ended, DIR/seedN.png",
+    )
 
 
 def play_options(args):
     """The printed variant's options (none for the hex game); bad ones end the run (exit 2)."""
     if args.variant != "printed":
-        if args.field is not None:
-            _refuse("--field is the printed variant's: give --variant printed")
+        for flag, value in (("--field", args.field), ("--board-png", args.board_png)):
+            if value is not None:
+                _refuse(f"{flag} is the printed variant's: give --variant printed")
         return {}
     size = printed.FIELD_SIZE if args.field is None else args.field
     if size not in printed.FIELD_SIZES:
@@ -57,7 +65,9 @@ def play_options(args):
                 f"no printed Gem Match bot called {name!r}; known bots: "
                 + ", ".join(sorted(printed_bots.BOTS))
             )
-    return {"variant": "printed", "field_size": size}
+    if args.board_png is not None and folder_problem(args.board_png):
+        _refuse(f"--board-png {args.board_png}: {folder_problem(args.board_png)}")
+    return {"variant": "printed", "field_size": size, "board_png": args.board_png}
 
 
 def _refuse(message):
@@ -65,9 +75,16 @@ def _refuse(message):
     raise SystemExit(2)
 
 
-def play(seats, seed, players, variant="hex", field_size=None):
+def play(seats, seed, players, variant="hex", field_size=None, board_png=None):
     if variant == "printed":
-        return printed_bots.play_game(None, seed=seed, seats=seats, size=field_size)
+        state = printed_bots.play_game(None, seed=seed, seats=seats, size=field_size)
+        if board_png:
+            from simulator.games.gemmatch.printed_png import save_board
+
+            title = f"Gem Match, printed, {' against '.join(dict.fromkeys(seats))}, seed {seed}: "
+            title += f"A {state.score(0)}, B {state.score(1)}"
+            save_board(state, os.path.join(board_png, f"seed{seed}.png"), title)
+        return state
     return play_game(None, seed=seed, seats=seats)
 
 
