@@ -5,7 +5,9 @@ plays game i from seed S+i with the bots in their seats, writes each game as a s
 A game's playtest module (its descriptor's PLAYTEST) gives the game's parts:
 - `add_arguments(options)`: the options it takes (simulator.sessions.playtest_cli.Options);
 - `BEST_BOT`, `bot_class(name)` (raises a KeyError whose message names the bots there are);
-- `play(seats, seed, players)`: a finished referee, a bot (a name) in each seat;
+- `play(seats, seed, players)`: a finished referee, a bot (a name) in each seat; a game with
+  options of its own gives `play_options(args)`, the keywords `play` then takes (it may set
+  `args.bot` when the options choose another best bot);
 - `IllegalMove`: what its referee raises for a move the rules refuse;
 - `stats(games)`: the figures of finished games, each (referee, bot name per seat);
 - `report(args, figures)`: the figures as text;
@@ -110,6 +112,7 @@ def play_on_tiles(game, parts, state, seed):
 
 def run(args, game, parts):
     """Play the games and print the figures; the exit code."""
+    options = parts.play_options(args) if hasattr(parts, "play_options") else {}
     if args.bot is None:
         args.bot = parts.BEST_BOT
     wrong = problem(args, game, parts.bot_class)
@@ -124,7 +127,7 @@ def run(args, game, parts):
         for i in range(args.games):
             seed = args.seed + i
             seats = seats_of(args, i, players)
-            state = parts.play(seats, seed, players)
+            state = parts.play(seats, seed, players, **options)
             games.append((state, seats))
             if physical:
                 play_on_tiles(game, parts, state, seed)
@@ -152,7 +155,7 @@ def run(args, game, parts):
     for option in ("partner", "against"):  # the seats' options the game takes
         if game.NAME in takers(option):
             figures[option] = getattr(args, option)
-    figures.update(seed=args.seed, physical=physical)
+    figures.update(options, seed=args.seed, physical=physical)
     if args.json:
         print(json.dumps(rounded(figures)))
         return 0

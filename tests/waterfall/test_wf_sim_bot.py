@@ -204,7 +204,7 @@ def test_the_person_sees_only_their_own_hand(make_app):
     game.say = lambda text, kind="info": said.append(text) or say(text, kind)
     settle(app, game)
     state = game.state
-    play_as_person(app, game, turns=12)
+    play_as_person(app, game, turns=20)  # long enough for B to draw
     assert any(ev.player == 1 and ev.drew for ev in state.history), "B never drew"
     texts = " ".join(texts_drawn(app))
     assert "B: hand" in texts and "points hidden" in texts
@@ -220,15 +220,15 @@ def test_the_person_sees_only_their_own_hand(make_app):
 
 def test_the_game_is_saved_as_a_script_that_replays_it(make_app, tmp_path, capsys):
     folder = tmp_path / "games"
-    app = make_app(seed=3, bot="random", scripts=str(folder))
+    app = make_app(seed=10, bot="random", scripts=str(folder))  # its waterfall fits the table
     game = app.controllers[0]
     settle(app, game)
     state = game.state
     play_as_person(app, game)
     assert game.phase == OVER, game.messages
-    finished = folder / "you-random-seed3.wf"
+    finished = folder / "you-random-seed10.wf"
     assert game.saved_scripts == [str(finished)]
-    assert finished.read_text().startswith("# You (A) with random (B), game seed 3: A ")
+    assert finished.read_text().startswith("# You (A) with random (B), game seed 10: A ")
     for mode in (["--rules-only"], []):  # the referee alone, then the simulated tiles
         assert blinks(["session", "run", str(finished), "--json", "-q", *mode]) == 0
         end = json.loads(capsys.readouterr().out)
@@ -240,7 +240,7 @@ def test_the_game_is_saved_as_a_script_that_replays_it(make_app, tmp_path, capsy
     settle(app, game)
     play_as_person(app, game, turns=3)
     app.close()  # the window closes mid-game
-    unfinished = folder / "you-random-seed4.wf"
+    unfinished = folder / "you-random-seed11.wf"
     assert game.saved_scripts == [str(finished), str(unfinished)]
     assert unfinished.read_text().endswith("expect over no\nexpect ended no\n")
     assert blinks(["session", "run", str(unfinished), "--rules-only", "-q"]) == 0

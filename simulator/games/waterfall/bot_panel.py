@@ -3,7 +3,7 @@ person's buttons and the transcript.
 
 Buttons are rebuilt on every draw, so what is clickable is exactly what is shown; a greyed
 button is a move the rules do not allow now (or not your turn). They come in the turn's groups:
-PLAY (a hand tile, or fall), FALL (step left / right), ADD (which hand tile, then where) and
+PLAY (a hand tile, or fall), FALL (step left / right, or done), ADD (which hand tile, then where) and
 SCORE (a hand tile, or done). Of the other players the panel says only what A could see on a
 table: how many tiles they hold and have scored; their scores once the game is over.
 """
@@ -19,7 +19,7 @@ from simulator.games.waterfall.rules import LEFT, PLAYERS, RIGHT, place_name
 STATUS = {**bot_panel.STATUS, "setup": "Dealing and setting up..."}
 PHASE_WORDS = {
     "play": "PLAY tiles for steps, then fall",
-    "fall": "FALL: step down-left or down-right",
+    "fall": "FALL: step down-left or down-right, or done: fall no further",
     "add": "ADD: a hand tile joins the waterfall",
     "score": "SCORE: a tile of a visited gem",
 }
@@ -97,6 +97,7 @@ def _buttons(surface, game, x, y):
             "Step",
             [item("left", mv.step(LEFT))] + [item("right", mv.step(RIGHT))],
         )
+        y = bot_panel.row(surface, game, x, y, "", [item("done", mv.done())])
     elif phase == "add":
         mine = game.your_turn()
         chosen = [

@@ -8,7 +8,7 @@ from games.waterfall import cards
 from simulator.games.waterfall import moves as mv
 from simulator.games.waterfall.observation import event_seen_by
 from simulator.games.waterfall.referee import GameState, IllegalMove
-from simulator.games.waterfall.rules import LEFT, RIGHT, below
+from simulator.games.waterfall.rules import DEFAULT_RULES, LEFT, RIGHT, below
 from simulator.play import bots as play_bots
 from simulator.play.bots import BotTable, play_out
 from simulator.play.bots import bot_seed as seed_of_bot
@@ -24,8 +24,9 @@ class RandomBot(play_bots.RandomPlay, Bot):
 
 class GreedyBot(Bot):
     """Plays its low tiles for steps and keeps the high ones to score; steers its pawn to the
-    tile worth most now (a SCORE it can use, then DRAW or ADD), adds its lowest tile high up in
-    the waterfall and scores its highest matching tiles."""
+    tile worth most now (a SCORE it can use, then DRAW or ADD), falls no further once nothing
+    worth having lies within its steps, adds its lowest tile high up in the waterfall and
+    scores its highest matching tiles."""
 
     name = "greedy"
 
@@ -56,11 +57,15 @@ class GreedyBot(Bot):
 
     def _wanted_steps(self, obs, hand):
         """How far to fall: down to the best tile within reach, as the pawn would go."""
+        return self._reach(obs, hand, 5)[0]
+
+    def _reach(self, obs, hand, most):
+        """(depth, value) of the best tile within `most` steps, as the pawn would go."""
         here = obs.pawns[self.player]
         water = obs.waterfall
         best_depth, best_value = 1, -1.0
         place, visited = here, set(obs.visited)
-        for depth in range(1, 6):
+        for depth in range(1, most + 1):
             if place is None:
                 nxt = (0, 0)
             else:
@@ -76,7 +81,7 @@ class GreedyBot(Bot):
             if cards.action_of(water[nxt]) == cards.STOP:
                 break
             place = nxt
-        return best_depth
+        return best_depth, best_value
 
     def _value(self, place, water, hand, visited):
         if place not in water:
@@ -96,6 +101,8 @@ class GreedyBot(Bot):
         return 0.2
 
     def _step(self, obs, hand):
+        if mv.done() in obs.legal_moves() and self._reach(obs, hand, obs.steps)[1] < STOP_BELOW:
+            return mv.done()
         options = obs.step_options()
         if len(options) == 1:
             return mv.step(options[0])
@@ -108,6 +115,9 @@ class GreedyBot(Bot):
                 key=lambda s: (self._value(below(here, s), water, hand, visited), s == LEFT),
             )
         )
+
+
+STOP_BELOW = 0.5  # fall no further when the best tile within the steps left is worth less
 
 
 def _lowest(hand):
@@ -127,10 +137,10 @@ def bot_seed(deal_seed, player):
     return seed_of_bot(deal_seed, player, 0x3A7E)
 
 
-def play_game(bot, seed=0, players=2, deck=None, start=0, seats=None):
+def play_game(bot, seed=0, players=2, deck=None, start=0, seats=None, rules=DEFAULT_RULES):
     """One game, `bot` (a class or name) in every seat unless `seats` lists a class per seat;
     the final GameState."""
-    state = GameState(players=players, seed=seed, deck=deck, start=start)
+    state = GameState(players=players, seed=seed, deck=deck, start=start, rules=rules)
     classes = seats or [bot_class(bot)] * players
     bots = [bot_class(c)(p, bot_seed(seed, p)) for p, c in enumerate(classes)]
     return play_out(state, bots, seed, IllegalMove, event_seen_by)

@@ -6,17 +6,27 @@ simulated tiles, as people would, and the tiles are checked against the referee.
 
 from simulator.games.waterfall.bots import BEST_BOT, bot_class, play_game
 from simulator.games.waterfall.referee import IllegalMove
-from simulator.games.waterfall.rules import ENDS
+from simulator.games.waterfall.rules import ENDS, RULES
 from simulator.games.waterfall.script import game_script
 from simulator.play.figures import ended_fractions, mean_err
 
 
 def add_arguments(options):
     options.standard("players", "physical", "scripts")
+    options.add_argument(
+        "--rules",
+        choices=RULES,
+        action="append",
+        help="a rules option, as a script's `rules` line (docs/waterfall.md#rules-options)",
+    )
 
 
-def play(seats, seed, players):
-    return play_game(None, seed=seed, players=players, seats=seats)
+def play_options(args):
+    return {"rules": tuple(sorted(set(args.rules or ())))}
+
+
+def play(seats, seed, players, rules=()):
+    return play_game(None, seed=seed, players=players, seats=seats, rules=rules)
 
 
 def script_names(seats, players, seed):
@@ -51,8 +61,10 @@ def stats(games):
 
 
 def report(args, figures):
+    rules = "".join(f", rules {r}" for r in figures["rules"])
     print(
-        f"Waterfall, {figures['players']} players, {args.bot}: {figures['games']} games from seed {args.seed}"
+        f"Waterfall, {figures['players']} players{rules}, {args.bot}: "
+        f"{figures['games']} games from seed {args.seed}"
     )
     if args.physical:
         print("every move also played on 27 simulated tiles: they agreed with the referee")

@@ -4,6 +4,7 @@ play N        put hand tile N (1-based) on the discard pile: its number adds ste
 fall          stop playing and start falling (needs a step)
 step left     fall to the place down-left (step right: down-right; from above the
               waterfall both lead to the start tile, and only `step left` is offered)
+done          FALL: fall no further (after a step; the steps played are only allowed)
 add N at R.I  ADD: hand tile N joins the waterfall at row R, place I
 score N       SCORE: hand tile N goes to the score pile (its gem was visited this turn)
 done          SCORE: score no more

@@ -45,7 +45,13 @@ class TilesRunner(OnTiles, RulesRunner):
             return None
         w = self.world
         self.rng = random.Random(seed ^ 0x7117)
-        state = GameState(players=setup["players"], seed=seed, deck=deck, start=setup["start"])
+        state = GameState(
+            players=setup["players"],
+            seed=seed,
+            deck=deck,
+            start=setup["start"],
+            rules=setup["rules"],
+        )
         self.state = state
         top = self.tile_of[state.waterfall[(0, 0)]]
         w.place(top, *TOP, rotation=0)

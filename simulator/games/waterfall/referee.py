@@ -14,6 +14,7 @@ from games.waterfall import cards
 from simulator.games.waterfall import moves as mv
 from simulator.games.waterfall.observation import Observation
 from simulator.games.waterfall.rules import (
+    DEFAULT_RULES,
     DRAW_COUNT,
     END_TILES,
     HAND_SIZE,
@@ -23,7 +24,9 @@ from simulator.games.waterfall.rules import (
     MIN_PLAYERS,
     PLAYERS,
     RIGHT,
+    RULES,
     SCORE_LIMIT,
+    STEP_FIRST,
     above,
     below,
     place_name,
@@ -50,6 +53,7 @@ class Event:
         "player",
         "reshuffled",
         "scored",
+        "stopped",
         "turn_over",
     )
 
@@ -63,6 +67,7 @@ class Event:
         self.action = None  # the action that place's tile ran
         self.exited = False  # the pawn fell out at the bottom (back above the waterfall)
         self.scored = None  # the kind scored
+        self.stopped = 0  # steps left unused when the player fell no further (done)
         self.turn_over = False
 
     def describe(self, hide_draws=False):
@@ -71,6 +76,8 @@ class Event:
             text += f": enters {place_name(self.entered)}, {cards.ACTIONS[self.action]}"
         if self.exited:
             text += ": falls out at the bottom, back to the top"
+        if self.stopped:
+            text += f": falls no further, {self.stopped} step(s) unused"
         if self.drew:
             shown = (
                 f"{len(self.drew)} tile(s)" if hide_draws else " ".join(map(cards.name, self.drew))
@@ -97,9 +104,18 @@ def setup_order(deck, players):
 
 
 class GameState(PointsGame):
-    def __init__(self, players=2, seed=0, deck=None, start=0):
+    """`rules`: the named rules options in play (rules.RULES; docs/waterfall.md#rules-options)."""
+
+    def __init__(self, players=2, seed=0, deck=None, start=0, rules=DEFAULT_RULES):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"Waterfall is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        unknown = sorted(set(rules) - set(RULES))
+        if unknown:
+            raise ValueError(
+                f"no Waterfall rules option {unknown[0]!r} (there are {', '.join(RULES)})"
+            )
+        self.rules = tuple(sorted(rules))
+        self.draw_first = STEP_FIRST not in rules
         deck = deck_to_deal(
             deck,
             seed,
@@ -154,6 +170,12 @@ class GameState(PointsGame):
         both = all(self.blocked(t) for t in targets.values())
         return [s for s in (LEFT, RIGHT) if both or not self.blocked(targets[s])]
 
+    def may_stop(self):
+        """Whether the falling player may fall no further: the steps played are how many they
+        are *allowed* to fall (the seed), once the pawn has taken a step. The single step of a
+        player with no tile in hand is no choice."""
+        return self.phase == FALLING and not self.single_step and self.stepped
+
     def _scorable(self):
         hand = self.hands[self.current]
         return [i + 1 for i, t in enumerate(hand) if cards.gem_of(self.kinds[t]) in self.visited]
@@ -165,7 +187,8 @@ class GameState(PointsGame):
             out = [mv.play(s) for s in range(1, n + 1)]
             return out + [mv.fall()] if self.steps else out
         if phase == FALLING:
-            return [mv.step(s) for s in self.step_options()]
+            steps = [mv.step(s) for s in self.step_options()]
+            return steps + [mv.done()] if self.may_stop() else steps
         if phase == ADDING:
             places = self.open_places()
             return [mv.add(s, p) for s in range(1, n + 1) for p in places]
@@ -192,6 +215,10 @@ class GameState(PointsGame):
             self.phase = FALLING
         elif move.kind == mv.STEP:
             self._step(move.side, ev)
+        elif self.phase == FALLING:  # done: fall no further
+            ev.stopped = self.steps
+            self.steps = 0
+            self._end_turn(ev)
         elif move.kind == mv.ADD:
             self.waterfall[move.place] = hand.pop(move.slot - 1)
             self._go_on(ev)
@@ -218,6 +245,8 @@ class GameState(PointsGame):
         if phase == FALLING:
             if move.kind == mv.STEP:
                 return self._why_not_step(move.side)
+            if move.kind == mv.DONE:
+                return self._why_not_stop()
             return "the pawn is falling: step left or step right"
         if phase == ADDING:
             if move.kind == mv.ADD:
@@ -226,6 +255,12 @@ class GameState(PointsGame):
         if move.kind == mv.SCORE:
             return "SCORE takes a hand tile whose gem the pawn visited this turn"
         return "SCORE: score a hand tile (score N) or stop (done)"
+
+    def _why_not_stop(self):
+        """Why the pawn may not fall no further (done) now: which rule applied."""
+        if self.single_step:
+            return "with no tile in hand the one step is no choice: step, then draw a tile"
+        return "take at least one step before falling no further (done)"
 
     def _why_not_step(self, side):
         """Why the pawn may not step to `side`: from above the waterfall there is one way down
@@ -251,6 +286,7 @@ class GameState(PointsGame):
             return
         self.pawns[p] = target
         self.steps -= 1
+        self.stepped = True
         kind = self.kinds[self.waterfall[target]]
         ev.entered = target
         ev.action = action = cards.action_of(kind)
@@ -294,6 +330,8 @@ class GameState(PointsGame):
 
     def _end_turn(self, ev):
         ev.turn_over = True
+        if self.single_step and not self.draw_first:  # rules step-first: the step, then the draw
+            self._draw(self.current, ev)
         self.turns += 1
         if len(self.waterfall) >= END_TILES:
             self.ended = "twenty"
@@ -312,11 +350,13 @@ class GameState(PointsGame):
         self.steps = 0
         self.visited = set()
         self.scored_now = 0
+        self.stepped = False
         self.phase = PLAYING
-        if not self.hands[self.current]:
-            # no tile in hand: a single step, and draw a tile (the hands are dealt, so never
-            # on the first turn: `ev` is the move that ended the turn before)
-            if ev is not None:
+        # no tile in hand: draw a tile and fall a single step (with rules step-first the draw
+        # comes as the turn ends; the hands are dealt, so never on the first turn)
+        self.single_step = not self.hands[self.current]
+        if self.single_step:
+            if self.draw_first and ev is not None:
                 self._draw(self.current, ev)
             self.steps = 1
             self.phase = FALLING

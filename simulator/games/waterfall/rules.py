@@ -18,6 +18,11 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4
 PLAYERS = ("A", "B", "C", "D")
 LEFT, RIGHT = "left", "right"
 
+# rules options, by the word of a script's `rules` line and of `--rules` (docs/waterfall.md)
+STEP_FIRST = "step-first"  # no tile in hand: step, then draw, as the seed orders them
+RULES = (STEP_FIRST,)
+DEFAULT_RULES = ()  # draw, then step: the seed's order stalls (docs/waterfall.md#rules-options)
+
 ENDS = ("twenty", "deck", "turns")  # why a game ended: 20 tiles, deck spent, turn limit
 
 

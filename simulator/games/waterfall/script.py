@@ -15,6 +15,7 @@ from simulator.games.waterfall.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     PLAYERS,
+    RULES,
     parse_place,
     place_name,
 )
@@ -26,7 +27,7 @@ from simulator.sessions.script import (
     seat_word,
 )
 
-SETUP_KINDS = ("players", "seed", "deck", "deal", "start")
+SETUP_KINDS = ("players", "seed", "deck", "deal", "start", "rules")
 SHAPES = ("blob", "line", "ring", "random")
 TILE_STATES = ("undealt", "dealing", "uncertain", "card", "revealed", "waterfall")
 EXPECTS = ("score", "hand", "pawn", "waterfall", "draw", "over", "ended", "turn")
@@ -82,6 +83,11 @@ def parse_line(line, code):
         if n != 2:
             raise ScriptError(line, "expected `start A` (or B, C, D)")
         return Statement(line, "start", code, _player(line, words[1]))
+    if head == "rules":
+        chosen = tuple(sorted({w.lower() for w in words[1:]}))
+        if not chosen or any(w not in RULES for w in chosen):
+            raise ScriptError(line, f"expected `rules OPTION` ({', '.join(RULES)})")
+        return Statement(line, "rules", code, chosen)
     if head == "expect":
         return _expect(line, code, words)
     if len(head) == 1 and head.upper() in PLAYERS and n >= 2:
@@ -89,7 +95,7 @@ def parse_line(line, code):
             line, "move", code, player=_player(line, words[0]), move=_move(line, words[1:])
         )
     raise ScriptError(
-        line, "expected players, seed, deck, deal, start, a move (A play 1) or expect"
+        line, "expected players, seed, deck, deal, start, rules, a move (A play 1) or expect"
     )
 
 
@@ -153,7 +159,14 @@ class RulesRunner(runner.RulesRunner):
     plays it on the tiles."""
 
     NAME, TITLE = "waterfall", "Waterfall"
-    SETUP = (("players", 2), ("seed", 0), ("deck", None), ("deal", "blob"), ("start", 0))
+    SETUP = (
+        ("players", 2),
+        ("seed", 0),
+        ("deck", None),
+        ("deal", "blob"),
+        ("start", 0),
+        ("rules", ()),
+    )
     IllegalMove = IllegalMove
 
     def headline(self, setup):
@@ -162,7 +175,11 @@ class RulesRunner(runner.RulesRunner):
     def deal(self, setup):
         """Start the game (on the tiles: deal them first); return the GameState or None."""
         return GameState(
-            players=setup["players"], seed=setup["seed"], deck=setup["deck"], start=setup["start"]
+            players=setup["players"],
+            seed=setup["seed"],
+            deck=setup["deck"],
+            start=setup["start"],
+            rules=setup["rules"],
         )
 
     def opening(self):
@@ -192,7 +209,7 @@ def game_script(state, title, seed=0):
         f"seed {seed}",
         "deck " + " ".join(cards.name(k) for k in state.kinds),
         f"start {PLAYERS[state.history[0].player] if state.history else 'A'}",
-    ]
+    ] + [f"rules {' '.join(state.rules)}"] * bool(state.rules)
     ends = [f"expect score {PLAYERS[p]} {state.score(p)}" for p in range(state.players)]
     ends += [f"expect waterfall {len(state.waterfall)}", f"expect draw {len(state.pile)}"]
     return scripts_out.game_script(state, title, setup, ends + scripts_out.how_it_ended(state))
