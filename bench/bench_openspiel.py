@@ -13,6 +13,23 @@ import time
 from simulator.games.lostgems.playtest import run_games
 
 BOTS = {"conventions": "conventions", "mcts": "openspiel:mcts", "ismcts": "openspiel:ismcts"}
+WORDS = {
+    "conventions": "our conventions bot",
+    "mcts": "OpenSpiel's MCTS",
+    "ismcts": "OpenSpiel's IS-MCTS",
+}
+
+FIGURES = {}
+for _key, _words in WORDS.items():
+    FIGURES[f"vs_openspiel_{_key}_mean"] = (
+        f"Lost Gems' mean score with {_words} in both seats.",
+        "—",
+    )
+    FIGURES[f"vs_openspiel_{_key}_perfect_pct"] = (
+        f"% of those games that scored 9 ({_words}).",
+        "—",
+    )
+    FIGURES[f"vs_openspiel_{_key}_s_per_game"] = (f"Wall s a game takes {_words}.", "—")
 
 
 def run(quick):
