@@ -1,7 +1,7 @@
 """OpenSpiel's bots on Lost Gems (simulator/envs/bots.py), the long runs the suite leaves out.
 
 For each of openspiel:mcts and openspiel:ismcts, and our conventions bot beside them, both
-seats the same bot, over the deals of seeds 0..N-1 (N = 20, 2 with --quick):
+seats the same bot, over the deals of seeds 0..N-1 (N = 20, 1 with --quick):
 - vs_openspiel_<bot>_mean: mean score of 9, and vs_openspiel_<bot>_perfect_pct: % of 9-point
   games (machine-independent; docs/research.md keeps the 20-game figures);
 - vs_openspiel_<bot>_s_per_game: wall-clock seconds a game on this machine.
@@ -33,7 +33,7 @@ for _key, _words in WORDS.items():
 
 
 def run(quick):
-    games = 2 if quick else 20
+    games = 1 if quick else 20
     out = {}
     for key, name in BOTS.items():
         start = time.perf_counter()
