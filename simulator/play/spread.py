@@ -9,6 +9,10 @@ installed as the driver has it (docs/playtests.md says how to start one). Ctrl-C
 tasks still out, shuts down the instance it started, and hands back the chunks that finished.
 """
 
+import contextlib
+import signal
+import threading
+
 LOCAL = "local"
 WAIT_S = 0.5  # how often the driver looks up from waiting, to report progress
 
@@ -37,37 +41,66 @@ def play_on_ray(play, chunks, address, cpus=None, progress=None):
     started_here = not ray.is_initialized()
     results = [None] * len(chunks)
     pending = []
+    with ctrl_c_as_a_flag() as stopped:
+        try:
+            if started_here:
+                try:
+                    ray.init(**_init_options(address, cpus))
+                except (ConnectionError, RuntimeError, ValueError) as exc:
+                    raise RuntimeError(f"cannot start Ray at {address!r}: {exc}") from None
+                stopped.arm()  # again: Ray's native start-up may have taken the signal over
+            remote = ray.remote(num_cpus=1, max_retries=0)(_call)
+            refs = []
+            for args, _count in chunks:
+                if stopped.is_set():
+                    break
+                refs.append(remote.remote(play, args))
+                pending.append(refs[-1])
+            index = {ref: i for i, ref in enumerate(refs)}
+            done = 0
+            while pending and not stopped.is_set():
+                ready, pending = ray.wait(pending, num_returns=1, timeout=WAIT_S)
+                for ref in ready:
+                    i = index[ref]
+                    results[i] = ray.get(ref)
+                    done += chunks[i][1]
+                if ready and progress:
+                    progress(done)
+            if stopped.is_set():
+                for ref in pending:
+                    ray.cancel(ref, force=True)
+                raise Interrupted(
+                    [(chunks[i][0], got) for i, got in enumerate(results) if got is not None]
+                )
+            return results
+        finally:
+            if started_here and ray.is_initialized():
+                ray.shutdown()  # ends the workers, and the instance itself when it was local
+
+
+@contextlib.contextmanager
+def ctrl_c_as_a_flag():
+    """Ctrl-C sets an Event instead of raising KeyboardInterrupt, for as long as this lasts (in
+    the main thread; elsewhere Ctrl-C cannot reach it anyway): Ray's driver runs native code
+    that a KeyboardInterrupt raised at a random point can leave in a state that aborts the
+    process, so the loop looks at the flag between its short waits instead."""
+    stopped = _Flag()
+    if threading.current_thread() is not threading.main_thread():
+        yield stopped
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    stopped.arm()
     try:
-        if started_here:
-            try:
-                ray.init(**_init_options(address, cpus))
-            except (ConnectionError, RuntimeError, ValueError) as exc:
-                raise RuntimeError(f"cannot start Ray at {address!r}: {exc}") from None
-        remote = ray.remote(num_cpus=1, max_retries=0)(_call)
-        refs = []
-        for args, _count in chunks:
-            refs.append(remote.remote(play, args))
-            pending.append(refs[-1])
-        index = {ref: i for i, ref in enumerate(refs)}
-        done = 0
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1, timeout=WAIT_S)
-            for ref in ready:
-                i = index[ref]
-                results[i] = ray.get(ref)
-                done += chunks[i][1]
-            if ready and progress:
-                progress(done)
-        return results
-    except KeyboardInterrupt:
-        for ref in pending:
-            ray.cancel(ref, force=True)
-        raise Interrupted(
-            [(chunks[i][0], got) for i, got in enumerate(results) if got is not None]
-        ) from None
+        yield stopped
     finally:
-        if started_here and ray.is_initialized():
-            ray.shutdown()  # ends the workers, and the instance itself when it was local
+        signal.signal(signal.SIGINT, previous)
+
+
+class _Flag(threading.Event):
+    def arm(self):
+        """Make Ctrl-C set this flag (main thread only)."""
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, lambda *_: self.set())
 
 
 def _init_options(address, cpus):
