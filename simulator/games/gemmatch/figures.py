@@ -117,7 +117,7 @@ def report(args, figures):
     who = seats_words(args)
     if figures.get("variant") == "printed":
         size = figures["field_size"]
-        who = f"printed, a {size} by {size} field, {who}"
+        who = f"printed, field {size} by {size}, {who}"
     print(f"Gem Match, {who}: {figures['games']} games from seed {args.seed}")
     if args.physical:
         print("every move also played on 27 simulated tiles: they agreed with the referee")
