@@ -101,25 +101,31 @@ class Terminal:
         os.close(self.master)
 
 
-def test_ctrl_c_on_ray_keeps_the_finished_games_figures_and_leaves_nothing_running(ray_home):
+def interrupted_playtest(args, env=None, start_s=240, end_s=120):
+    """Run `blinks playtest ARGS` with stderr on a terminal, Ctrl-C it once its progress line
+    shows finished games, and return (exit status, stdout, what the terminal showed)."""
     terminal = Terminal()
     proc = subprocess.Popen(
-        BLINKS + ["--games", "200000", "--seed", "0", "--json", "--ray", "local", "-j", "2"],
-        stdout=subprocess.PIPE,
-        stderr=terminal.slave,
-        text=True,
-        env=dict(os.environ, RAY_TMPDIR=ray_home),
+        BLINKS + args, stdout=subprocess.PIPE, stderr=terminal.slave, text=True, env=env
     )
     try:
-        assert wait_until(lambda: terminal.games_done() > 0, 240), terminal.seen[-300:]
+        assert wait_until(lambda: terminal.games_done() > 0, start_s), terminal.seen[-300:]
         proc.send_signal(signal.SIGINT)
-        out, _ = proc.communicate(timeout=120)
+        out, _ = proc.communicate(timeout=end_s)
     finally:
         if proc.poll() is None:
             proc.kill()
         terminal.close()
-    assert proc.returncode == 130, terminal.seen[-300:]
-    assert b"blinks playtest: interrupted after " in terminal.seen
+    return proc.returncode, out, terminal.seen
+
+
+def test_ctrl_c_on_ray_keeps_the_finished_games_figures_and_leaves_nothing_running(ray_home):
+    code, out, seen = interrupted_playtest(
+        ["--games", "200000", "--seed", "0", "--json", "--ray", "local", "-j", "2"],
+        env=dict(os.environ, RAY_TMPDIR=ray_home),
+    )
+    assert code == 130, seen[-300:]
+    assert b"blinks playtest: interrupted after " in seen
     figures = json.loads(out)
     assert figures["interrupted"] is True and 0 < figures["games"] < 200000
     assert figures["games"] % 250 == 0  # whole chunks only
@@ -127,22 +133,8 @@ def test_ctrl_c_on_ray_keeps_the_finished_games_figures_and_leaves_nothing_runni
 
 
 def test_ctrl_c_in_one_process_keeps_the_finished_games_figures():
-    terminal = Terminal()
-    proc = subprocess.Popen(
-        BLINKS + ["--games", "200000", "--json"],
-        stdout=subprocess.PIPE,
-        stderr=terminal.slave,
-        text=True,
-    )
-    try:
-        assert wait_until(lambda: terminal.games_done() > 0, 120), terminal.seen[-300:]
-        proc.send_signal(signal.SIGINT)
-        out, _ = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        terminal.close()
-    assert proc.returncode == 130, terminal.seen[-300:]
+    code, out, seen = interrupted_playtest(["--games", "200000", "--json"], start_s=120, end_s=60)
+    assert code == 130, seen[-300:]
     figures = json.loads(out)
     assert figures["interrupted"] is True and figures["games"] > 0
 
