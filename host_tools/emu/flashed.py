@@ -13,10 +13,11 @@ import os
 import shutil
 import tempfile
 
+from host_tools.emu.node_env import cache_root
+
 
 def cache_dir():
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "blinks", "emu-flash")
+    return os.path.join(cache_root(), "emu-flash")
 
 
 def flash_image_path(image, firmware, folder=None):

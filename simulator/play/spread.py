@@ -31,16 +31,17 @@ def _call(play, args):
 
 
 def play_on_ray(play, chunks, address, cpus=None, progress=None):
-    """[play(*args) for args, _count in chunks], each chunk a Ray task; `progress(done)` gets
-    the games finished so far (the counts of the chunks done). `address` is LOCAL for an
-    instance of this machine with `cpus` CPUs (None: all), else a cluster's address
-    (`ray start --head` prints it). Raises Interrupted on Ctrl-C, RuntimeError when Ray cannot
-    start or reach the cluster."""
+    """[play(*args) for _key, args in chunks], each chunk a Ray task whose result is a list of
+    one entry a game; `progress(done)` gets the games finished so far. `address` is LOCAL for
+    an instance of this machine with `cpus` CPUs (None: all), else a cluster's address (`ray
+    start --head` prints it). Raises Interrupted on Ctrl-C, holding (key, results) of each
+    chunk done (the key is the caller's: its first seed, say), and RuntimeError when Ray
+    cannot start or reach the cluster."""
     import ray
 
     started_here = not ray.is_initialized()
     results = [None] * len(chunks)
-    pending = []
+    refs = []
     with ctrl_c_as_a_flag() as stopped:
         try:
             if started_here:
@@ -50,20 +51,19 @@ def play_on_ray(play, chunks, address, cpus=None, progress=None):
                     raise RuntimeError(f"cannot start Ray at {address!r}: {exc}") from None
                 stopped.arm()  # again: Ray's native start-up may have taken the signal over
             remote = ray.remote(num_cpus=1, max_retries=0)(_call)
-            refs = []
-            for args, _count in chunks:
+            for _key, args in chunks:
                 if stopped.is_set():
                     break
                 refs.append(remote.remote(play, args))
-                pending.append(refs[-1])
             index = {ref: i for i, ref in enumerate(refs)}
+            pending = list(refs)
             done = 0
             while pending and not stopped.is_set():
                 ready, pending = ray.wait(pending, num_returns=1, timeout=WAIT_S)
                 for ref in ready:
                     i = index[ref]
                     results[i] = ray.get(ref)
-                    done += chunks[i][1]
+                    done += len(results[i])
                 if ready and progress:
                     progress(done)
             if stopped.is_set():

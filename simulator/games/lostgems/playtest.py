@@ -163,12 +163,11 @@ def share_out(
         # a chunk may be a single game: slow bots (search) then spread over every worker
         workers = jobs if jobs > 1 else 8
         chunk = max(1, min(most, games // (workers * 16)))
-        starts = list(range(seed, seed + games, chunk))
         parts = [
-            ((bot_name, min(chunk, seed + games - s), s), min(chunk, seed + games - s))
-            for s in starts
+            (start, (bot_name, min(chunk, seed + games - start), start))
+            for start in range(seed, seed + games, chunk)
         ]
-        got = play_on_ray(play, parts, ray, cpus=jobs or None, progress=progress)
+        got = play_on_ray(play, parts, ray, cpus=jobs, progress=progress)
         return [result for part in got for result in part]
     chunk = max(fewest, min(most, games // (jobs * 16)))
     if jobs <= 1 or games < 2 * chunk:
