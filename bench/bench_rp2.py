@@ -76,6 +76,8 @@ FIGURES = {
 def _setup():
     sys.path.insert(0, ROOT)
     sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    # the emulated-tile tests' helpers, and the tests' own modules they import (as under pytest)
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
     sys.path.insert(0, os.path.join(ROOT, "tests", "emu"))
 
 

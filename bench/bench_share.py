@@ -51,7 +51,9 @@ class ShareUnfinished(RuntimeError):
 
 
 def _setup():
-    for path in (ROOT, os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests", "emu")):
+    # the emulated-tile tests' helpers, and the tests' own modules they import (as under pytest)
+    tests = os.path.join(ROOT, "tests")
+    for path in (ROOT, os.path.join(ROOT, "firmware"), tests, os.path.join(tests, "emu")):
         if path not in sys.path:
             sys.path.insert(0, path)
 
