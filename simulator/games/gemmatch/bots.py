@@ -64,7 +64,7 @@ _gains = {}  # (signature, gems, rotation, room) -> placement_gain's answer
 def placement_gain(outlook, cell, gems, rotation, room):
     """placement_gain_of, remembered: the same few neighbourhoods and tokens come up over and
     over in a game and from game to game."""
-    key = (outlook.signature[cell], tuple(gems), rotation, room)
+    key = (outlook.signature[cell], gems, rotation, room)
     found = _gains.get(key)
     if found is None:
         if len(_gains) > 200_000:
@@ -125,23 +125,56 @@ def best_score_for(field, hand, improved, room, outlook=None):
     return max([0.0, *bests.values()])
 
 
+_cell_gains = {}  # (signature, gems, room) -> best_gain_at's answer
+
+
+def best_gain_at(outlook, cell, gems, room):
+    """The most a token showing `gems` makes on `cell` in any rotation, or None when no
+    rotation makes a group; remembered like placement_gain, by the cell's signature."""
+    key = (outlook.signature[cell], gems, room)
+    if key in _cell_gains:
+        return _cell_gains[key]
+    best = None
+    for rotation in range(6):
+        made, makes = placement_gain_of(outlook, cell, gems, rotation, room)
+        if makes and (best is None or made > best):
+            best = made
+    if len(_cell_gains) > 200_000:
+        _cell_gains.clear()
+    _cell_gains[key] = best
+    return best
+
+
 def cell_bests(outlook, hand, improved, room):
     """{cell: the most the hand could make there} for the outlook's cells where it makes any
     group: the rest of best_score_for, kept per cell so that a field one token larger need only
     look again around that token (CarefulBot._weigh_reply)."""
     bests = {}
     for gems, up in zip(hand, improved):
+        gems = tuple(gems)
         cost = KEEP_VALUE if up else 0.0
         for cell in outlook.cells:
             if not outlook.may_make(cell, gems):
                 continue
-            for rotation in range(6):
-                made, makes = placement_gain(outlook, cell, gems, rotation, room)
-                if makes:
-                    value = made - cost
-                    if value > bests.get(cell, value - 1.0):
-                        bests[cell] = value
+            made = best_gain_at(outlook, cell, gems, room)
+            if made is not None:
+                value = made - cost
+                if value > bests.get(cell, value - 1.0):
+                    bests[cell] = value
     return bests
+
+
+def distinct_rotations(gems):
+    """The rotations of a side that show different gems, first of each kind: a symmetric
+    side's turned copies are the same placement."""
+    shown = []
+    out = []
+    for rotation in range(6):
+        looks = tuple(gems[(d - rotation) % 6] for d in range(6))
+        if looks not in shown:
+            shown.append(looks)
+            out.append(rotation)
+    return out
 
 
 def best_reply_after(field, base, cell, placed, hand, improved, room):
@@ -167,13 +200,10 @@ class GreedyBot(Bot):
     def act(self, obs):
         if obs.phase == "resolve":
             return self._resolve(obs)
-        moves = obs.legal_moves()
-        if moves == [mv.skip()]:
-            return moves[0]
         choice, value = self._place(obs)
         if obs.phase == "extra" and (choice is None or value <= 0.0):
             return mv.pass_()
-        return choice
+        return mv.skip() if choice is None else choice  # no token in hand, or no open cell
 
     # --- placing -----------------------------------------------------------------------------
     def _place(self, obs):
@@ -183,23 +213,19 @@ class GreedyBot(Bot):
         improved = obs.improved_in_hand()
         room = HAND_LIMIT - len(hand) + 1  # the token placed leaves the hand
         scored = []
+        noise = self.rng.random
         for slot, (gems, up) in enumerate(zip(hand, improved), 1):
+            gems = tuple(gems)
             cost = KEEP_VALUE if up else 0.0
-            seen = set()
+            rotations = distinct_rotations(gems)
             for cell in outlook.cells:
-                possible = outlook.may_make(cell, gems)
-                for rotation in range(6):
-                    shown = tuple(gems[(d - rotation) % 6] for d in range(6))
-                    if (cell, shown) in seen:
-                        continue  # a turned copy of a symmetric side
-                    seen.add((cell, shown))
-                    made, makes = (
-                        placement_gain(outlook, cell, gems, rotation, room)
-                        if possible
-                        else (0.0, False)
-                    )
-                    value = made - cost + self.rng.random() * 0.01
-                    scored.append((value, slot, cell, rotation, makes))
+                if not outlook.may_make(cell, gems):
+                    for rotation in rotations:
+                        scored.append((noise() * 0.01 - cost, slot, cell, rotation, False))
+                    continue
+                for rotation in rotations:
+                    made, makes = placement_gain(outlook, cell, gems, rotation, room)
+                    scored.append((made - cost + noise() * 0.01, slot, cell, rotation, makes))
         if not scored:
             return None, 0.0
         scored.sort(reverse=True)

@@ -70,8 +70,7 @@ class Outlook:
     def may_make(self, cell, gems):
         """False when a token showing `gems` cannot make a group on `cell` in any rotation (none
         of its colours faces the cell): most cells, so the bots skip them without a search."""
-        facing = self.colours[cell]
-        return any(gem in facing for gem in gems)
+        return not self.colours[cell].isdisjoint(gems)
 
     def groups_made(self, cell, gems, rotation):
         """The groups of 3 or more that a token showing `gems`, placed on `cell` with this
