@@ -25,7 +25,8 @@ except ImportError:  # CPython: const() marks MicroPython's compile-time constan
 
 GEM_COLORS = (colors.RED, colors.GREEN, colors.BLUE)
 ACTION_COLORS = (colors.WHITE, colors.CYAN, colors.YELLOW, colors.ORANGE)
-PLAYER_COLORS = (colors.rgb(255, 60, 0), colors.MAGENTA, colors.rgb(140, 255, 0), colors.WHITE)
+# A red, apart from STOP's orange; no card is red on all six faces, so a red tile is a pawn
+PLAYER_COLORS = (colors.RED, colors.MAGENTA, colors.rgb(140, 255, 0), colors.WHITE)
 BACK = colors.dim(colors.BLUE, 50)  # a dealt tile face down (in a hand or the draw pile)
 SPOT = colors.WHITE  # where a hand tile may attach (blinking)
 

@@ -40,8 +40,8 @@ class BotGame(bot_game.BotGame):
 
     HELP = (
         "Your move: the buttons above",
-        "The tiles move themselves; captions",
-        "  name waterfall places (row.index)",
+        "The tiles move themselves; captions name",
+        "  waterfall places (row.index) and slots",
         "Space pause  N step  S speed  D links",
         "Esc quit",
     )
@@ -94,7 +94,8 @@ class BotGame(bot_game.BotGame):
         return game_script(self.state, title, self.seed)
 
     def marks(self, tid):
-        """Waterfall tiles get their place (row.index); A's hand tiles their slot."""
+        """Waterfall tiles get their place (row.index); A's hand tiles their slot's number,
+        short enough to sit in the gap under a hand that zigzags."""
         state, ref = self.state, self.table.ref_of.get(tid)
         if state is None or ref is None:
             return []
@@ -102,7 +103,7 @@ class BotGame(bot_game.BotGame):
             if r == ref:
                 return [place_name(place)]
         if ref in state.hands[PERSON]:
-            return [f"slot {state.hands[PERSON].index(ref) + 1}"]
+            return [str(state.hands[PERSON].index(ref) + 1)]
         return []
 
     def draw_panel(self, surface, panel, x, y):
