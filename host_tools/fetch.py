@@ -24,6 +24,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+from simulator.cache_folder import cache_root
+
 CHUNK = 1 << 16
 TIMEOUT_S = 30  # longest wait for the server at any one moment
 USER_AGENT = "blinks-tiles (fetching a pinned file)"  # some sites refuse Python's default
@@ -42,8 +44,7 @@ class FetchError(RuntimeError):
 
 
 def cache_dir():
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "blinks", "rp2")
+    return os.path.join(cache_root(), "rp2")
 
 
 def sha256_of(path):
@@ -93,38 +94,33 @@ def fetch(pin, folder=None, say=None, progress=True):
         for stale in glob.glob(os.path.join(folder, f".{pin.filename}.*.part")):
             with contextlib.suppress(OSError):
                 os.remove(stale)  # a download killed outright (kill -9, power cut)
-        path = cached_path(pin, folder)
-        say(f"Fetching {pin.what}\n  from {pin.url}\n  licence: {pin.licence}\n  into {path}")
+        say(
+            f"Fetching {pin.what}\n  from {pin.url}\n  licence: {pin.licence}\n  into {cached_path(pin, folder)}"
+        )
         parts = []
         try:
             part = _part(folder, pin, parts)
             _download(pin, part, progress)
-            if pin.decode is not None:
-                with open(part, "rb") as f:
-                    source = f.read()
-                try:
-                    data = pin.decode(source)
-                except ValueError as exc:
-                    raise FetchError(
-                        f"{pin.url} is not the source expected for {pin.what} ({exc}); "
-                        "nothing was kept"
-                    ) from None
-                part = _part(folder, pin, parts)
-                with open(part, "wb") as f:
-                    f.write(data)
-            actual = sha256_of(part)
-            if actual != pin.sha256:
-                raise FetchError(
-                    f"{pin.what} from {pin.url} does not match its pin: sha256 {actual}, "
-                    f"expected {pin.sha256} (changed upstream or corrupted); nothing was kept"
-                )
             with open(part, "rb") as f:
-                os.fsync(f.fileno())
-            os.replace(part, path)
+                data = f.read()  # a few hundred kB at most
         finally:
             for p in parts:
                 with contextlib.suppress(OSError):
                     os.remove(p)
+        if pin.decode is not None:
+            try:
+                data = pin.decode(data)
+            except ValueError as exc:
+                raise FetchError(
+                    f"{pin.url} is not the source expected for {pin.what} ({exc}); nothing was kept"
+                ) from None
+        actual = hashlib.sha256(data).hexdigest()
+        if actual != pin.sha256:
+            raise FetchError(
+                f"{pin.what} from {pin.url} does not match its pin: sha256 {actual}, "
+                f"expected {pin.sha256} (changed upstream or corrupted); nothing was kept"
+            )
+        path = _keep(folder, pin, data)
         say(f"  sha256 {pin.sha256} checked: {path}")
         return path
 
@@ -152,6 +148,14 @@ def install_from(pin, source, folder=None, say=None):
             + (OTHER_UF2 if data[:4] == b"UF2\n" else "")
         )
     os.makedirs(folder, exist_ok=True)
+    path = _keep(folder, pin, data)
+    say(f"{pin.what}: sha256 checked, copied to {path}")
+    return path
+
+
+def _keep(folder, pin, data):
+    """Write `data` as `pin`'s cached file: under a temporary name, synced, then renamed, so a
+    power cut leaves no file or the whole one, never half of one. Returns its path."""
     path = cached_path(pin, folder)
     parts = []
     try:
@@ -165,7 +169,6 @@ def install_from(pin, source, folder=None, say=None):
         for p in parts:
             with contextlib.suppress(OSError):
                 os.remove(p)
-    say(f"{pin.what}: sha256 checked, copied to {path}")
     return path
 
 

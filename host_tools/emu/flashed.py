@@ -13,7 +13,7 @@ import os
 import shutil
 import tempfile
 
-from host_tools.emu.node_env import cache_root
+from simulator.cache_folder import cache_root
 
 
 def cache_dir():

@@ -17,17 +17,14 @@ import shutil
 import subprocess
 import sys
 
+from simulator.cache_folder import cache_root
+
 JS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "js")
 MIN_NODE = 18
 
 
 class EmuSetupError(RuntimeError):
     """Node or rp2040js cannot be had; the message says what to do."""
-
-
-def cache_root():
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "blinks")
 
 
 @functools.cache

