@@ -20,7 +20,12 @@ RGB = {
 EMPTY, GRID, OUTLINE = "#f4f1ea", "#d8d2c4", "#222222"
 
 
-def save_board(state, path, title):
+def save_board(state, folder, number, title):
+    """`blinks session run --board-png DIR`: the field after a move, DIR/board-NNN.png."""
+    return save_field(state, os.path.join(folder, f"board-{number:03d}.png"), title)
+
+
+def save_field(state, path, title):
     """Draw `state`'s field into `path` (a .png); return the path."""
     import matplotlib
 

@@ -22,7 +22,7 @@ from simulator.sessions.script import (
 
 SUFFIX = ".gm"  # the descriptor's SCRIPT_SUFFIX; bot_play saves games with it
 
-SETUP_KINDS = ("seed", "deck", "deal", "start")
+SETUP_KINDS = ("variant", "seed", "deck", "deal", "start")
 SHAPES = ("blob", "line", "ring", "random")
 TILE_STATES = ("undealt", "dealing", "uncertain", "pile", "hand", "field", "taken")
 RESOLVING = tuple(TIER_NAMES.values()) + ("none",)
@@ -75,6 +75,10 @@ def parse_line(line, code):
     words = code.split()
     head = words[0].lower()
     n = len(words)
+    if head == "variant":  # `variant printed` is printed_script's language
+        if n != 2 or words[1].lower() != "hex":
+            raise ScriptError(line, "expected `variant hex` (the tiles' game)")
+        return Statement(line, "variant", code, "hex")
     if head == "seed":
         if n != 2:
             raise ScriptError(line, "expected `seed N`")
@@ -181,9 +185,8 @@ class RulesRunner(runner.RulesRunner):
     plays it on the tiles. With --board-png DIR it draws the field after each move."""
 
     NAME, TITLE = "gemmatch", "Gem Match"
-    SETUP = (("seed", 0), ("deck", None), ("deal", "blob"), ("start", 0))
+    SETUP = (("variant", "hex"), ("seed", 0), ("deck", None), ("deal", "blob"), ("start", 0))
     IllegalMove = IllegalMove
-    BOARD_PICTURE = "simulator.games.gemmatch.board_png"
 
     def deal(self, setup):
         """Start the game (on the tiles: deal them first); return the GameState or None."""
