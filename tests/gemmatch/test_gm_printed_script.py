@@ -170,3 +170,14 @@ def test_a_printed_move_reads_as_the_script_writes_it():
     for move in (pr.place(2, 3, (4, 1)), pr.heap(9), pr.keep(20, 1), pr.PASS, pr.SKIP_MOVE):
         (st,) = printed_script.parse_script(f"variant printed\nA {move}\n")[1:]
         assert st.move == move
+
+
+@pytest.mark.parametrize("name", ["printed-game.gm", "printed-group-of-4.gm"])
+def test_the_printed_examples_run_green(name, capsys):
+    assert run(str(EXAMPLES / name)) == 0
+    assert "0 expect(s) failed" in capsys.readouterr().out
+
+
+def test_the_examples_folder_runs_both_variants_green(capsys):
+    assert run("-q", "--rules-only", str(EXAMPLES)) == 0
+    assert "4 scripts: 4 passed" in capsys.readouterr().out
