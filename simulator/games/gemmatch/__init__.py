@@ -122,3 +122,10 @@ def attach_sim_bot(app, name, seed, scripts=None):
     from simulator.games.gemmatch.bot_play import BotGame
 
     BotGame(app, name, seed, scripts).attach()
+
+
+def run_sim_variant(args):
+    """`blinks sim --game gemmatch --variant printed`: the printed game's window (printed_sim)."""
+    from simulator.games.gemmatch.printed_sim import run
+
+    return run(args)
