@@ -10,6 +10,8 @@ the field whole while it is shared.
 
 from simulator.games.gemmatch import printed as pr
 from simulator.games.gemmatch.rules import PLAYERS, SIDES
+from simulator.games.gemmatch.script import counted_expect
+from simulator.games.gemmatch.script import parse_line as hex_line
 from simulator.play import runner, scripts_out
 from simulator.sessions import script
 from simulator.sessions.script import (
@@ -103,10 +105,8 @@ def parse_line(line, code):
             low, high = pr.FIELD_SIZES[0], pr.FIELD_SIZES[-1]
             raise ScriptError(line, f"expected `field N`, N from {low} to {high} (N by N squares)")
         return Statement(line, "field", code, size)
-    if head == "seed":
-        if n != 2:
-            raise ScriptError(line, "expected `seed N`")
-        return Statement(line, "seed", code, number_word(line, words[1]))
+    if head in ("seed", "start"):  # as the hex game reads them
+        return hex_line(line, code)
     if head == "deck":
         deck = [_token(line, w) for w in words[1:]]
         if sorted(deck) != list(range(len(pr.TOKENS))):
@@ -116,10 +116,6 @@ def parse_line(line, code):
         return Statement(line, "deck", code, deck)
     if head == "deal":
         raise ScriptError(line, "the printed game has no tiles to deal: leave `deal` out")
-    if head == "start":
-        if n != 2:
-            raise ScriptError(line, "expected `start A` (or B)")
-        return Statement(line, "start", code, _player(line, words[1]))
     if head == "expect":
         return _expect(line, code, words)
     if len(head) == 1 and head.upper() in PLAYERS and n >= 2:
@@ -154,14 +150,9 @@ def _move(line, words):
 def _expect(line, code, words):
     n = len(words)
     what = words[1].lower() if n > 1 else ""
-    if what in ("score", "heap", "hand", "improved") and n == 4:
-        return Statement(
-            line, "expect", code, number_word(line, words[3]), _player(line, words[2]), what=what
-        )
-    if what in ("field", "pile") and n == 3:
-        return Statement(line, "expect", code, number_word(line, words[2]), what=what)
-    if what == "turn" and n == 3:
-        return Statement(line, "expect", code, _player(line, words[2]), what=what)
+    counted = counted_expect(line, code, words)  # as the hex game reads them
+    if counted is not None:
+        return counted
     if what == "resolving" and n == 3 and words[2].lower() in RESOLVING:
         return Statement(line, "expect", code, words[2].lower(), what=what)
     if what == "cell" and n in (4, 5):
@@ -177,10 +168,6 @@ def _expect(line, code, words):
         if len(gems) != 4 or any(g not in pr.GEMS for g in gems):
             raise ScriptError(line, f"expected a side's four gems ({pr.GEMS}), not {words[3]!r}")
         return Statement(line, "expect", code, gems, what=what, target=_token(line, words[2]))
-    if what == "over" and n == 3 and words[2].lower() in ("yes", "no"):
-        return Statement(line, "expect", code, words[2].lower() == "yes", what=what)
-    if what == "ended" and n == 3 and words[2].lower() in pr.ENDS + ("no",):
-        return Statement(line, "expect", code, words[2].lower(), what=what)
     raise ScriptError(line, EXPECTS_HELP)
 
 
