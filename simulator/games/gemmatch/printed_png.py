@@ -197,10 +197,12 @@ def _panel(pen, state, left, top, width):
 
 
 def _token(pen, left, top, cell, token, side):
-    """A hand token as it lies, in a box of 4 by 4 cells, its name under it."""
-    for (cx, cy), gem in zip(side_cells(token, side), side_gems(token, side)):
+    """A hand token as it lies, in a box of 4 by 4 cells, its name just under it."""
+    cells = side_cells(token, side)
+    for (cx, cy), gem in zip(cells, side_gems(token, side)):
         pen.square(left + cx * cell, top + cy * cell, cell, RGB[gem], OUTLINE, 1.0)
-    pen.text(left, top + cell * 4.15, token_name(token, side), pen.pt(cell * 0.75), INK)
+    below = top + cell * (max(cy for _, cy in cells) + 1.25)
+    pen.text(left, below, token_name(token, side), pen.pt(cell * 0.75), INK)
 
 
 def _whose_turn(state):
