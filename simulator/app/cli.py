@@ -89,6 +89,18 @@ def add_arguments(parser):
         help="with --bot: save each game as a session script in DIR (when it ends, or is left "
         "unfinished), to replay with `blinks session run`",
     )
+    parser.add_argument(
+        "--variant",
+        metavar="NAME",
+        help="a game's variant, for games that have one (gemmatch: printed, tetrominoes on a "
+        "square field, bots in both seats, no tiles)",
+    )
+    parser.add_argument(
+        "--field",
+        type=int,
+        metavar="N",
+        help="with --game gemmatch --variant printed: the square field, N by N (6-12, default 8)",
+    )
     from simulator.sessions.playtest_cli import add_debug_argument
 
     add_debug_argument(parser)
@@ -130,6 +142,8 @@ def _check(args):
         path = getattr(args, option, None)
         if path is not None and output_problem(path):
             return f"--{option} {path}: {output_problem(path)}"
+    if getattr(args, "field", None) is not None:
+        return "--field is the printed Gem Match's: give --game gemmatch --variant printed"
     scripts = getattr(args, "scripts", None)
     if scripts == "":
         return "--scripts needs a folder name"
@@ -286,9 +300,23 @@ def refused(args):
     return None
 
 
+def run_variant(args):
+    """`--variant NAME`: the game's own window for that variant (its descriptor's
+    run_sim_variant); a game without one refuses it."""
+    from simulator.games import host_game
+
+    window = getattr(host_game(args.game), "run_sim_variant", None)
+    if window is None:
+        print(f"blinks sim: --variant: {args.game or 'lostgems'} has no variants", file=sys.stderr)
+        return 2
+    return window(args)
+
+
 def run(args) -> int:
     from simulator.sessions.user_code import UserCodeError, report
 
+    if getattr(args, "variant", None) is not None:
+        return run_variant(args)
     status = refused(args)
     if status is not None:
         return status

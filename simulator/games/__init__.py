@@ -15,8 +15,9 @@ A descriptor (module-level names of the game's host module):
   table, PlainGame.table_areas); a game with PLAYER_COUNTS (and DEFAULT_PLAYERS) takes
   `players=` too and lays out only the seats in play (`blinks sim --players N`)
 - SCRIPT_SUFFIX, parse_script(text) and session_runners(): `blinks session run` for the game's
-  scripts (optional); CEILING = True if its runners take --ceiling, BOARD_PNG = True if they
-  take --board-png DIR (a picture of the board after each move)
+  scripts (optional); script_runners(statements) when a script's header picks the runners (a
+  variant); CEILING = True if its runners take --ceiling; a runner with a BOARD_PICTURE takes
+  --board-png DIR (a picture of the board after each move)
 - TITLE: the game's name in words ("Gem Match")
 - PLAYTEST = "module": `blinks playtest --game NAME` (optional): the module gives the game's
   options hook and its parts for the play layer's driver (simulator.play.playtest), or its

@@ -168,6 +168,13 @@ def run(args):
     return max((code for code in codes if code != SKIPPED), default=EXIT_OK)
 
 
+def script_runners(game, statements):
+    """The runners (rules, tiles) for a parsed script: a game whose scripts name a variant in
+    their header (Gem Match's `variant printed`) picks them by `script_runners(statements)`."""
+    choose = getattr(game, "script_runners", None)
+    return choose(statements) if choose else game.session_runners()
+
+
 def needs_tiles(path):
     """Whether a script checks tiles (`expect tile`), which --rules-only cannot; a script that
     cannot be read or parsed does not, so running it reports what is wrong with it."""
@@ -257,13 +264,18 @@ def run_session(
     except ScriptError as exc:
         return fail(exc.line, exc.message)
     game = game_of_script(path)  # the script's game brings its language and runners
-    rules_class, tiles_class = game.session_runners()
+    try:
+        statements = game.parse_script(text)
+    except ScriptError as exc:
+        return fail(exc.line, exc.message)
+    rules_class, tiles_class = script_runners(game, statements)
     if ceiling and not getattr(game, "CEILING", False):
         return fail(
             0, f"--ceiling: {game.NAME} scripts have no deal ceiling (Lost Gems scripts do)"
         )
-    if board_png is not None and not getattr(game, "BOARD_PNG", False):
-        return fail(0, f"--board-png: {game.NAME} scripts draw no board picture")
+    if board_png is not None and not getattr(rules_class, "BOARD_PICTURE", None):
+        which = " of this variant" if getattr(game, "script_runners", None) else ""
+        return fail(0, f"--board-png: {game.NAME} scripts{which} draw no board picture")
     if rules_only:
         runner_class, options = rules_class, {"ceiling": ceiling}
     else:
@@ -286,7 +298,6 @@ def run_session(
     try:
         if board_png is not None:
             options["board_png"] = board_png
-        statements = game.parse_script(text)
         if not statements:  # nothing to run is a mistake, not a game that passed
             raise ScriptError(1, "the script is empty: expected a move or an expect line")
         runner = runner_class(statements, seed=seed, say=say, failed=failed, **options)

@@ -166,9 +166,14 @@ def test_a_group_of_5_or_more_shares_every_token_with_at_most_5_in_hand():
     assert s.phase == pr.SHARE and 20 not in s.on_field and 21 not in s.on_field
     assert all(m.kind == pr.HEAP for m in s.legal_moves())  # the hand holds 5: no room
     with pytest.raises(
-        pr.IllegalMove, match=r"a group of 5: every token of it goes to the heap or the hand"
+        pr.IllegalMove,
+        match=r"a group of 5: the hand holds 5 tokens, so the rest go to the victory",
     ):
         s.apply(pr.keep(20, IMPROVED))
+    with pytest.raises(
+        pr.IllegalMove, match=r"T22 is not in the group of 5 \(its tokens: T20 T21\)"
+    ):
+        s.apply(pr.heap(22))
 
 
 def test_pass_is_refused_until_a_big_group_earned_a_placement():
@@ -220,7 +225,7 @@ def test_playtest_plays_the_printed_variant_and_refuses_what_it_does_not_take(ca
     for bad, said in (
         (["--field", "5"], "--field must be from 6 to 12"),
         (["--bot", "careful"], "no printed Gem Match bot called 'careful'"),
-        (["--scripts", "x"], "the printed variant is rules only"),
+        (["--physical"], "the printed variant is rules only, it has no tiles"),
     ):
         with pytest.raises(SystemExit) as exit_:
             main(["playtest", "--game", "gemmatch", "--variant", "printed", "--games", "1", *bad])

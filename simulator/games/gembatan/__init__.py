@@ -25,7 +25,6 @@ DEAL_TIP = (
     "Gembatan is not played on the tiles: these are the demo's. Play it with "
     "`blinks session run GAME.gb --board-png DIR` or `blinks playtest --game gembatan`."
 )
-BOARD_PNG = True  # `blinks session run --board-png DIR` draws the board after each move
 
 
 def parse_script(text):

@@ -14,7 +14,6 @@ FIRMWARE = ("games.gemmatch", "Gemmatch")
 TILES = 27  # the tokens: one deal of 27 tiles
 SCRIPT_SUFFIX = ".gm"
 PIECE = "token"  # what a tile is (its inspect() key, shown by the inspector)
-BOARD_PNG = True  # `blinks session run --board-png DIR` draws the field after each move
 DEAL_TIP = (
     "To deal: hold any tile of the cluster for 6 s. Then double-click a pile tile to draw it, "
     "basic side up; triple-click a lone token to start the field."
@@ -60,9 +59,25 @@ def legend(players=2):
 
 
 def parse_script(text):
+    """A `.gm` script in its variant's language: a `variant printed` header line picks the
+    printed game's (printed_script), else the hex game's (script)."""
+    from simulator.games.gemmatch import printed_script
+
+    if printed_script.variant_of(text) == "printed":
+        return printed_script.parse_script(text)
     from simulator.games.gemmatch.script import parse_script as parse
 
     return parse(text)
+
+
+def script_runners(statements):
+    """The runners of a parsed script: the printed game's referee for both (it has no tiles),
+    or the hex game's session_runners()."""
+    from simulator.games.gemmatch import printed_script
+
+    if printed_script.is_printed(statements):
+        return printed_script.RulesRunner, printed_script.RulesRunner
+    return session_runners()
 
 
 def session_runners():
@@ -107,3 +122,10 @@ def attach_sim_bot(app, name, seed, scripts=None):
     from simulator.games.gemmatch.bot_play import BotGame
 
     BotGame(app, name, seed, scripts).attach()
+
+
+def run_sim_variant(args):
+    """`blinks sim --game gemmatch --variant printed`: the printed game's window (printed_sim)."""
+    from simulator.games.gemmatch.printed_sim import run
+
+    return run(args)

@@ -11,11 +11,11 @@ import os
 import sys
 from collections import Counter
 
-from simulator.games.gemmatch import printed, printed_bots
+from simulator.games.gemmatch import printed, printed_bots, printed_script
 from simulator.games.gemmatch.bots import BEST_BOT, bot_class, play_game
 from simulator.games.gemmatch.referee import IllegalMove
 from simulator.games.gemmatch.rules import ENDS, PLAYERS, TIER_NAMES
-from simulator.games.gemmatch.script import game_script
+from simulator.games.gemmatch.script import game_script as hex_script
 from simulator.output_path import folder_problem
 from simulator.play.figures import ended_fractions, seat_figures, seat_lines, seats_words, with_bots
 
@@ -54,9 +54,8 @@ def play_options(args):
     size = printed.FIELD_SIZE if args.field is None else args.field
     if size not in printed.FIELD_SIZES:
         _refuse(f"--field must be from {printed.FIELD_SIZES[0]} to {printed.FIELD_SIZES[-1]}")
-    for flag in ("scripts", "physical"):
-        if getattr(args, flag, None):
-            _refuse(f"--{flag}: the printed variant is rules only, with no session scripts yet")
+    if args.physical:
+        _refuse("--physical: the printed variant is rules only, it has no tiles")
     if args.bot is None:
         args.bot = printed_bots.BEST_BOT
     for name in (args.bot, args.against):
@@ -79,13 +78,20 @@ def play(seats, seed, players, variant="hex", field_size=None, board_png=None):
     if variant == "printed":
         state = printed_bots.play_game(None, seed=seed, seats=seats, size=field_size)
         if board_png:
-            from simulator.games.gemmatch.printed_png import save_board
+            from simulator.games.gemmatch.printed_png import save_field
 
             title = f"Gem Match, printed, {' against '.join(dict.fromkeys(seats))}, seed {seed}: "
             title += f"A {state.score(0)}, B {state.score(1)}"
-            save_board(state, os.path.join(board_png, f"seed{seed}.png"), title)
+            save_field(state, os.path.join(board_png, f"seed{seed}.png"), title)
         return state
     return play_game(None, seed=seed, seats=seats)
+
+
+def game_script(state, title, seed=0):
+    """A finished game as a `.gm` script, in its variant's language."""
+    if isinstance(state, printed.GameState):
+        return printed_script.game_script(state, title, seed)
+    return hex_script(state, title, seed)
 
 
 def script_names(seats, players, seed):
@@ -99,7 +105,7 @@ def stats(games):
     n = len(states)
     figures = seat_figures("gemmatch", states, PLAYERS)
     figures["ended"] = ended_fractions(states, ENDS)
-    names = PRINTED_TIERS if isinstance(states[0], printed.GameState) else TIER_NAMES
+    names = printed.TIER_WORDS if isinstance(states[0], printed.GameState) else TIER_NAMES
     tiers = Counter()
     for s in states:
         for ev in s.history:
@@ -108,9 +114,6 @@ def stats(games):
     figures["groups_per_game"] = {name: tiers[name] / n for name in names.values()}
     figures["mean_turns"] = sum(s.turns for s in states) / n
     return with_bots(figures, games)
-
-
-PRINTED_TIERS = {1: "3", 2: "4", 3: "5+"}  # the printed game's groups, by tier
 
 
 def report(args, figures):
@@ -133,4 +136,4 @@ def report(args, figures):
     print("groups a game: " + ", ".join(f"{count:.2f} of {n} gems" for n, count in groups.items()))
 
 
-__all__ = ["BEST_BOT", "IllegalMove", "bot_class", "game_script"]
+__all__ = ["BEST_BOT", "IllegalMove", "bot_class"]

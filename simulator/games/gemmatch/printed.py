@@ -30,6 +30,7 @@ FIELD_SIZE = 8  # the default square field (docs/gemmatch.md says why)
 FIELD_SIZES = range(6, 13)
 HAND_START, HAND_IMPROVED, HAND_LIMIT = 4, 2, 5
 TIER_SIZES = (3, 4, 5)  # the seed's groups: 3, 4, 5 or more gems alike
+TIER_WORDS = {1: "3", 2: "4", 3: "5+"}  # each tier by its gems, as scripts and figures say it
 MAX_TURNS = 200
 PLACE, AGAIN, HEAP, KEEP, SHARE, SKIP, OVER = (
     "place",
@@ -94,8 +95,24 @@ def side_gems(token, side):
     return TOKENS[token][1 + side]
 
 
+def token_word(token):
+    """A token as scripts name it: its shape's letter and its id, `L9`."""
+    return f"{TOKENS[token][0]}{token}"
+
+
 def token_name(token, side):
-    return f"{TOKENS[token][0]}{token}{'+' if side == IMPROVED else ''}"
+    return token_word(token) + ("+" if side == IMPROVED else "")
+
+
+def parse_token(word):
+    """The token a script's word names (`L9`, any case), or None: the letter must be its shape's."""
+    letter, digits = word[:1].upper(), word[1:]
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 2:
+        return None
+    token = int(digits)
+    if token >= len(TOKENS) or TOKENS[token][0] != letter:
+        return None
+    return token
 
 
 class Move(views.Move):
@@ -109,12 +126,13 @@ class Move(views.Move):
         return (self.kind, self.slot, self.turn, self.spot, self.token, self.side)
 
     def __str__(self):
+        """The move in a printed script's words (`blinks session run` replays it)."""
         if self.kind == PLACE:
-            return f"place {self.slot} turn {self.turn} at {self.spot[0]},{self.spot[1]}"
+            return f"place {self.slot} at {self.spot[0]},{self.spot[1]} turn {self.turn}"
         if self.kind == HEAP:
-            return f"heap {self.token}"
+            return f"heap {token_word(self.token)}"
         if self.kind == KEEP:
-            return f"keep {self.token} {SIDES[self.side]}"
+            return f"hand {token_word(self.token)} {SIDES[self.side]}"
         return self.kind
 
 
@@ -204,6 +222,7 @@ class GameState(PointsGame):
             )
         order = deck_to_deal(deck, seed, list(range(len(TOKENS))), "a deck lists the 28 tokens")
         self.size = size
+        self.deck = tuple(order)  # the dealing order, so a played game can be written out
         self.hands = [[], []]  # (token, side up) in hand order
         for n in range(HAND_START * 2):
             side = BASIC if n // 2 < HAND_START - HAND_IMPROVED else IMPROVED
@@ -211,7 +230,9 @@ class GameState(PointsGame):
         self.pile = order[HAND_START * 2 :]
         self.field = {}  # cell -> (token, gem)
         self.on_field = {}  # token -> (side up, its cells)
+        self.lifted = {}  # token -> side up, for a group of 5+ lifted whole while it is shared
         self.heaps = [[], []]
+        self.start = start
         self.current, self.turns, self.skips = start, 0, 0
         self.ended, self.history, self.resolving = None, [], None
         self.again = False
@@ -313,16 +334,21 @@ class GameState(PointsGame):
         if phase == PLACE and move.kind == "pass":
             return "a player who can place a token must place one; a pass follows only a group of 4 or more"
         if phase == PLACE:
-            return "place a token from the hand (place N turn R at X,Y)"
+            return "place a token from the hand (place N at X,Y turn T)"
         if phase == AGAIN:
             return "the group of 4 or more earned another placement: place a token or pass"
-        size = self.resolving.size
+        size, group = self.resolving.size, self.resolving.tokens
+        if move.kind in (HEAP, KEEP) and move.token not in group:
+            names = " ".join(token_word(t) for t in sorted(group))
+            return f"{token_word(move.token)} is not in the group of {size} (its tokens: {names})"
+        if phase == SHARE and move.kind == KEEP:
+            return f"a group of {size}: the hand holds {HAND_LIMIT} tokens, so the rest go to the victory heap"
         if phase == HEAP:
-            return f"a group of {size}: one of its tokens goes to the victory heap (heap T, T in the group)"
+            return f"a group of {size}: one of its tokens goes to the victory heap (heap TOKEN, a token of the group)"
         if phase == KEEP:
-            return f"a group of {size}: one more of its tokens goes to the hand, either side up (keep T basic|improved)"
+            return f"a group of {size}: one more of its tokens goes to the hand, either side up (hand TOKEN basic|improved)"
         return (
-            f"a group of {size}: every token of it goes to the heap or the hand (heap T, keep T SIDE), "
+            f"a group of {size}: every token of it goes to the heap or the hand (heap TOKEN, hand TOKEN SIDE), "
             f"at most {HAND_LIMIT} in a hand"
         )
 
@@ -371,6 +397,7 @@ class GameState(PointsGame):
         if group.tier >= 2:
             self.again = True
         if group.tier == 3:
+            self.lifted = {t: self.on_field[t][0] for t in group.tokens}
             for t in group.tokens:
                 self._off_field(t)
             self.phase = SHARE
@@ -412,6 +439,7 @@ class GameState(PointsGame):
             "game": "gemmatch",
             "variant": "printed",
             "field_size": self.size,
+            "players": self.players,
             "over": self.over,
             "ended": self.ended,
             "turns": self.turns,
@@ -423,7 +451,13 @@ class GameState(PointsGame):
             "heaps": {n: len(self.heaps[p]) for p, n in enumerate(PLAYERS)},
             "field": {f"{x},{y}": gem for (x, y), (_, gem) in sorted(self.field.items())},
             "pile": len(self.pile),
+            "resolving": None if self.resolving is None else self._resolving_words(),
         }
+
+    def _resolving_words(self):
+        """The group being resolved, as the JSON says it: `a group of 4 R on L9 T20`."""
+        g = self.resolving
+        return f"a group of {g.size} {g.gem} on {' '.join(token_word(t) for t in sorted(g.tokens))}"
 
 
 class Observation(views.Observation):
@@ -449,6 +483,7 @@ class Observation(views.Observation):
     def under(self, token):
         """The gems of the down side of a token in the group being resolved."""
         s = self._state
-        if s.resolving is None or token not in s.resolving.tokens or token not in s.on_field:
+        if s.resolving is None or token not in s.resolving.tokens:
             raise IllegalMove("only the tokens of the group being resolved may be looked under")
-        return side_gems(token, 1 - s.on_field[token][0])
+        up = s.on_field[token][0] if token in s.on_field else s.lifted[token]
+        return side_gems(token, 1 - up)

@@ -22,7 +22,7 @@ from simulator.sessions.script import (
 
 SUFFIX = ".gm"  # the descriptor's SCRIPT_SUFFIX; bot_play saves games with it
 
-SETUP_KINDS = ("seed", "deck", "deal", "start")
+SETUP_KINDS = ("variant", "seed", "deck", "deal", "start")
 SHAPES = ("blob", "line", "ring", "random")
 TILE_STATES = ("undealt", "dealing", "uncertain", "pile", "hand", "field", "taken")
 RESOLVING = tuple(TIER_NAMES.values()) + ("none",)
@@ -75,6 +75,10 @@ def parse_line(line, code):
     words = code.split()
     head = words[0].lower()
     n = len(words)
+    if head == "variant":  # `variant printed` is printed_script's language
+        if n != 2 or words[1].lower() != "hex":
+            raise ScriptError(line, "expected `variant hex` (the tiles' game)")
+        return Statement(line, "variant", code, "hex")
     if head == "seed":
         if n != 2:
             raise ScriptError(line, "expected `seed N`")
@@ -148,14 +152,9 @@ def _expect(line, code, words):
                 line, f"a tile shows a state ({', '.join(TILE_STATES)}) or its token (T1-T9)"
             )
         return Statement(line, "expect_tile", code, shown, what="tile", tile=tile)
-    if what in ("score", "heap", "hand", "improved") and n == 4:
-        return Statement(
-            line, "expect", code, _number(line, words[3]), _player(line, words[2]), what=what
-        )
-    if what in ("field", "pile") and n == 3:
-        return Statement(line, "expect", code, _number(line, words[2]), what=what)
-    if what == "turn" and n == 3:
-        return Statement(line, "expect", code, _player(line, words[2]), what=what)
+    counted = counted_expect(line, code, words)
+    if counted is not None:
+        return counted
     if what == "resolving" and n == 3 and words[2].lower() in RESOLVING:
         return Statement(line, "expect", code, words[2].lower(), what=what)
     if what == "cell" and n in (4, 5):
@@ -169,11 +168,27 @@ def _expect(line, code, words):
             raise ScriptError(line, f"expected a token like T1 (T1-T9), not {words[3]!r}")
         value = f"{tokens.name(kind)} {SIDES[_side(line, words[4])]}"
         return Statement(line, "expect", code, value, what=what, cell=cell)
+    raise ScriptError(line, EXPECTS_HELP)
+
+
+def counted_expect(line, code, words):
+    """An expect both Gem Match variants read alike (the counts, whose turn, the end), or
+    None for the others."""
+    n = len(words)
+    what = words[1].lower() if n > 1 else ""
+    if what in ("score", "heap", "hand", "improved") and n == 4:
+        return Statement(
+            line, "expect", code, _number(line, words[3]), _player(line, words[2]), what=what
+        )
+    if what in ("field", "pile") and n == 3:
+        return Statement(line, "expect", code, _number(line, words[2]), what=what)
+    if what == "turn" and n == 3:
+        return Statement(line, "expect", code, _player(line, words[2]), what=what)
     if what == "over" and n == 3 and words[2].lower() in ("yes", "no"):
         return Statement(line, "expect", code, words[2].lower() == "yes", what=what)
     if what == "ended" and n == 3 and words[2].lower() in ENDS + ("no",):
         return Statement(line, "expect", code, words[2].lower(), what=what)
-    raise ScriptError(line, EXPECTS_HELP)
+    return None
 
 
 class RulesRunner(runner.RulesRunner):
@@ -181,9 +196,8 @@ class RulesRunner(runner.RulesRunner):
     plays it on the tiles. With --board-png DIR it draws the field after each move."""
 
     NAME, TITLE = "gemmatch", "Gem Match"
-    SETUP = (("seed", 0), ("deck", None), ("deal", "blob"), ("start", 0))
+    SETUP = (("variant", "hex"), ("seed", 0), ("deck", None), ("deal", "blob"), ("start", 0))
     IllegalMove = IllegalMove
-    BOARD_PICTURE = "simulator.games.gemmatch.board_png"
 
     def deal(self, setup):
         """Start the game (on the tiles: deal them first); return the GameState or None."""

@@ -1,0 +1,283 @@
+"""The printed Gem Match's session scripts (`*.gm` whose header says `variant printed`): the
+language of docs/gemmatch.md#the-printed-games-scripts, read (`parse_script`), played on the
+referee (`RulesRunner`, on the play layer's runner) and written (`game_script`).
+
+The printed game has no tiles, so its runner serves `blinks session run` with or without
+--rules-only. Its words are the hex game's where they mean the same; a token is named by its
+shape's letter and its id (`L9`), since it covers four squares and a group of 5 or more leaves
+the field whole while it is shared.
+"""
+
+from simulator.games.gemmatch import printed as pr
+from simulator.games.gemmatch.rules import PLAYERS, SIDES
+from simulator.games.gemmatch.script import counted_expect
+from simulator.games.gemmatch.script import parse_line as hex_line
+from simulator.play import runner, scripts_out
+from simulator.sessions import script
+from simulator.sessions.script import (
+    ScriptError,
+    number_word,
+    read_statements,
+    script_lines,
+    seat_word,
+)
+
+VARIANTS = ("hex", "printed")
+SETUP_KINDS = ("variant", "field", "seed", "deck", "start")
+RESOLVING = tuple(pr.TIER_WORDS.values()) + ("none",)
+TOKEN_HELP = "a token like L9 (I0-I3, J4-J7, L8-L11, O12-O15, S16-S19, T20-T23, Z24-Z27)"
+MOVES_HELP = (
+    "expected a move: place N at X,Y turn T, heap TOKEN, hand TOKEN basic|improved, pass, skip"
+)
+EXPECTS_HELP = (
+    "expected expect score P N, heap P N, hand P N, improved P N, field N, pile N, turn P, "
+    f"resolving {'|'.join(RESOLVING)}, cell X,Y TOKEN SIDE|empty, under TOKEN GEMS, "
+    f"over yes|no, or ended {'|'.join(pr.ENDS)}|no"
+)
+
+
+class Statement(script.Statement):
+    """A printed script's line; an `expect cell` or `expect under` line also names its
+    `target`, a square or a token."""
+
+    __slots__ = ("target",)
+
+    def __init__(
+        self, line, kind, text, value=None, player=None, move=None, what=None, target=None
+    ):
+        script.Statement.__init__(self, line, kind, text, value, player, move, what)
+        self.target = target
+
+
+def variant_of(text):
+    """The variant a script's `variant` line names ("hex" without one); ScriptError for a
+    variant there is not. Its place (setup, once) is checked by the variant's grammar."""
+    for number, code in script_lines(text):
+        words = code.split()
+        if words[0].lower() != "variant":
+            continue
+        if len(words) != 2 or words[1].lower() not in VARIANTS:
+            raise ScriptError(number, "expected `variant hex` or `variant printed`")
+        return words[1].lower()
+    return "hex"
+
+
+def is_printed(statements):
+    return any(st.kind == "variant" and st.value == "printed" for st in statements)
+
+
+def parse_script(text):
+    return read_statements(text, parse_line, SETUP_KINDS, "".join(PLAYERS))
+
+
+def _player(line, word):
+    return seat_word(line, word, "".join(PLAYERS))
+
+
+def _token(line, word):
+    token = pr.parse_token(word)
+    if token is None:
+        raise ScriptError(line, f"expected {TOKEN_HELP}, not {word!r}")
+    return token
+
+
+def _square(line, word):
+    parts = word.split(",")
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) < 3 for p in parts):
+        raise ScriptError(line, f"expected a square X,Y like 3,0 (0,0 the top left), not {word!r}")
+    return int(parts[0]), int(parts[1])
+
+
+def _side(line, word):
+    if word.lower() not in SIDES:
+        raise ScriptError(line, f"expected a side, basic or improved, not {word!r}")
+    return SIDES.index(word.lower())
+
+
+def parse_line(line, code):
+    words = code.split()
+    head, n = words[0].lower(), len(words)
+    if head == "variant":
+        return Statement(line, "variant", code, words[1].lower())  # variant_of checked it
+    if head == "field":
+        size = number_word(line, words[1], "a field size") if n == 2 else None
+        if size not in pr.FIELD_SIZES:
+            low, high = pr.FIELD_SIZES[0], pr.FIELD_SIZES[-1]
+            raise ScriptError(line, f"expected `field N`, N from {low} to {high} (N by N squares)")
+        return Statement(line, "field", code, size)
+    if head in ("seed", "start"):  # as the hex game reads them
+        return hex_line(line, code)
+    if head == "deck":
+        deck = [_token(line, w) for w in words[1:]]
+        if sorted(deck) != list(range(len(pr.TOKENS))):
+            raise ScriptError(
+                line, f"a deck lists the {len(pr.TOKENS)} tokens (I0 to Z27), each once"
+            )
+        return Statement(line, "deck", code, deck)
+    if head == "deal":
+        raise ScriptError(line, "the printed game has no tiles to deal: leave `deal` out")
+    if head == "expect":
+        return _expect(line, code, words)
+    if len(head) == 1 and head.upper() in PLAYERS and n >= 2:
+        return Statement(
+            line, "move", code, player=_player(line, words[0]), move=_move(line, words[1:])
+        )
+    raise ScriptError(
+        line,
+        "expected variant, field, seed, deck, start, a move (A place 1 at 0,0 turn 0) or expect",
+    )
+
+
+def _move(line, words):
+    kind, n = words[0].lower(), len(words)
+    if kind == pr.PLACE:
+        if n != 6 or words[2].lower() != "at" or words[4].lower() != "turn":
+            raise ScriptError(line, "expected `place N at X,Y turn T` (T: 0-3 quarter turns)")
+        slot = number_word(line, words[1], "a hand slot (1-5)")
+        turn = number_word(line, words[5], "a turn, 0-3")
+        return pr.place(slot, turn, _square(line, words[3]))
+    if kind == pr.HEAP and n == 2:
+        return pr.heap(_token(line, words[1]))
+    if kind == "hand" and n == 3:
+        return pr.keep(_token(line, words[1]), _side(line, words[2]))
+    if kind == "pass" and n == 1:
+        return pr.PASS
+    if kind == pr.SKIP and n == 1:
+        return pr.SKIP_MOVE
+    raise ScriptError(line, MOVES_HELP)
+
+
+def _expect(line, code, words):
+    n = len(words)
+    what = words[1].lower() if n > 1 else ""
+    counted = counted_expect(line, code, words)  # as the hex game reads them
+    if counted is not None:
+        return counted
+    if what == "resolving" and n == 3 and words[2].lower() in RESOLVING:
+        return Statement(line, "expect", code, words[2].lower(), what=what)
+    if what == "cell" and n in (4, 5):
+        square = _square(line, words[2])
+        if n == 4:
+            if words[3].lower() != "empty":
+                raise ScriptError(line, "expected `expect cell X,Y TOKEN SIDE` or `... empty`")
+            return Statement(line, "expect", code, "empty", what=what, target=square)
+        value = _token_side(_token(line, words[3]), _side(line, words[4]))
+        return Statement(line, "expect", code, value, what=what, target=square)
+    if what == "under" and n == 4:
+        gems = words[3].upper()
+        if len(gems) != 4 or any(g not in pr.GEMS for g in gems):
+            raise ScriptError(line, f"expected a side's four gems ({pr.GEMS}), not {words[3]!r}")
+        return Statement(line, "expect", code, gems, what=what, target=_token(line, words[2]))
+    raise ScriptError(line, EXPECTS_HELP)
+
+
+def _token_side(token, side):
+    return f"{pr.token_word(token)} {SIDES[side]}"
+
+
+class RulesRunner(runner.RulesRunner):
+    """A printed script on the referee. The printed game has no tiles, so this runner serves
+    `blinks session run` with or without --rules-only, and says so. With --board-png DIR it
+    draws the field after every move (printed_png)."""
+
+    NAME, TITLE = "gemmatch", "Gem Match"
+    SETUP = (
+        ("variant", "printed"),
+        ("field", pr.FIELD_SIZE),
+        ("seed", 0),
+        ("deck", None),
+        ("start", 0),
+    )
+    IllegalMove = pr.IllegalMove
+    BOARD_PICTURE = "simulator.games.gemmatch.printed_png"
+
+    def __init__(self, statements, seed=None, say=None, failed=None, board_png=None, **options):
+        runner.RulesRunner.__init__(self, statements, seed, say, failed, board_png)
+        if options.get("mpy") or options.get("ir_loss") or options.get("bit_flip"):
+            raise ScriptError(
+                0,
+                "the printed Gem Match is played on the referee only: --mpy, --ir-loss and "
+                "--ir-bit-flip need tiles",
+            )
+        if "ir_loss" in options:  # the tiles' runner was asked for
+            self.mode = "on the referee: the printed game has no tiles"
+
+    def headline(self, setup):
+        size = setup["field"]
+        return f"Gem Match, printed, field {size} by {size}, seed {setup['seed']} ({self.mode})"
+
+    def deal(self, setup):
+        return pr.GameState(
+            seed=setup["seed"], deck=setup["deck"], start=setup["start"], size=setup["field"]
+        )
+
+    def opening(self):
+        for p, hand in enumerate(self.state.hands):
+            self.say(f"{PLAYERS[p]} holds {' '.join(pr.token_name(*t) for t in hand)}")
+
+    def after_move(self, st, event):
+        """A new group: say its tokens' other sides, as the player may look under them."""
+        s = self.state
+        if event.groups and s.resolving is not None:
+            look = s.observation(s.current)
+            under = ", ".join(
+                f"{pr.token_word(t)} {look.under(t)}" for t in sorted(s.resolving.tokens)
+            )
+            self.say(f"  under the group: {under}")
+
+    def actual(self, st):
+        if st.what == "cell":
+            return self._cell(st.target)
+        if st.what == "under":
+            return self._under(st, st.target)
+        return runner.RulesRunner.actual(self, st)
+
+    def _cell(self, square):
+        held = self.state.field.get(square)
+        if held is None:
+            return "empty"
+        token = held[0]
+        return _token_side(token, self.state.on_field[token][0])
+
+    def _under(self, st, token):
+        s = self.state
+        try:
+            return s.observation(s.current).under(token)
+        except pr.IllegalMove as exc:
+            raise ScriptError(st.line, f"{st.text}: {exc}") from None
+
+    def read(self, st):
+        s, what = self.state, st.what
+        if what == "heap":
+            return len(s.heaps[st.player])
+        if what == "hand":
+            return len(s.hands[st.player])
+        if what == "improved":
+            return sum(1 for _, side in s.hands[st.player] if side)
+        if what == "field":
+            return len(s.on_field)
+        if what == "pile":
+            return len(s.pile)
+        if what == "resolving":
+            return "none" if s.resolving is None else pr.TIER_WORDS[s.resolving.tier]
+        raise ValueError(f"no expect reads {what!r}")
+
+
+def game_script(state, title, seed=0):
+    """A finished printed game as a `.gm` script: its header, deck and every move, then
+    `expect` lines for how it ended, so `blinks session run` replays that very game."""
+    setup = [
+        "variant printed",
+        f"field {state.size}",
+        f"seed {seed}",
+        "deck " + " ".join(pr.token_word(t) for t in state.deck),
+        f"start {PLAYERS[state.start]}",
+    ]
+    ends = []
+    for p in range(state.players):
+        ends.append(f"expect score {PLAYERS[p]} {state.score(p)}")
+        ends.append(f"expect heap {PLAYERS[p]} {len(state.heaps[p])}")
+    ends += [f"expect field {len(state.on_field)}", f"expect pile {len(state.pile)}"]
+    return scripts_out.game_script(
+        state, title, setup, ends + scripts_out.how_it_ended(state), replay="[--board-png DIR]"
+    )
