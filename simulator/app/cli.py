@@ -93,13 +93,18 @@ def add_arguments(parser):
         "--variant",
         metavar="NAME",
         help="a game's variant, for games that have one (gemmatch: printed, tetrominoes on a "
-        "square field, bots in both seats, no tiles)",
+        "square field, no tiles: you play A against --bot in B)",
     )
     parser.add_argument(
         "--field",
         type=int,
         metavar="N",
         help="with --game gemmatch --variant printed: the square field, N by N (6-12, default 8)",
+    )
+    parser.add_argument(
+        "--watch",
+        action="store_true",
+        help="with --game gemmatch --variant printed: the bot plays both seats, you watch",
     )
     from simulator.sessions.playtest_cli import add_debug_argument
 
@@ -142,8 +147,9 @@ def _check(args):
         path = getattr(args, option, None)
         if path is not None and output_problem(path):
             return f"--{option} {path}: {output_problem(path)}"
-    if getattr(args, "field", None) is not None:
-        return "--field is the printed Gem Match's: give --game gemmatch --variant printed"
+    for option in ("field", "watch"):
+        if getattr(args, option, None) not in (None, False):
+            return f"--{option} is the printed Gem Match's: give --game gemmatch --variant printed"
     scripts = getattr(args, "scripts", None)
     if scripts == "":
         return "--scripts needs a folder name"

@@ -258,11 +258,12 @@ class GameState(PointsGame):
             for cells, turn in sorted(shapes.items(), key=lambda kv: kv[1]):
                 for y in range(self.size):
                     for x in range(self.size):
-                        if self._fits(cells, x, y):
+                        if self.fits(cells, x, y):
                             out.append(place(slot, turn, (x, y)))
         return out
 
-    def _fits(self, cells, x, y):
+    def fits(self, cells, x, y):
+        """Whether a token of `cells` (from 0,0) lies on the field at x, y, on no taken square."""
         n = self.size
         return all(
             0 <= x + cx < n and 0 <= y + cy < n and (x + cx, y + cy) not in self.field

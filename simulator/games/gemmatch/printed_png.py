@@ -65,15 +65,25 @@ def save_field(state, path, title):
     return path
 
 
-def rgba(state, title, size, note=""):
+class Layout:
+    """Where figure() drew the field and the hands, in the picture's pixels (y down), so the
+    window can tell what a person's click landed on."""
+
+    def __init__(self):
+        self.field = None  # (left, top, cell, n): square (x, y) starts at left + x * cell
+        self.hands = {}  # seat -> a box (left, top, width, height) for each hand slot
+        self.free = None  # (left, top, width, bottom): room left under the panel
+
+
+def rgba(state, title, size, note="", layout=None):
     """The picture as RGBA bytes of `size` (width, height) pixels, for a pygame surface;
-    `note` goes at its foot (the window's keys)."""
-    fig = figure(state, title, size, note)
+    `note` goes at its foot (the window's keys); `layout` (a Layout) learns where things are."""
+    fig = figure(state, title, size, note, layout)
     fig.canvas.draw()
     return bytes(fig.canvas.buffer_rgba())
 
 
-def figure(state, title, size, note=""):
+def figure(state, title, size, note="", layout=None):
     """The matplotlib Figure of the whole picture, laid out in pixels (y down)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -91,8 +101,12 @@ def figure(state, title, size, note=""):
     pen.text(margin, margin, title, heading, weight="bold")
     top = margin + h * 0.06
     side = min(h - top - margin, w * 0.56)
+    layout = Layout() if layout is None else layout
+    layout.field = (margin, top, side / state.size, state.size)
     _field(pen, state, margin, top, side)
-    _panel(pen, state, margin + side + 2 * margin, top, w - side - 4 * margin)
+    panel_left, panel_width = margin + side + 2 * margin, w - side - 4 * margin
+    below = _panel(pen, state, panel_left, top, panel_width, layout.hands)
+    layout.free = (panel_left, below, panel_width, h - margin - h * 0.03)
     if note:
         pen.text(w - margin, h - margin, note, pen.pt(h * 0.022), FAINT, ha="right", va="bottom")
     return fig
@@ -160,7 +174,8 @@ def _edge(left, top, cell, x, y, dx, dy):
     return (x0, x0 + cell), (ye, ye)
 
 
-def _panel(pen, state, left, top, width):
+def _panel(pen, state, left, top, width, boxes):
+    """Draw the panel; fill `boxes` (seat -> each hand slot's box); return the y under it."""
     height = pen.height
     unit = min(height, width * 1.6)  # the fonts fit the panel's width too
     big, normal = pen.pt(unit * 0.03), pen.pt(unit * 0.024)
@@ -187,13 +202,16 @@ def _panel(pen, state, left, top, width):
         mover = p == state.current and state.phase != OVER
         pen.text(left, y, words, big, TURN if mover else INK, weight="bold")
         y += step * 1.1
+        boxes[p] = []
         for i, (token, side) in enumerate(state.hands[p]):
             _token(pen, left + i * cell * 4.6, y, cell, token, side)
+            boxes[p].append((left + i * cell * 4.6, y, cell * 4.2, cell * 5))
         if not state.hands[p]:
             pen.text(left, y, "(an empty hand)", normal, FAINT)
         y += cell * 5 + step * 0.6
     turns = f"{state.turns} turns" if state.phase == OVER else f"turn {state.turns + 1}"
     pen.text(left, y, f"pile: {len(state.pile)} tokens, {turns}", normal, FAINT)
+    return y + step
 
 
 def _token(pen, left, top, cell, token, side):

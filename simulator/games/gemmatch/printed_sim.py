@@ -1,11 +1,12 @@
-"""`blinks sim --game gemmatch --variant printed [--field N] [--bot NAME] [--seed S]`: the
-printed Gem Match in the simulator's window, a bot in each seat, one move a second of simulated
-time (faster with --speed). The printed game has no tiles, so the window shows the game's
-picture (printed_png, the one --board-png saves): the field, the hands, the scores, whose turn.
+"""`blinks sim --game gemmatch --variant printed [--field N] [--bot NAME] [--watch]`: the
+printed Gem Match in the simulator's window. You play A against the bot in B (`--watch`: the
+bot in both seats), a bot's move a second of simulated time after the move before it (faster
+with --speed). The printed game has no tiles, so the window shows the game's picture
+(printed_png, the one --board-png saves); what a click means is printed_play's.
 
-Keys: space pauses, N deals the next seed, Esc closes. With no display (SDL_VIDEODRIVER=dummy)
-it plays --run-for simulated seconds at once and draws the last frame; --screenshot FILE.png
-saves the window at exit.
+Keys: R (or the right button, or the wheel) turns the held token, space pauses the bots, N
+deals the next seed, Esc closes. With no display (SDL_VIDEODRIVER=dummy) it plays --run-for
+simulated seconds at once and draws the last frame; --screenshot FILE.png saves the window.
 """
 
 import sys
@@ -14,13 +15,13 @@ from simulator.app import cli as sim_cli
 from simulator.app.display import headless, hide_pygame_banner, open_display, save_screenshot
 from simulator.games.gemmatch import printed as pr
 from simulator.games.gemmatch import printed_bots
-from simulator.games.gemmatch.printed_png import rgba
+from simulator.games.gemmatch.printed_play import Table, button_boxes, square_at
+from simulator.games.gemmatch.printed_png import RGB, Layout, rgba
 from simulator.output_path import output_problem
-from simulator.play.bots import bot_seed
 
-MOVE_MS = 1000  # a move a second, so a person can follow
 NO_TILES = ("tiles", "players", "replay", "record", "scripts")  # options of the tiles' game
-KEYS = "space: pause   N: next seed   Esc: close"
+KEYS = "R: turn   space: pause   N: next seed   Esc: close"
+HINT, BUTTON, BUTTON_TEXT = (179, 64, 15), (231, 224, 208), (34, 34, 34)
 
 
 def problem(args):
@@ -56,38 +57,6 @@ def problem(args):
     return None
 
 
-class Watch:
-    """A printed game played by bots, a move every MOVE_MS of simulated time."""
-
-    def __init__(self, seed, size, bot):
-        self.size, self.bot = size, bot
-        self.deal(seed)
-
-    def deal(self, seed):
-        self.seed, self.clock, self.due = seed, 0, MOVE_MS
-        self.state = pr.GameState(seed=seed, size=self.size)
-        self.bots = [
-            printed_bots.bot_class(self.bot)(p, bot_seed(seed, p, 0x9E7)) for p in range(2)
-        ]
-        self.views = [self.state.observation(p) for p in range(2)]
-        self.moves = 0  # changes when the picture must be drawn again
-
-    def advance(self, ms):
-        """Let `ms` of simulated time pass, making the moves that fall due."""
-        self.clock += ms
-        while self.clock >= self.due and not self.state.over:
-            seat = self.state.current
-            event = self.state.apply(self.bots[seat].act(self.views[seat]))
-            for p in range(2):
-                self.bots[p].observe(self.views[p], event)
-            self.moves += 1
-            self.due += MOVE_MS
-
-    def title(self):
-        n = self.size
-        return f"Gem Match, printed: {self.bot} in both seats, seed {self.seed}, field {n} by {n}"
-
-
 def run(args):
     """The window's run; the exit code."""
     wrong = problem(args)
@@ -103,11 +72,12 @@ def run(args):
         return 2
     size = sim_cli.window_size(args.window)
     field = pr.FIELD_SIZE if args.field is None else args.field
-    watch = Watch(args.seed, field, args.bot or printed_bots.BEST_BOT)
+    people = () if args.watch else (0,)
+    table = Table(args.seed, field, args.bot or printed_bots.BEST_BOT, people)
     try:
         screen = pygame.display.set_mode(size)
         pygame.display.set_caption(f"{sim_cli.WINDOW_TITLE} - gemmatch (printed)")
-        _loop(pygame, screen, watch, args)
+        Window(pygame, screen, table).loop(args)
         if args.screenshot:
             save_screenshot(screen, args.screenshot)
     except (pygame.error, OSError) as exc:
@@ -118,34 +88,108 @@ def run(args):
     return 0
 
 
-def _loop(pygame, screen, watch, args):
-    limit = None if args.run_for is None else round(args.run_for * 1000)
-    if headless():  # nobody watches: play the time at once, draw the last frame
-        watch.advance(limit or 0)
-        _draw(pygame, screen, watch, False)
-        return
-    ticker, paused, drawn = pygame.time.Clock(), False, None
-    while limit is None or watch.clock < limit:
-        for ev in pygame.event.get():
-            if ev.type == pygame.QUIT or (ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE):
-                return
-            if ev.type == pygame.KEYDOWN and ev.key == pygame.K_SPACE:
-                paused, drawn = not paused, None
-            elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_n:
-                watch.deal(watch.seed + 1)
-                drawn = None
-        ms = ticker.tick(30) * args.speed
-        if not paused:
-            watch.advance(ms if limit is None else min(ms, limit - watch.clock))
-        if drawn != (watch.seed, watch.moves):
-            _draw(pygame, screen, watch, paused)
-            drawn = (watch.seed, watch.moves)
-    _draw(pygame, screen, watch, paused)
+def title(table):
+    n, bot = table.size, table.bot
+    seats = f"{bot} in both seats" if not table.people else f"you are A, {bot} is B"
+    return f"Gem Match, printed: {seats}, seed {table.seed}, field {n} by {n}"
 
 
-def _draw(pygame, screen, watch, paused):
-    size = screen.get_size()
-    note = "paused; " + KEYS if paused else KEYS
-    picture = rgba(watch.state, watch.title(), size, note)
-    screen.blit(pygame.image.frombuffer(picture, size, "RGBA"), (0, 0))
-    pygame.display.flip()
+class Window:
+    """The picture of the game (redrawn when a move is made) and over it what is a person's
+    own: the held token under the pointer, the hint and the buttons."""
+
+    def __init__(self, pygame, screen, table):
+        self.pygame, self.screen, self.table = pygame, screen, table
+        from matplotlib import font_manager
+
+        pygame.font.init()  # the picture's own typeface (matplotlib's), so the two read as one
+        face = font_manager.findfont(font_manager.FontProperties(family="DejaVu Sans"))
+        self.font = pygame.font.Font(face, max(14, screen.get_height() // 45))
+        self.picture, self.drawn, self.layout = None, None, Layout()
+        self.pointer, self.paused = None, False
+
+    def loop(self, args):
+        pygame, table = self.pygame, self.table
+        limit = None if args.run_for is None else round(args.run_for * 1000)
+        if headless():  # nobody watches: play the time at once, draw the last frame
+            table.advance(limit or 0)
+            self.draw()
+            return
+        ticker = pygame.time.Clock()
+        while limit is None or table.clock < limit:
+            for ev in pygame.event.get():
+                if ev.type == pygame.QUIT or (
+                    ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE
+                ):
+                    return
+                self.handle(ev)
+            ms = ticker.tick(30) * args.speed
+            if not self.paused:
+                table.advance(ms if limit is None else min(ms, limit - table.clock))
+            self.draw()
+        self.draw()
+
+    def handle(self, ev):
+        pygame, table = self.pygame, self.table
+        if ev.type == pygame.MOUSEMOTION:
+            self.pointer = ev.pos
+        elif ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
+            table.click(ev.pos, self.layout)
+        elif ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 3:
+            table.rotate()
+        elif ev.type == pygame.MOUSEWHEEL:
+            table.rotate(1 if ev.y > 0 else -1)
+        elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_r:
+            table.rotate()
+        elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_SPACE:
+            self.paused = not self.paused
+        elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_n:
+            table.deal(table.seed + 1)
+
+    def draw(self):
+        pygame, table = self.pygame, self.table
+        if self.drawn != (table.seed, table.moves, self.paused):
+            size = self.screen.get_size()
+            note = "paused; " + KEYS if self.paused else KEYS
+            picture = rgba(table.state, title(table), size, note, self.layout)
+            self.picture = pygame.image.frombuffer(picture, size, "RGBA").copy()
+            self.drawn = (table.seed, table.moves, self.paused)
+        self.screen.blit(self.picture, (0, 0))
+        self._held()
+        self._choices()
+        pygame.display.flip()
+
+    def _held(self):
+        """The held token's box in the hand outlined, and the token over the square the
+        pointer is on: in its colours where it fits, crossed where it does not."""
+        pygame, table = self.pygame, self.table
+        if table.slot is None or not table.persons_turn():
+            return
+        box = self.layout.hands[table.state.current][table.slot - 1]
+        pygame.draw.rect(self.screen, HINT, pygame.Rect(*box).inflate(8, 8), 3)
+        square = None if self.pointer is None else square_at(self.pointer, self.layout)
+        if square is None:
+            return
+        left, top, cell, _ = self.layout.field
+        cells, fits = table.ghost(square)
+        shade = pygame.Surface((int(cell), int(cell)), pygame.SRCALPHA)
+        for (x, y), gem in cells:
+            colour = pygame.Color(RGB[gem]) if fits else pygame.Color(120, 120, 120)
+            shade.fill((colour.r, colour.g, colour.b, 170))
+            at = (left + x * cell, top + y * cell)
+            self.screen.blit(shade, at)
+            if not fits:
+                pygame.draw.line(self.screen, HINT, at, (at[0] + cell, at[1] + cell), 3)
+
+    def _choices(self):
+        """The hint line and a button for each move that is not a placement."""
+        pygame, table = self.pygame, self.table
+        left, top = self.layout.free[:2]
+        self.screen.blit(self.font.render(table.said, True, HINT), (left, top))
+        choices = table.choices()
+        for move, box in zip(choices, button_boxes(self.layout, len(choices))):
+            rect = pygame.Rect(*box)
+            pygame.draw.rect(self.screen, BUTTON, rect, border_radius=4)
+            pygame.draw.rect(self.screen, BUTTON_TEXT, rect, 1, border_radius=4)
+            words = self.font.render(str(move), True, BUTTON_TEXT)
+            self.screen.blit(words, words.get_rect(center=rect.center))
