@@ -95,6 +95,23 @@ def side_gems(token, side):
     return TOKENS[token][1 + side]
 
 
+_WAYS = {}
+
+
+def ways(token, side):
+    """A token's side as each quarter turn lays it: [(turn, its cells from 0,0 in its gems'
+    order)]. A turn moves the gems, so no two turns lay a token alike."""
+    key = (token, side)
+    if key not in _WAYS:
+        _WAYS[key] = [(turn, turned(side_cells(token, side), turn)) for turn in range(4)]
+    return _WAYS[key]
+
+
+def extent(cells):
+    """The width and height of the box round `cells` (from 0,0)."""
+    return max(x for x, _ in cells) + 1, max(y for _, y in cells) + 1
+
+
 def token_word(token):
     """A token as scripts name it: its shape's letter and its id, `L9`."""
     return f"{TOKENS[token][0]}{token}"
@@ -247,28 +264,40 @@ class GameState(PointsGame):
         return Observation(self, player)
 
     def placements(self, player=None):
-        """Every legal `place` of the player's hand: each token, each quarter turn, each spot."""
-        out = []
+        """Every legal `place` of the player's hand: each token, each way it lies (by the first
+        quarter turn that lays it so), each spot."""
+        out, n = [], self.size
         for slot, (token, side) in enumerate(
             self.hands[self.current if player is None else player], 1
         ):
-            shapes = {}
-            for turn in range(4):
-                shapes.setdefault(turned(side_cells(token, side), turn), turn)
-            for cells, turn in sorted(shapes.items(), key=lambda kv: kv[1]):
-                for y in range(self.size):
-                    for x in range(self.size):
+            for turn, cells in ways(token, side):
+                wide, tall = extent(cells)
+                for y in range(n - tall + 1):
+                    for x in range(n - wide + 1):
                         if self.fits(cells, x, y):
                             out.append(place(slot, turn, (x, y)))
         return out
 
+    def can_place(self):
+        """Whether a token of the hand fits anywhere (else the turn is skipped)."""
+        n = self.size
+        for token, side in self.hands[self.current]:
+            for _, cells in ways(token, side):
+                wide, tall = extent(cells)
+                for y in range(n - tall + 1):
+                    for x in range(n - wide + 1):
+                        if self.fits(cells, x, y):
+                            return True
+        return False
+
     def fits(self, cells, x, y):
         """Whether a token of `cells` (from 0,0) lies on the field at x, y, on no taken square."""
-        n = self.size
-        return all(
-            0 <= x + cx < n and 0 <= y + cy < n and (x + cx, y + cy) not in self.field
-            for cx, cy in cells
-        )
+        n, field = self.size, self.field
+        for cx, cy in cells:
+            at = (x + cx, y + cy)
+            if not (0 <= at[0] < n and 0 <= at[1] < n) or at in field:
+                return False
+        return True
 
     def legal_moves(self):
         phase = self.phase
@@ -293,7 +322,7 @@ class GameState(PointsGame):
     def apply(self, move):
         if self.over:
             raise IllegalMove("the game is over: no more moves")
-        if move not in self.legal_moves():
+        if not self._is_legal(move):
             raise IllegalMove(self._why_not(move))
         ev = Event(self.current, move)
         if move.kind == PLACE:
@@ -323,6 +352,20 @@ class GameState(PointsGame):
             self._end_turn(ev)
         self.history.append(ev)
         return ev
+
+    def _is_legal(self, move):
+        """`move in legal_moves()`, without listing every placement to ask about one."""
+        if not isinstance(move, Move):
+            return False
+        if self.phase not in (PLACE, AGAIN):
+            return move in self.legal_moves()
+        if move.kind != PLACE:
+            return self.phase == AGAIN and move == PASS
+        hand = self.hands[self.current]
+        if not 1 <= move.slot <= len(hand) or not isinstance(move.spot, tuple):
+            return False
+        lies = dict(ways(*hand[move.slot - 1])).get(move.turn)
+        return lies is not None and self.fits(lies, *move.spot)
 
     def _why_not(self, move):
         if not isinstance(move, Move):
@@ -433,7 +476,7 @@ class GameState(PointsGame):
             hand.append((self.pile.pop(0), BASIC))
             if ev is not None:
                 ev.drew = hand[-1][0]
-        self.phase = PLACE if self.placements() else SKIP
+        self.phase = PLACE if self.can_place() else SKIP
 
     def to_dict(self):
         return {

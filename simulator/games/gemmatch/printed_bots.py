@@ -49,14 +49,13 @@ class GreedyBot(Bot):
         field = obs.field
         hand = obs.hand()
         best, best_value = None, None
+        lies = [dict(pr.ways(token, side)) for token, side in hand]
         for move in obs.legal_moves():
             if move.kind != pr.PLACE:
                 continue
             token, side = hand[move.slot - 1]
             x, y = move.spot
-            cells = [
-                (x + cx, y + cy) for cx, cy in pr.turned(pr.side_cells(token, side), move.turn)
-            ]
+            cells = [(x + cx, y + cy) for cx, cy in lies[move.slot - 1][move.turn]]
             value = self._value(field, token, side, cells)
             if best_value is None or value > best_value:
                 best, best_value = move, value
