@@ -322,7 +322,7 @@ class GameState(PointsGame):
     def apply(self, move):
         if self.over:
             raise IllegalMove("the game is over: no more moves")
-        if not self._is_legal(move):
+        if not self.is_legal(move):
             raise IllegalMove(self._why_not(move))
         ev = Event(self.current, move)
         if move.kind == PLACE:
@@ -353,7 +353,7 @@ class GameState(PointsGame):
         self.history.append(ev)
         return ev
 
-    def _is_legal(self, move):
+    def is_legal(self, move):
         """`move in legal_moves()`, without listing every placement to ask about one."""
         if not isinstance(move, Move):
             return False
