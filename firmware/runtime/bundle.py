@@ -32,29 +32,40 @@ def _put32(out, i, v):
     out[i + 3] = v & 0xFF
 
 
-def encode(build, entries):
-    """The manifest of `build` for entries [(path, size, sha256 digest)], main.py last. Sized
-    first and filled in place: one allocation, where growing it would fragment a tile's heap."""
+def head(build, count):
+    """The manifest's first bytes: MAGIC, the build id and the file count."""
     name = build.encode()
-    n = 4 + 1 + len(name) + 2
-    for path, _size, _digest in entries:
-        n += 4 + 32 + 1 + len(path)
-    out = bytearray(n)
+    out = bytearray(4 + 1 + len(name) + 2)
     out[0:4] = MAGIC
     out[4] = len(name)
-    i = 5 + len(name)
-    out[5:i] = name
-    out[i] = len(entries) >> 8
-    out[i + 1] = len(entries) & 0xFF
-    i += 2
-    for path, size, digest in entries:
-        _put32(out, i, size)
-        out[i + 4 : i + 36] = digest
-        p = path.encode()
-        out[i + 36] = len(p)
-        out[i + 37 : i + 37 + len(p)] = p
-        i += 37 + len(p)
+    out[5 : 5 + len(name)] = name
+    out[5 + len(name)] = count >> 8
+    out[6 + len(name)] = count & 0xFF
     return out
+
+
+def entry(path, size, digest):
+    """One file's bytes of the manifest: size, SHA-256, path."""
+    p = path.encode()
+    out = bytearray(37 + len(p))
+    _put32(out, 0, size)
+    out[4:36] = digest
+    out[36] = len(p)
+    out[37:] = p
+    return out
+
+
+def pieces(build, entries):
+    """The manifest of `build` for entries [(path, size, sha256 digest)], main.py last, a piece
+    at a time: the head, then an entry a file."""
+    yield head(build, len(entries))
+    for path, size, digest in entries:
+        yield entry(path, size, digest)
+
+
+def encode(build, entries):
+    """The whole manifest as one bytes object (the host, tests; a tile streams pieces())."""
+    return b"".join(pieces(build, entries))
 
 
 def good_path(path, build) -> bool:
@@ -139,12 +150,19 @@ class Source:
         self.store = store
         self.build = build
         self.entries = entries
-        self.manifest = encode(build, entries)
+        # the manifest is made a piece at a time whenever it is read, never whole: ~5 kB in one
+        # block is more than a heap fragmented by the game's imports may have (MemoryError)
         import binascii
 
-        self.manifest_crc = binascii.crc32(self.manifest) & 0xFFFFFFFF
+        crc, at = 0, 0
+        self.piece_at = []  # where each piece of the manifest starts: the head, then each entry
+        for piece in pieces(build, entries):
+            self.piece_at.append(at)
+            crc = binascii.crc32(piece, crc)
+            at += len(piece)
+        self.manifest_len = at
+        self.manifest_crc = crc & 0xFFFFFFFF
         self.starts = []
-        at = len(self.manifest)
         for _path, size, _digest in entries:
             self.starts.append(at)
             at += size
@@ -155,11 +173,8 @@ class Source:
         """Fill `view` with the stream's bytes from `offset` on."""
         n = len(view)
         done = 0
-        m = len(self.manifest)
-        if offset < m:
-            take = min(n, m - offset)
-            view[:take] = self.manifest[offset : offset + take]
-            done = take
+        if offset < self.manifest_len:
+            done = self._manifest_into(offset, view)
         starts = self.starts
         i = 0
         while done < n:
@@ -173,3 +188,20 @@ class Source:
                 raise OSError("short read of " + path)
             done += take
             i += 1
+
+    def _manifest_into(self, offset, view):
+        """Fill the start of `view` with the manifest's bytes from `offset`; how many. Only the
+        pieces it covers are made (a receiver asks a frame's worth at a time)."""
+        starts, entries = self.piece_at, self.entries
+        k = 0
+        while k + 1 < len(starts) and starts[k + 1] <= offset:
+            k += 1
+        done, n = 0, len(view)
+        while done < n and k < len(starts):
+            piece = head(self.build, len(entries)) if k == 0 else entry(*entries[k - 1])
+            start = offset + done - starts[k]
+            take = min(n - done, len(piece) - start)
+            view[done : done + take] = piece[start : start + take]
+            done += take
+            k += 1
+        return done

@@ -96,7 +96,7 @@ class Runner:
             state = self._store.load_state()
             if state is not None:
                 self._store.save_state(None)  # once: a state never outlives the boot it was for
-                self._share_for().resume(state, self._now)
+                self._resume_share(state)
 
     @micropython.native
     def step(self) -> None:
@@ -183,6 +183,17 @@ class Runner:
         return share is not None and share.role != 0 and share.hurry
 
     # ---- sharing the build (runtime/share.py) ----
+
+    def _resume_share(self, state):
+        """Carry a share on after the restart into its build. The game boots whatever happens:
+        a share this tile cannot carry on (a heap too fragmented, a damaged file) is logged,
+        and its parent offers the build again."""
+        try:
+            self._share_for().resume(state, self._now)
+        except (MemoryError, OSError) as exc:
+            self._share = None
+            self._sharing = False
+            self.log("BLINKS share resume failed: " + repr(exc))
 
     def _share_for(self):
         share = self._share

@@ -287,8 +287,8 @@ class Tree:
         name = src.build.encode()[:16]
         body[: len(name)] = name
         bulk.put32(body, 16, src.size)
-        body[20] = len(src.manifest) >> 8
-        body[21] = len(src.manifest) & 0xFF
+        body[20] = src.manifest_len >> 8
+        body[21] = src.manifest_len & 0xFF
         bulk.put32(body, 22, src.manifest_crc)
         body[26] = src.mpy[0]
         body[27] = src.mpy[1]
