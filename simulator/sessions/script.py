@@ -1,8 +1,9 @@
 """What every game's session scripts share: the error a malformed line raises (exit 2, said
 as `SCRIPT:LINE: what was expected`) and the reading of whole numbers, so `seed 5_0`, `+5` or a
 5,000-digit seed is refused alike in every game's language. Each game parses its own statements
-(simulator/games/<game>/script.py) into `Statement`s; `save_new_script` writes a played game out
-as a script without overwriting an earlier one.
+(simulator/games/<game>/script.py) into `Statement`s, the lines every game words alike through
+`Words`; `save_new_script` writes a played game out as a script without overwriting an earlier
+one.
 """
 
 import os
@@ -116,6 +117,84 @@ class Statement:
 
     def __repr__(self):
         return f"Statement({self.line}, {self.text!r})"
+
+
+SHAPES = ("blob", "line", "ring", "random")  # `deal SHAPE`: how the tiles are laid to deal
+
+
+class Words:
+    """The words every game's script language shares, for a game of the seats `seats` ("AB",
+    "ABCD"...) called `title`, whose setup statements are `setup_kinds`, read into `make`
+    (Statement, or a game's own subclass): the setup lines `players N`, `seed N`, `deal
+    [SHAPE]` and `start P`, the move line `P MOVE...`, and the expect lines `score P N`, `turn
+    P`, `over yes|no` and `ended WHY|no`. A game reads every other line itself."""
+
+    def __init__(self, seats, title, setup_kinds, ends, make=Statement):
+        self.seats = seats
+        self.title = title
+        self.setup_kinds = setup_kinds
+        self.ends = ends  # why a game can end, as `expect ended` names it
+        self.make = make
+
+    def read(self, text, parse_line):
+        """A script's statements (read_statements), each line read by `parse_line`."""
+        return read_statements(text, parse_line, self.setup_kinds, self.seats)
+
+    def player(self, line, word):
+        return seat_word(line, word, self.seats)
+
+    def setup(self, line, code, words):
+        """The Statement of a shared setup line the game has, or None."""
+        head, n = words[0].lower(), len(words)
+        if head not in self.setup_kinds:
+            return None
+        if head == "players":
+            most = len(self.seats)
+            if n != 2:
+                raise ScriptError(line, f"expected `players N` (2 to {most})")
+            value = number_word(line, words[1], f"a number of players, 2 to {most}")
+            if not 2 <= value <= most:
+                raise ScriptError(line, f"{self.title} is for 2 to {most} players")
+            return self.make(line, "players", code, value)
+        if head == "seed":
+            if n != 2:
+                raise ScriptError(line, "expected `seed N`")
+            return self.make(line, "seed", code, number_word(line, words[1]))
+        if head == "deal":
+            shape = words[1].lower() if n == 2 else "blob"
+            if n > 2 or shape not in SHAPES:
+                raise ScriptError(line, f"expected `deal` or `deal SHAPE` ({', '.join(SHAPES)})")
+            return self.make(line, "deal", code, shape)
+        if head == "start":
+            if n != 2:
+                raise ScriptError(line, f"expected `start A` (or {', '.join(self.seats[1:])})")
+            return self.make(line, "start", code, self.player(line, words[1]))
+        return None
+
+    def move(self, line, code, words, parse_move):
+        """The Statement of a move line (`A play 1`: a seat, then the words `parse_move(line,
+        words)` reads into a move), or None for a line that starts with no seat."""
+        head = words[0]
+        if len(head) == 1 and head.upper() in self.seats and len(words) >= 2:
+            player = self.player(line, head)
+            return self.make(line, "move", code, player=player, move=parse_move(line, words[1:]))
+        return None
+
+    def expect(self, line, code, words):
+        """The Statement of a shared `expect` line, or None."""
+        n = len(words)
+        what = words[1].lower() if n > 1 else ""
+        value = words[2].lower() if n == 3 else None
+        if what == "score" and n == 4:
+            number = number_word(line, words[3])
+            return self.make(line, "expect", code, number, self.player(line, words[2]), what=what)
+        if what == "turn" and n == 3:
+            return self.make(line, "expect", code, self.player(line, words[2]), what=what)
+        if what == "over" and value in ("yes", "no"):
+            return self.make(line, "expect", code, value == "yes", what=what)
+        if what == "ended" and (value in self.ends or value == "no"):
+            return self.make(line, "expect", code, value, what=what)
+        return None
 
 
 def safe_name(name):

@@ -176,10 +176,7 @@ class GameState(PointsGame):
     # --- changing --------------------------------------------------------------------------
     def apply(self, move):
         """Perform `move` for the player to move; return the Event. Raises IllegalMove."""
-        if self.over:
-            raise IllegalMove("the game is over: no more moves")
-        if not self._legal(move):
-            raise IllegalMove(self._why_not(move))
+        self.check(move, IllegalMove)
         p = self.current
         ev = Event(p, move)
         if move.kind == mv.TILE:
@@ -208,7 +205,7 @@ class GameState(PointsGame):
         self.history.append(ev)
         return ev
 
-    def _legal(self, move):
+    def is_legal(self, move):
         """Whether `move` is one of legal_moves(), found without listing them all."""
         if not isinstance(move, mv.Move):
             return False
@@ -317,14 +314,10 @@ class GameState(PointsGame):
                 self.ended = "stuck"
         if self.ended is None and self.turns >= MAX_TURNS:
             self.ended = "turns"
-        if self.ended:
-            self.phase = OVER
-            return
-        self._start_turn(ev)
+        self.turn_ended(ev)
 
     def _start_turn(self, ev):
-        if ev is not None:
-            self.current = (self.current + 1) % self.players
+        self.next_seat(ev)
         self.phase = START
         self.laid = []
         self.new_sockets = []
@@ -333,27 +326,22 @@ class GameState(PointsGame):
     # --- output ----------------------------------------------------------------------------
     def to_dict(self):
         names = PLAYERS[: self.players]
-        return {
-            "game": "gembatan",
-            "players": self.players,
-            "over": self.over,
-            "ended": self.ended,
-            "turns": self.turns,
-            "current": names[self.current],
-            "phase": self.phase,
-            "scores": {n: self.score(p) for p, n in enumerate(names)},
-            "winners": [names[p] for p in self.winners()],
-            "board": {
-                f"{c[0]},{c[1]}": {"tile": s, "turn": r}
-                for c, (s, r) in sorted(self.board.tiles.items())
-            },
-            "gems": {edge_name(e): "".join(g) for e, g in sorted(self.board.gems.items())},
-            "open_sockets": [edge_name(e) for e in self.board.open_sockets()],
-            "hand_tiles": {n: list(self.hand_tiles[p]) for p, n in enumerate(names)},
-            "hand_gems": {n: list(self.hand_gems[p]) for p, n in enumerate(names)},
-            "pile": len(self.pile),
-            "tray": len(self.tray),
-        }
+        out = self.summary("gembatan", names)
+        out.update(
+            {
+                "board": {
+                    f"{c[0]},{c[1]}": {"tile": s, "turn": r}
+                    for c, (s, r) in sorted(self.board.tiles.items())
+                },
+                "gems": {edge_name(e): "".join(g) for e, g in sorted(self.board.gems.items())},
+                "open_sockets": [edge_name(e) for e in self.board.open_sockets()],
+                "hand_tiles": {n: list(self.hand_tiles[p]) for p, n in enumerate(names)},
+                "hand_gems": {n: list(self.hand_gems[p]) for p, n in enumerate(names)},
+                "pile": len(self.pile),
+                "tray": len(self.tray),
+            }
+        )
+        return out
 
 
 def colour_words(colours):

@@ -12,8 +12,6 @@ from simulator.games.gembatan.rules import (
     DIRECTION_NAMES,
     ENDS,
     GEMS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     PLAYERS,
     TILES,
     edge,
@@ -22,12 +20,8 @@ from simulator.games.gembatan.rules import (
     parse_tile,
 )
 from simulator.play import runner, scripts_out
-from simulator.sessions.script import (
-    ScriptError,
-    number_word,
-    read_statements,
-    seat_word,
-)
+from simulator.sessions import script
+from simulator.sessions.script import ScriptError, Words, number_word
 
 SETUP_KINDS = ("players", "seed", "tiles", "gems", "start")
 MOVES_HELP = (
@@ -40,32 +34,23 @@ EXPECTS_HELP = (
 )
 
 
-class Statement:
-    __slots__ = ("edge", "kind", "line", "move", "player", "text", "value", "what")
+class Statement(script.Statement):
+    """A Gembatan line; an `expect socket` line also names its `edge`."""
+
+    __slots__ = ("edge",)
 
     def __init__(self, line, kind, text, value=None, player=None, move=None, what=None, edge=None):
-        self.line = line
-        self.kind = kind
-        self.text = text
-        self.value = value
-        self.player = player
-        self.move = move
-        self.what = what
+        script.Statement.__init__(self, line, kind, text, value, player, move, what)
         self.edge = edge
 
-    def __repr__(self):
-        return f"Statement({self.line}, {self.text!r})"
+
+WORDS = Words("".join(PLAYERS), "Gembatan", SETUP_KINDS, ENDS, Statement)
+_player = WORDS.player
+_number = number_word
 
 
 def parse_script(text):
-    return read_statements(text, parse_line, SETUP_KINDS, "".join(PLAYERS))
-
-
-def _player(line, word):
-    return seat_word(line, word, "".join(PLAYERS))
-
-
-_number = number_word
+    return WORDS.read(text, parse_line)
 
 
 def _cell(line, word):
@@ -85,18 +70,9 @@ def _edge(line, cell_word, side_word):
 def parse_line(line, code):
     words = code.split()
     head = words[0].lower()
-    n = len(words)
-    if head == "players":
-        if n != 2:
-            raise ScriptError(line, "expected `players N` (2 to 4)")
-        value = _number(line, words[1], "a number of players, 2 to 4")
-        if not MIN_PLAYERS <= value <= MAX_PLAYERS:
-            raise ScriptError(line, "Gembatan is for 2 to 4 players")
-        return Statement(line, "players", code, value)
-    if head == "seed":
-        if n != 2:
-            raise ScriptError(line, "expected `seed N`")
-        return Statement(line, "seed", code, _number(line, words[1]))
+    shared = WORDS.setup(line, code, words) or WORDS.move(line, code, words, _move)
+    if shared is not None:
+        return shared
     if head == "tiles":
         tiles = []
         for w in words[1:]:
@@ -123,16 +99,8 @@ def parse_line(line, code):
         if sorted(gems) != sorted(GEMS):
             raise ScriptError(line, f"`gems` lists the game's {len(GEMS)} gems, each once")
         return Statement(line, "gems", code, gems)
-    if head == "start":
-        if n != 2:
-            raise ScriptError(line, "expected `start A` (or B, C, D)")
-        return Statement(line, "start", code, _player(line, words[1]))
     if head == "expect":
         return _expect(line, code, words)
-    if len(head) == 1 and head.upper() in PLAYERS and n >= 2:
-        return Statement(
-            line, "move", code, player=_player(line, words[0]), move=_move(line, words[1:])
-        )
     raise ScriptError(
         line,
         "expected players, seed, tiles, gems, start, a move (A tile 1 at 1,0 turn 0) or expect",
@@ -177,14 +145,15 @@ def _move(line, words):
 def _expect(line, code, words):
     n = len(words)
     what = words[1].lower() if n > 1 else ""
-    if what in ("score", "gems", "tiles") and n == 4:
+    shared = WORDS.expect(line, code, words)
+    if shared is not None:
+        return shared
+    if what in ("gems", "tiles") and n == 4:
         return Statement(
             line, "expect", code, _number(line, words[3]), _player(line, words[2]), what=what
         )
     if what in ("board", "sockets", "tray", "pile") and n == 3:
         return Statement(line, "expect", code, _number(line, words[2]), what=what)
-    if what == "turn" and n == 3:
-        return Statement(line, "expect", code, _player(line, words[2]), what=what)
     if what == "socket" and n == 5:
         e = _edge(line, words[2], words[3])
         value = words[4].lower()
@@ -194,10 +163,6 @@ def _expect(line, code, words):
                 raise ScriptError(line, f"expected a gem like RB, or empty, not {words[4]!r}")
             value = gem
         return Statement(line, "expect", code, value, what=what, edge=e)
-    if what == "over" and n == 3 and words[2].lower() in ("yes", "no"):
-        return Statement(line, "expect", code, words[2].lower() == "yes", what=what)
-    if what == "ended" and n == 3 and words[2].lower() in ENDS + ("no",):
-        return Statement(line, "expect", code, words[2].lower(), what=what)
     raise ScriptError(line, EXPECTS_HELP)
 
 

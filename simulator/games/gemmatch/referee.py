@@ -174,10 +174,7 @@ class GameState(PointsGame):
     # --- changing --------------------------------------------------------------------------
     def apply(self, move):
         """Perform `move` for the player to move; return the Event. Raises IllegalMove."""
-        if self.over:
-            raise IllegalMove("the game is over: no more moves")
-        if move not in self.legal_moves():
-            raise IllegalMove(self._why_not(move))
+        self.check(move, IllegalMove)
         p = self.current
         ev = Event(p, move)
         self.moves += 1
@@ -296,14 +293,10 @@ class GameState(PointsGame):
                 self.last_turn = (self.start + self.players - 1) % self.players
             if self.ended is None and self.current == self.last_turn:
                 self.ended = "pile"
-        if self.ended:
-            self.phase = OVER
-            return
-        self._start_turn(ev)
+        self.turn_ended(ev)
 
     def _start_turn(self, ev):
-        if ev is not None:
-            self.current = (self.current + 1) % self.players
+        self.next_seat(ev)
         self.pending = None
         self.bonus = False
         self.phase = PLACING
@@ -334,22 +327,19 @@ class GameState(PointsGame):
                 out[cell_name(cell)] = entry
             return out
 
-        return {
-            "game": "gemmatch",
-            "players": self.players,
-            "over": self.over,
-            "ended": self.ended,
-            "turns": self.turns,
-            "current": names[self.current],
-            "phase": self.phase,
-            "scores": {n: self.score(p) for p, n in enumerate(names)},
-            "winners": [names[p] for p in self.winners()],
-            "field": field_json(),
-            "hands": {n: [self.token_json(t) for t in self.hands[p]] for p, n in enumerate(names)},
-            "heaps": {n: len(self.heaps[p]) for p, n in enumerate(names)},
-            "pile": len(self.pile),
-            "resolving": None if self.pending is None else self.pending.describe(),
-        }
+        out = self.summary("gemmatch", names)
+        out.update(
+            {
+                "field": field_json(),
+                "hands": {
+                    n: [self.token_json(t) for t in self.hands[p]] for p, n in enumerate(names)
+                },
+                "heaps": {n: len(self.heaps[p]) for p, n in enumerate(names)},
+                "pile": len(self.pile),
+                "resolving": None if self.pending is None else self.pending.describe(),
+            }
+        )
+        return out
 
 
 __all__ = ["Event", "GameState", "IllegalMove", "merged"]

@@ -13,17 +13,11 @@ from simulator.games.gemmatch.referee import GameState, IllegalMove
 from simulator.games.gemmatch.rules import ENDS, PLAYERS, SIDES, TIER_NAMES, parse_cell
 from simulator.play import runner, scripts_out
 from simulator.sessions import script
-from simulator.sessions.script import (
-    ScriptError,
-    number_word,
-    read_statements,
-    seat_word,
-)
+from simulator.sessions.script import ScriptError, Words, number_word
 
 SUFFIX = ".gm"  # the descriptor's SCRIPT_SUFFIX; bot_play saves games with it
 
 SETUP_KINDS = ("seed", "deck", "deal", "start")
-SHAPES = ("blob", "line", "ring", "random")
 TILE_STATES = ("undealt", "dealing", "uncertain", "pile", "hand", "field", "taken")
 RESOLVING = tuple(TIER_NAMES.values()) + ("none",)
 MOVES_HELP = "expected a move: place N at Q,R turn T, heap Q,R, hand Q,R basic|improved, pass, skip"
@@ -46,15 +40,13 @@ class Statement(script.Statement):
         self.cell = cell
 
 
-def parse_script(text):
-    return read_statements(text, parse_line, SETUP_KINDS, "".join(PLAYERS))
-
-
-def _player(line, word):
-    return seat_word(line, word, "".join(PLAYERS))
-
-
+WORDS = Words("".join(PLAYERS), "Gem Match", SETUP_KINDS, ENDS, Statement)
+_player = WORDS.player
 _number = number_word
+
+
+def parse_script(text):
+    return WORDS.read(text, parse_line)
 
 
 def _cell(line, word):
@@ -74,11 +66,9 @@ def _side(line, word):
 def parse_line(line, code):
     words = code.split()
     head = words[0].lower()
-    n = len(words)
-    if head == "seed":
-        if n != 2:
-            raise ScriptError(line, "expected `seed N`")
-        return Statement(line, "seed", code, _number(line, words[1]))
+    shared = WORDS.setup(line, code, words) or WORDS.move(line, code, words, _move)
+    if shared is not None:
+        return shared
     if head == "deck":
         kinds = []
         for w in words[1:]:
@@ -93,21 +83,8 @@ def parse_line(line, code):
                 "each), each once",
             )
         return Statement(line, "deck", code, kinds)
-    if head == "deal":
-        shape = words[1].lower() if n == 2 else "blob"
-        if n > 2 or shape not in SHAPES:
-            raise ScriptError(line, f"expected `deal` or `deal SHAPE` ({', '.join(SHAPES)})")
-        return Statement(line, "deal", code, shape)
-    if head == "start":
-        if n != 2:
-            raise ScriptError(line, "expected `start A` (or B)")
-        return Statement(line, "start", code, _player(line, words[1]))
     if head == "expect":
         return _expect(line, code, words)
-    if len(head) == 1 and head.upper() in PLAYERS and n >= 2:
-        return Statement(
-            line, "move", code, player=_player(line, words[0]), move=_move(line, words[1:])
-        )
     raise ScriptError(
         line, "expected seed, deck, deal, start, a move (A place 1 at 0,0 turn 0) or expect"
     )
@@ -148,14 +125,15 @@ def _expect(line, code, words):
                 line, f"a tile shows a state ({', '.join(TILE_STATES)}) or its token (T1-T9)"
             )
         return Statement(line, "expect_tile", code, shown, what="tile", tile=tile)
-    if what in ("score", "heap", "hand", "improved") and n == 4:
+    shared = WORDS.expect(line, code, words)
+    if shared is not None:
+        return shared
+    if what in ("heap", "hand", "improved") and n == 4:
         return Statement(
             line, "expect", code, _number(line, words[3]), _player(line, words[2]), what=what
         )
     if what in ("field", "pile") and n == 3:
         return Statement(line, "expect", code, _number(line, words[2]), what=what)
-    if what == "turn" and n == 3:
-        return Statement(line, "expect", code, _player(line, words[2]), what=what)
     if what == "resolving" and n == 3 and words[2].lower() in RESOLVING:
         return Statement(line, "expect", code, words[2].lower(), what=what)
     if what == "cell" and n in (4, 5):
@@ -169,10 +147,6 @@ def _expect(line, code, words):
             raise ScriptError(line, f"expected a token like T1 (T1-T9), not {words[3]!r}")
         value = f"{tokens.name(kind)} {SIDES[_side(line, words[4])]}"
         return Statement(line, "expect", code, value, what=what, cell=cell)
-    if what == "over" and n == 3 and words[2].lower() in ("yes", "no"):
-        return Statement(line, "expect", code, words[2].lower() == "yes", what=what)
-    if what == "ended" and n == 3 and words[2].lower() in ENDS + ("no",):
-        return Statement(line, "expect", code, words[2].lower(), what=what)
     raise ScriptError(line, EXPECTS_HELP)
 
 

@@ -199,10 +199,7 @@ class GameState(PointsGame):
     # --- changing --------------------------------------------------------------------------
     def apply(self, move):
         """Perform `move` for the player to move; return the Event. Raises IllegalMove."""
-        if self.over:
-            raise IllegalMove("the game is over: no more moves")
-        if move not in self.legal_moves():
-            raise IllegalMove(self._why_not(move))
+        self.check(move, IllegalMove)
         p = self.current
         ev = Event(p, move)
         self.moves += 1
@@ -339,14 +336,10 @@ class GameState(PointsGame):
             self.ended = "deck"
         elif self.turns >= MAX_TURNS:
             self.ended = "turns"
-        if self.ended:
-            self.phase = OVER
-            return
-        self._start_turn(ev)
+        self.turn_ended(ev)
 
     def _start_turn(self, ev):
-        if ev is not None:
-            self.current = (self.current + 1) % self.players
+        self.next_seat(ev)
         self.steps = 0
         self.visited = set()
         self.scored_now = 0
@@ -368,30 +361,24 @@ class GameState(PointsGame):
         def tiles(ids):
             return [cards.name(self.kinds[t]) for t in ids]
 
-        return {
-            "game": "waterfall",
-            "players": self.players,
-            "over": self.over,
-            "ended": self.ended,
-            "turns": self.turns,
-            "current": names[self.current],
-            "phase": self.phase,
-            "steps": self.steps,
-            "scores": {n: self.score(p) for p, n in enumerate(names)},
-            "winners": [names[p] for p in self.winners()],
-            "waterfall": {
-                place_name(pl): cards.name(self.kinds[t])
-                for pl, t in sorted(self.waterfall.items())
-            },
-            "pawns": {
-                n: None if self.pawns[p] is None else place_name(self.pawns[p])
-                for p, n in enumerate(names)
-            },
-            "hands": {n: tiles(self.hands[p]) for p, n in enumerate(names)},
-            "score_piles": {n: tiles(self.score_piles[p]) for p, n in enumerate(names)},
-            "draw_pile": len(self.pile),
-            "discards": tiles(self.discards),
-        }
+        out = self.summary("waterfall", names, steps=self.steps)
+        out.update(
+            {
+                "waterfall": {
+                    place_name(pl): cards.name(self.kinds[t])
+                    for pl, t in sorted(self.waterfall.items())
+                },
+                "pawns": {
+                    n: None if self.pawns[p] is None else place_name(self.pawns[p])
+                    for p, n in enumerate(names)
+                },
+                "hands": {n: tiles(self.hands[p]) for p, n in enumerate(names)},
+                "score_piles": {n: tiles(self.score_piles[p]) for p, n in enumerate(names)},
+                "draw_pile": len(self.pile),
+                "discards": tiles(self.discards),
+            }
+        )
+        return out
 
 
 __all__ = ["Event", "GameState", "IllegalMove", "above"]

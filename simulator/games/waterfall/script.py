@@ -11,57 +11,28 @@ from games.waterfall import cards
 
 from simulator.games.waterfall import moves as mv
 from simulator.games.waterfall.referee import GameState, IllegalMove
-from simulator.games.waterfall.rules import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    PLAYERS,
-    RULES,
-    parse_place,
-    place_name,
-)
+from simulator.games.waterfall.rules import ENDS, PLAYERS, RULES, parse_place, place_name
 from simulator.play import runner, scripts_out
-from simulator.sessions.script import (
-    ScriptError,
-    Statement,
-    read_statements,
-    seat_word,
-)
+from simulator.sessions.script import ScriptError, Statement, Words, number_word
 
 SETUP_KINDS = ("players", "seed", "deck", "deal", "start", "rules")
-SHAPES = ("blob", "line", "ring", "random")
 TILE_STATES = ("undealt", "dealing", "uncertain", "card", "revealed", "waterfall")
 EXPECTS = ("score", "hand", "pawn", "waterfall", "draw", "over", "ended", "turn")
+WORDS = Words("".join(PLAYERS), "Waterfall", SETUP_KINDS, ENDS)
+_player = WORDS.player
+_number = number_word
 
 
 def parse_script(text):
-    return read_statements(text, parse_line, SETUP_KINDS, "".join(PLAYERS))
-
-
-def _player(line, word):
-    return seat_word(line, word, "".join(PLAYERS))
-
-
-def _number(line, word, what="a whole number"):
-    if word.isascii() and word.isdigit() and len(word) <= 6:
-        return int(word)
-    raise ScriptError(line, f"expected {what}, not {word!r}")
+    return WORDS.read(text, parse_line)
 
 
 def parse_line(line, code):
     words = code.split()
     head = words[0].lower()
-    n = len(words)
-    if head == "players":
-        if n != 2:
-            raise ScriptError(line, "expected `players N` (2 to 4)")
-        value = _number(line, words[1], "a number of players, 2 to 4")
-        if not MIN_PLAYERS <= value <= MAX_PLAYERS:
-            raise ScriptError(line, "Waterfall is for 2 to 4 players")
-        return Statement(line, "players", code, value)
-    if head == "seed":
-        if n != 2:
-            raise ScriptError(line, "expected `seed N`")
-        return Statement(line, "seed", code, _number(line, words[1]))
+    shared = WORDS.setup(line, code, words) or WORDS.move(line, code, words, _move)
+    if shared is not None:
+        return shared
     if head == "deck":
         kinds = []
         for w in words[1:]:
@@ -74,15 +45,6 @@ def parse_line(line, code):
                 line, f"a deck lists the {cards.DECK_SIZE} tiles of the game, each once"
             )
         return Statement(line, "deck", code, kinds)
-    if head == "deal":
-        shape = words[1].lower() if n == 2 else "blob"
-        if n > 2 or shape not in SHAPES:
-            raise ScriptError(line, f"expected `deal` or `deal SHAPE` ({', '.join(SHAPES)})")
-        return Statement(line, "deal", code, shape)
-    if head == "start":
-        if n != 2:
-            raise ScriptError(line, "expected `start A` (or B, C, D)")
-        return Statement(line, "start", code, _player(line, words[1]))
     if head == "rules":
         chosen = tuple(sorted({w.lower() for w in words[1:]}))
         if not chosen or any(w not in RULES for w in chosen):
@@ -90,10 +52,6 @@ def parse_line(line, code):
         return Statement(line, "rules", code, chosen)
     if head == "expect":
         return _expect(line, code, words)
-    if len(head) == 1 and head.upper() in PLAYERS and n >= 2:
-        return Statement(
-            line, "move", code, player=_player(line, words[0]), move=_move(line, words[1:])
-        )
     raise ScriptError(
         line, "expected players, seed, deck, deal, start, rules, a move (A play 1) or expect"
     )
@@ -130,7 +88,10 @@ def _expect(line, code, words):
         if shown not in TILE_STATES and cards.parse(shown) is None:
             raise ScriptError(line, f"a tile shows a state ({', '.join(TILE_STATES)}) or a card")
         return Statement(line, "expect_tile", code, shown, what="tile", tile=tile)
-    if what in ("score", "hand") and n == 4:
+    shared = WORDS.expect(line, code, words)
+    if shared is not None:
+        return shared
+    if what == "hand" and n == 4:
         return Statement(
             line, "expect", code, _number(line, words[3]), _player(line, words[2]), what=what
         )
@@ -141,12 +102,6 @@ def _expect(line, code, words):
         return Statement(line, "expect", code, place, _player(line, words[2]), what=what)
     if what in ("waterfall", "draw") and n == 3:
         return Statement(line, "expect", code, _number(line, words[2]), what=what)
-    if what == "over" and n == 3 and words[2].lower() in ("yes", "no"):
-        return Statement(line, "expect", code, words[2].lower() == "yes", what=what)
-    if what == "ended" and n == 3 and words[2].lower() in ("twenty", "deck", "turns", "no"):
-        return Statement(line, "expect", code, words[2].lower(), what=what)
-    if what == "turn" and n == 3:
-        return Statement(line, "expect", code, _player(line, words[2]), what=what)
     raise ScriptError(
         line,
         "expected expect score P N, hand P N, pawn P ROW.PLACE|above, waterfall N, draw N, "
