@@ -3,9 +3,11 @@ written once: the setup lines, the deal, each move in turn and each expect check
 script grammar subclasses RulesRunner and gives its parts:
 
 - `NAME` and `TITLE`, and SETUP: the setup statements' kinds and their defaults, in pairs;
-- `headline(setup)`: the first line said ("Waterfall, 2 players, seed 3");
-- `deal(setup)`: the referee for the setup, or None if the deal failed (a tiles runner deals
-  the tiles first);
+- `headline(setup)`: the first line said ("Waterfall, 2 players, seed 3 (rules only)"; the
+  title, the players where the setup has them, and the seed, unless the game says otherwise);
+- `GameState`, the referee's class, which `deal(setup)` makes from the setup statements but
+  `deal` (the shape of the deal on the tiles), or `deal(setup)` of its own: the referee for the
+  setup, or None if the deal failed (a tiles runner deals the tiles first);
 - `opening()`: what is said once dealt (the hands, the first card);
 - `read(st)`: what an `expect` statement reads from the referee, for the game's own words
   (`actual` reads score, over, ended and turn for every game);
@@ -50,6 +52,7 @@ class RulesRunner:
     NAME = TITLE = None
     SETUP = (("seed", 0), ("start", 0))
     IllegalMove = Exception
+    GameState = None
     DEAL_WORDS = "the deal"  # the first board picture's title
     BOARD_PICTURE = None  # the module whose save_board(state, folder, n, title) draws it
 
@@ -67,10 +70,11 @@ class RulesRunner:
 
     # --- the game's parts (see the module docstring) -----------------------------------------
     def headline(self, setup):
-        return f"{self.TITLE}, seed {setup['seed']} ({self.mode})"
+        players = f", {setup['players']} players" if "players" in setup else ""
+        return f"{self.TITLE}{players}, seed {setup['seed']} ({self.mode})"
 
     def deal(self, setup):
-        raise NotImplementedError
+        return self.GameState(**{kind: value for kind, value in setup.items() if kind != "deal"})
 
     def opening(self):
         pass

@@ -103,9 +103,11 @@ class Statement:
     """One script line of any game: its number, `kind` (the game's words: seed, deck, move,
     expect...), its `text`, and what the game's parser read from it."""
 
-    __slots__ = ("kind", "line", "move", "player", "text", "tile", "value", "what")
+    __slots__ = ("at", "kind", "line", "move", "player", "text", "tile", "value", "what")
 
-    def __init__(self, line, kind, text, value=None, player=None, move=None, what=None, tile=None):
+    def __init__(
+        self, line, kind, text, value=None, player=None, move=None, what=None, tile=None, at=None
+    ):
         self.line = line
         self.kind = kind
         self.text = text
@@ -114,6 +116,7 @@ class Statement:
         self.move = move
         self.what = what  # expect: what is expected (score, hints, ...)
         self.tile = tile  # expect_tile: the tile id
+        self.at = at  # expect: where on the board it looks (a cell, an edge), in the game's terms
 
     def __repr__(self):
         return f"Statement({self.line}, {self.text!r})"
@@ -127,7 +130,8 @@ class Words:
     "ABCD"...) called `title`, whose setup statements are `setup_kinds`, read into `make`
     (Statement, or a game's own subclass): the setup lines `players N`, `seed N`, `deal
     [SHAPE]` and `start P`, the move line `P MOVE...`, and the expect lines `score P N`, `turn
-    P`, `over yes|no` and `ended WHY|no`. A game reads every other line itself."""
+    P`, `over yes|no` and `ended WHY|no`, and the lines that list a game's pieces (`pieces`).
+    A game reads every other line itself."""
 
     def __init__(self, seats, title, setup_kinds, ends, make=Statement):
         self.seats = seats
@@ -170,6 +174,20 @@ class Words:
                 raise ScriptError(line, f"expected `start A` (or {', '.join(self.seats[1:])})")
             return self.make(line, "start", code, self.player(line, words[1]))
         return None
+
+    def pieces(self, line, code, words, parse, full, like, listing):
+        """The Statement of a line that lists every piece of `full` once in some order (`deck
+        T1 T4 ...`), each read by `parse` (None: not a piece); `like` names a piece for an
+        error ("a tile like ADD-R1"), `listing` says what the line must list."""
+        items = []
+        for w in words[1:]:
+            item = parse(w)
+            if item is None:
+                raise ScriptError(line, f"expected {like}, not {w!r}")
+            items.append(item)
+        if sorted(items) != sorted(full):
+            raise ScriptError(line, listing)
+        return self.make(line, words[0].lower(), code, items)
 
     def move(self, line, code, words, parse_move):
         """The Statement of a move line (`A play 1`: a seat, then the words `parse_move(line,

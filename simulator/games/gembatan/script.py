@@ -20,8 +20,7 @@ from simulator.games.gembatan.rules import (
     parse_tile,
 )
 from simulator.play import runner, scripts_out
-from simulator.sessions import script
-from simulator.sessions.script import ScriptError, Words, number_word
+from simulator.sessions.script import ScriptError, Statement, Words, number_word
 
 SETUP_KINDS = ("players", "seed", "tiles", "gems", "start")
 MOVES_HELP = (
@@ -34,17 +33,7 @@ EXPECTS_HELP = (
 )
 
 
-class Statement(script.Statement):
-    """A Gembatan line; an `expect socket` line also names its `edge`."""
-
-    __slots__ = ("edge",)
-
-    def __init__(self, line, kind, text, value=None, player=None, move=None, what=None, edge=None):
-        script.Statement.__init__(self, line, kind, text, value, player, move, what)
-        self.edge = edge
-
-
-WORDS = Words("".join(PLAYERS), "Gembatan", SETUP_KINDS, ENDS, Statement)
+WORDS = Words("".join(PLAYERS), "Gembatan", SETUP_KINDS, ENDS)
 _player = WORDS.player
 _number = number_word
 
@@ -74,31 +63,15 @@ def parse_line(line, code):
     if shared is not None:
         return shared
     if head == "tiles":
-        tiles = []
-        for w in words[1:]:
-            t = parse_tile(w)
-            if t is None:
-                raise ScriptError(
-                    line, f"expected a tile like RB-G (north east south west), not {w!r}"
-                )
-            tiles.append(t)
-        if sorted(tiles) != sorted(TILES):
-            raise ScriptError(
-                line,
-                f"`tiles` lists the game's {len(TILES)} tiles, each once, the first "
-                "starting the board",
-            )
-        return Statement(line, "tiles", code, tiles)
+        like = "a tile like RB-G (north east south west)"
+        listing = (
+            f"`tiles` lists the game's {len(TILES)} tiles, each once, the first starting the board"
+        )
+        return WORDS.pieces(line, code, words, parse_tile, TILES, like, listing)
     if head == "gems":
-        gems = []
-        for w in words[1:]:
-            g = parse_gem(w)
-            if g is None:
-                raise ScriptError(line, f"expected a gem like RB (two of R, B, G, Y), not {w!r}")
-            gems.append(g)
-        if sorted(gems) != sorted(GEMS):
-            raise ScriptError(line, f"`gems` lists the game's {len(GEMS)} gems, each once")
-        return Statement(line, "gems", code, gems)
+        like = "a gem like RB (two of R, B, G, Y)"
+        listing = f"`gems` lists the game's {len(GEMS)} gems, each once"
+        return WORDS.pieces(line, code, words, parse_gem, GEMS, like, listing)
     if head == "expect":
         return _expect(line, code, words)
     raise ScriptError(
@@ -162,7 +135,7 @@ def _expect(line, code, words):
             if gem is None:
                 raise ScriptError(line, f"expected a gem like RB, or empty, not {words[4]!r}")
             value = gem
-        return Statement(line, "expect", code, value, what=what, edge=e)
+        return Statement(line, "expect", code, value, what=what, at=e)
     raise ScriptError(line, EXPECTS_HELP)
 
 
@@ -174,6 +147,7 @@ class RulesRunner(runner.RulesRunner):
     NAME, TITLE = "gembatan", "Gembatan"
     SETUP = (("players", 2), ("seed", 0), ("tiles", None), ("gems", None), ("start", 0))
     IllegalMove = IllegalMove
+    GameState = GameState
     BOARD_PICTURE = "simulator.games.gembatan.board_png"
     DEAL_WORDS = "the start"
 
@@ -187,18 +161,6 @@ class RulesRunner(runner.RulesRunner):
             )
         if not options.get("rules_only", True) or "ir_loss" in options:
             self.mode = "on the referee: Gembatan is not played on the tiles"
-
-    def headline(self, setup):
-        return f"Gembatan, {setup['players']} players, seed {setup['seed']} ({self.mode})"
-
-    def deal(self, setup):
-        return GameState(
-            players=setup["players"],
-            seed=setup["seed"],
-            tiles=setup["tiles"],
-            gems=setup["gems"],
-            start=setup["start"],
-        )
 
     def opening(self):
         s = self.state
@@ -225,7 +187,7 @@ class RulesRunner(runner.RulesRunner):
         if what == "pile":
             return len(s.pile)
         if what == "socket":
-            gem = s.board.gems.get(st.edge)
+            gem = s.board.gems.get(st.at)
             return "empty" if gem is None else parse_gem("".join(gem))
         raise ValueError(f"no expect reads {what!r}")
 

@@ -12,8 +12,7 @@ from simulator.games.gemmatch import moves as mv
 from simulator.games.gemmatch.referee import GameState, IllegalMove
 from simulator.games.gemmatch.rules import ENDS, PLAYERS, SIDES, TIER_NAMES, parse_cell
 from simulator.play import runner, scripts_out
-from simulator.sessions import script
-from simulator.sessions.script import ScriptError, Words, number_word
+from simulator.sessions.script import ScriptError, Statement, Words, number_word
 
 SUFFIX = ".gm"  # the descriptor's SCRIPT_SUFFIX; bot_play saves games with it
 
@@ -28,19 +27,7 @@ EXPECTS_HELP = (
 )
 
 
-class Statement(script.Statement):
-    """A Gem Match line; an `expect cell` line also names its `cell`."""
-
-    __slots__ = ("cell",)
-
-    def __init__(
-        self, line, kind, text, value=None, player=None, move=None, what=None, tile=None, cell=None
-    ):
-        script.Statement.__init__(self, line, kind, text, value, player, move, what, tile)
-        self.cell = cell
-
-
-WORDS = Words("".join(PLAYERS), "Gem Match", SETUP_KINDS, ENDS, Statement)
+WORDS = Words("".join(PLAYERS), "Gem Match", SETUP_KINDS, ENDS)
 _player = WORDS.player
 _number = number_word
 
@@ -70,19 +57,12 @@ def parse_line(line, code):
     if shared is not None:
         return shared
     if head == "deck":
-        kinds = []
-        for w in words[1:]:
-            kind = tokens.parse(w)
-            if kind is None:
-                raise ScriptError(line, f"expected a token like T1 (T1-T9), not {w!r}")
-            kinds.append(kind)
-        if sorted(kinds) != tokens.deck():
-            raise ScriptError(
-                line,
-                f"a deck lists the {tokens.DECK_SIZE} tokens of the game (T1-T9, three of "
-                "each), each once",
-            )
-        return Statement(line, "deck", code, kinds)
+        listing = (
+            f"a deck lists the {tokens.DECK_SIZE} tokens of the game (T1-T9, three of each), "
+            "each once"
+        )
+        like = "a token like T1 (T1-T9)"
+        return WORDS.pieces(line, code, words, tokens.parse, tokens.deck(), like, listing)
     if head == "expect":
         return _expect(line, code, words)
     raise ScriptError(
@@ -141,12 +121,12 @@ def _expect(line, code, words):
         if n == 4:
             if words[3].lower() != "empty":
                 raise ScriptError(line, "expected `expect cell Q,R TOKEN SIDE` or `... empty`")
-            return Statement(line, "expect", code, "empty", what=what, cell=cell)
+            return Statement(line, "expect", code, "empty", what=what, at=cell)
         kind = tokens.parse(words[3])
         if kind is None:
             raise ScriptError(line, f"expected a token like T1 (T1-T9), not {words[3]!r}")
         value = f"{tokens.name(kind)} {SIDES[_side(line, words[4])]}"
-        return Statement(line, "expect", code, value, what=what, cell=cell)
+        return Statement(line, "expect", code, value, what=what, at=cell)
     raise ScriptError(line, EXPECTS_HELP)
 
 
@@ -157,11 +137,8 @@ class RulesRunner(runner.RulesRunner):
     NAME, TITLE = "gemmatch", "Gem Match"
     SETUP = (("seed", 0), ("deck", None), ("deal", "blob"), ("start", 0))
     IllegalMove = IllegalMove
+    GameState = GameState
     BOARD_PICTURE = "simulator.games.gemmatch.board_png"
-
-    def deal(self, setup):
-        """Start the game (on the tiles: deal them first); return the GameState or None."""
-        return GameState(seed=setup["seed"], deck=setup["deck"], start=setup["start"])
 
     def opening(self):
         s = self.state
@@ -189,7 +166,7 @@ class RulesRunner(runner.RulesRunner):
         if what == "resolving":
             return "none" if s.pending is None else TIER_NAMES[s.pending.tier]
         if what == "cell":
-            t = s.token_at(st.cell)
+            t = s.token_at(st.at)
             return "empty" if t is None else f"{tokens.name(s.kinds[t])} {SIDES[s.sides[t]]}"
         raise ValueError(f"no expect reads {what!r}")
 

@@ -34,17 +34,10 @@ def parse_line(line, code):
     if shared is not None:
         return shared
     if head == "deck":
-        kinds = []
-        for w in words[1:]:
-            kind = cards.parse(w)
-            if kind is None:
-                raise ScriptError(line, f"expected a tile like ADD-R1, not {w!r}")
-            kinds.append(kind)
-        if sorted(kinds) != cards.deck():
-            raise ScriptError(
-                line, f"a deck lists the {cards.DECK_SIZE} tiles of the game, each once"
-            )
-        return Statement(line, "deck", code, kinds)
+        listing = f"a deck lists the {cards.DECK_SIZE} tiles of the game, each once"
+        return WORDS.pieces(
+            line, code, words, cards.parse, cards.deck(), "a tile like ADD-R1", listing
+        )
     if head == "rules":
         chosen = tuple(sorted({w.lower() for w in words[1:]}))
         if not chosen or any(w not in RULES for w in chosen):
@@ -123,19 +116,7 @@ class RulesRunner(runner.RulesRunner):
         ("rules", ()),
     )
     IllegalMove = IllegalMove
-
-    def headline(self, setup):
-        return f"Waterfall, {setup['players']} players, seed {setup['seed']} ({self.mode})"
-
-    def deal(self, setup):
-        """Start the game (on the tiles: deal them first); return the GameState or None."""
-        return GameState(
-            players=setup["players"],
-            seed=setup["seed"],
-            deck=setup["deck"],
-            start=setup["start"],
-            rules=setup["rules"],
-        )
+    GameState = GameState
 
     def opening(self):
         s = self.state
