@@ -147,6 +147,13 @@ class Words:
     def player(self, line, word):
         return seat_word(line, word, self.seats)
 
+    def parsed(self, line, word, parse, like):
+        """What `parse` reads `word` as, or ScriptError: "expected {like}, not {word}"."""
+        value = parse(word)
+        if value is None:
+            raise ScriptError(line, f"expected {like}, not {word!r}")
+        return value
+
     def setup(self, line, code, words):
         """The Statement of a shared setup line the game has, or None."""
         head, n = words[0].lower(), len(words)

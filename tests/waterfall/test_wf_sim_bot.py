@@ -75,7 +75,7 @@ def press(app, game, move):
         rect, enabled = button(app, game, ("slot", move.slot))
         assert enabled
         click(app, rect.center)
-        assert game.add_slot == move.slot
+        assert game.slot == move.slot
     rect, enabled = button(app, game, move)
     assert enabled, move
     click(app, rect.center)
@@ -93,7 +93,7 @@ def play_as_person(app, game, turns=None, each_move=lambda: None):
         move = me.act(state.observation(0))
         assert move in legal
         for other in legal:  # every legal move has an enabled button (ADD: the chosen tile's)
-            if other.kind == mv.ADD and other.slot != game.add_slot:
+            if other.kind == mv.ADD and other.slot != game.slot:
                 continue
             assert button(app, game, other)[1] or not game.fits(other), other
         moves = state.moves

@@ -34,8 +34,6 @@ EXPECTS_HELP = (
 
 
 WORDS = Words("".join(PLAYERS), "Gembatan", SETUP_KINDS, ENDS)
-_player = WORDS.player
-_number = number_word
 
 
 def parse_script(text):
@@ -43,10 +41,7 @@ def parse_script(text):
 
 
 def _cell(line, word):
-    cell = parse_cell(word)
-    if cell is None:
-        raise ScriptError(line, f"expected a cell X,Y like 1,-1, not {word!r}")
-    return cell
+    return WORDS.parsed(line, word, parse_cell, "a cell X,Y like 1,-1")
 
 
 def _edge(line, cell_word, side_word):
@@ -86,16 +81,18 @@ def _move(line, words):
     if kind == mv.TILE:
         if n != 6 or words[2].lower() != "at" or words[4].lower() != "turn":
             raise ScriptError(line, "expected `tile N at X,Y turn T` (T: 0-3)")
-        rotation = _number(line, words[5], "a turn, 0-3")
+        rotation = number_word(line, words[5], "a turn, 0-3")
         if rotation > 3:
             raise ScriptError(line, f"expected a turn, 0-3, not {words[5]!r}")
         return mv.tile(
-            _number(line, words[1], "a hand slot (1-4)"), _cell(line, words[3]), rotation
+            number_word(line, words[1], "a hand slot (1-4)"), _cell(line, words[3]), rotation
         )
     if kind == mv.GEM:
         if n != 5 or words[2].lower() != "at":
             raise ScriptError(line, "expected `gem N at X,Y SIDE`")
-        return mv.gem(_number(line, words[1], "a hand slot (1-4)"), _edge(line, words[3], words[4]))
+        return mv.gem(
+            number_word(line, words[1], "a hand slot (1-4)"), _edge(line, words[3], words[4])
+        )
     if kind == mv.DONE and n == 1:
         return mv.done()
     if kind == mv.TRADE:
@@ -107,7 +104,7 @@ def _move(line, words):
                 continue
             if current is None:
                 raise ScriptError(line, "expected `trade tiles N... gems N...`")
-            slot = _number(line, w, "a hand slot (1-4)")
+            slot = number_word(line, w, "a hand slot (1-4)")
             if slot in current:
                 raise ScriptError(line, f"slot {slot} listed twice")
             current.append(slot)
@@ -123,10 +120,15 @@ def _expect(line, code, words):
         return shared
     if what in ("gems", "tiles") and n == 4:
         return Statement(
-            line, "expect", code, _number(line, words[3]), _player(line, words[2]), what=what
+            line,
+            "expect",
+            code,
+            number_word(line, words[3]),
+            WORDS.player(line, words[2]),
+            what=what,
         )
     if what in ("board", "sockets", "tray", "pile") and n == 3:
-        return Statement(line, "expect", code, _number(line, words[2]), what=what)
+        return Statement(line, "expect", code, number_word(line, words[2]), what=what)
     if what == "socket" and n == 5:
         e = _edge(line, words[2], words[3])
         value = words[4].lower()

@@ -19,6 +19,7 @@ are every bot game's (simulator.app.bot_game); this module gives it Gem Match's 
 from simulator.app import bot_game
 from simulator.app.bot_game import BROKEN, NEW_GAME, OVER
 from simulator.app.bot_game import PERSON as TURN
+from simulator.games.gemmatch.bot_panel import draw_game_panel
 from simulator.games.gemmatch.bots import bot_class, bot_seed
 from simulator.games.gemmatch.referee import GameState
 from simulator.games.gemmatch.rules import IMPROVED, PLAYERS, cell_name
@@ -41,7 +42,9 @@ class BotGame(bot_game.BotGame):
     SUFFIX = SUFFIX
     DEALING = "Dealing: a bot holds a pile tile for 6 s."
     DEALT = "Dealt. You are A (bottom): place a token on the field's centre."
+    panel = staticmethod(draw_game_panel)
     failure = Mismatch
+    game_script = staticmethod(game_script)
     bot_class = staticmethod(bot_class)
     bot_seed = staticmethod(bot_seed)
 
@@ -61,12 +64,6 @@ class BotGame(bot_game.BotGame):
         """Everything but the pile lies face up: each seat sees every move as it is."""
         return event
 
-    def press_button(self, key):
-        if isinstance(key, tuple):  # ("slot" | "turn" | "side", n): a choice, not a move
-            setattr(self, key[0], key[1])
-        else:
-            self.choose(key)
-
     def _apply(self, move):
         self.field_before = set(self.state.field.cells)
         bot_game.BotGame._apply(self, move)
@@ -74,37 +71,16 @@ class BotGame(bot_game.BotGame):
     def perform(self, event):
         return self.table.perform(self.state, event, self.field_before)
 
-    def script_text(self, title):
-        return game_script(self.state, title, self.seed)
-
-    def marks(self, tid):
-        """Field tokens get their cell (q,r); A's hand tokens their slot."""
-        state, ref = self.state, self.table.ref_of.get(tid)
-        if state is None or ref is None:
-            return []
-        for cell, placed in state.field.cells.items():
+    def place_words(self, ref):
+        """A field token's cell (q,r)."""
+        for cell, placed in self.state.field.cells.items():
             if placed.token == ref:
-                return [cell_name(cell)]
-        if ref in state.hands[PERSON]:
-            return [f"slot {state.hands[PERSON].index(ref) + 1}"]
-        return []
-
-    def draw_panel(self, surface, panel, x, y):
-        from simulator.games.gemmatch.bot_panel import draw_game_panel
-
-        return draw_game_panel(surface, panel, self, x, y)
+                return cell_name(cell)
+        return None
 
     def tell(self, event):
         who = "You" if event.player == PERSON else PLAYERS[event.player]
         self.say(f"{who}: {event.describe()}", "you" if event.player == PERSON else "bot")
-
-    def game_over(self):
-        return bot_game.scores_over(self.state)
-
-    def _next_turn(self):
-        bot_game.BotGame._next_turn(self)
-        if self.phase == TURN:
-            self.slot = min(max(self.slot, 1), max(len(self.state.hands[PERSON]), 1))
 
 
 # the bot game's phases and its New game button, as a test or a panel names them

@@ -28,8 +28,6 @@ EXPECTS_HELP = (
 
 
 WORDS = Words("".join(PLAYERS), "Gem Match", SETUP_KINDS, ENDS)
-_player = WORDS.player
-_number = number_word
 
 
 def parse_script(text):
@@ -37,10 +35,7 @@ def parse_script(text):
 
 
 def _cell(line, word):
-    cell = parse_cell(word)
-    if cell is None:
-        raise ScriptError(line, f"expected a cell Q,R like 1,-1, not {word!r}")
-    return cell
+    return WORDS.parsed(line, word, parse_cell, "a cell Q,R like 1,-1")
 
 
 def _side(line, word):
@@ -76,8 +71,8 @@ def _move(line, words):
     if kind == mv.PLACE:
         if n != 6 or words[2].lower() != "at" or words[4].lower() != "turn":
             raise ScriptError(line, "expected `place N at Q,R turn T` (T: 0-5)")
-        slot = _number(line, words[1], "a hand slot (1-5)")
-        rotation = _number(line, words[5], "a turn, 0-5")
+        slot = number_word(line, words[1], "a hand slot (1-5)")
+        rotation = number_word(line, words[5], "a turn, 0-5")
         if rotation > 5:
             raise ScriptError(line, f"expected a turn, 0-5, not {words[5]!r}")
         return mv.place(slot, _cell(line, words[3]), rotation)
@@ -98,7 +93,7 @@ def _expect(line, code, words):
     if what == "tile":
         if n != 5 or words[3].lower() != "shows":
             raise ScriptError(line, "expected `expect tile T shows STATE`")
-        tile = _number(line, words[2], "a tile id")
+        tile = number_word(line, words[2], "a tile id")
         shown = words[4].lower()
         if shown not in TILE_STATES and tokens.parse(shown) is None:
             raise ScriptError(
@@ -110,10 +105,15 @@ def _expect(line, code, words):
         return shared
     if what in ("heap", "hand", "improved") and n == 4:
         return Statement(
-            line, "expect", code, _number(line, words[3]), _player(line, words[2]), what=what
+            line,
+            "expect",
+            code,
+            number_word(line, words[3]),
+            WORDS.player(line, words[2]),
+            what=what,
         )
     if what in ("field", "pile") and n == 3:
-        return Statement(line, "expect", code, _number(line, words[2]), what=what)
+        return Statement(line, "expect", code, number_word(line, words[2]), what=what)
     if what == "resolving" and n == 3 and words[2].lower() in RESOLVING:
         return Statement(line, "expect", code, words[2].lower(), what=what)
     if what == "cell" and n in (4, 5):

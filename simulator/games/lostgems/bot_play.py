@@ -18,6 +18,7 @@ every bot game's (simulator.app.bot_game); this module gives it Lost Gems' parts
 
 from simulator.app import bot_game
 from simulator.app.bot_game import BROKEN, NEW_GAME, OVER, PERSON
+from simulator.games.lostgems.bot_panel import draw_game_panel
 from simulator.games.lostgems.bots import bot_class
 from simulator.games.lostgems.bots.base import bot_seed
 from simulator.games.lostgems.game_scripts import SUFFIX, game_script
@@ -69,6 +70,7 @@ class BotGame(bot_game.BotGame):
     DEALING = "Dealing: the bot holds a jungle tile for 6 s."
     DEALT = "Dealt. You are A (bottom): your own shards show their backs."
     HANDS_OFF = "Bot game: the tiles move by the buttons (triple-click the board to count)."
+    panel = staticmethod(draw_game_panel)
     failure = Mismatch
     bot_class = staticmethod(bot_class)
     bot_seed = staticmethod(bot_seed)
@@ -122,11 +124,6 @@ class BotGame(bot_game.BotGame):
         if tid in tiles and self.app.world.now < until and in_hand:
             out.append(word + "!")  # only while it is in the hand the hint pointed at
         return out
-
-    def draw_panel(self, surface, panel, x, y):
-        from simulator.games.lostgems.bot_panel import draw_game_panel
-
-        return draw_game_panel(surface, panel, self, x, y)
 
     def tell(self, event):
         """The transcript line, as A may read it (A's own draw stays hidden)."""

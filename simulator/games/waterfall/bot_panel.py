@@ -101,12 +101,12 @@ def _buttons(surface, game, x, y):
     elif phase == "add":
         mine = game.your_turn()
         chosen = [
-            (str(n), ("slot", n), mine, CHOSEN_FILL if n == game.add_slot else BUTTON_FILL)
+            (str(n), ("slot", n), mine, CHOSEN_FILL if n == game.slot else BUTTON_FILL)
             for n in slots
         ]
         y = bot_panel.row(surface, game, x, y, "Add tile", chosen)
         places = state.open_places()
-        items = [item(place_name(p), mv.add(game.add_slot, p)) for p in places]
+        items = [item(place_name(p), mv.add(game.slot, p)) for p in places]
         y = bot_panel.row(surface, game, x, y, "at", items)
     elif phase == "score":
         items = [item(str(n), mv.score(n)) for n in slots]

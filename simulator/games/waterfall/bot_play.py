@@ -23,6 +23,7 @@ from simulator.app import bot_game
 from simulator.app.bot_game import BROKEN, NEW_GAME, OVER
 from simulator.app.bot_game import PERSON as TURN
 from simulator.games.waterfall import moves as mv
+from simulator.games.waterfall.bot_panel import draw_game_panel
 from simulator.games.waterfall.bots import bot_class, bot_seed
 from simulator.games.waterfall.observation import event_seen_by
 from simulator.games.waterfall.referee import GameState
@@ -48,7 +49,9 @@ class BotGame(bot_game.BotGame):
     SUFFIX = ".wf"
     DEALING = "Dealing: a bot holds a draw pile tile for 6 s."
     DEALT = "Dealt. You are A (bottom left): your hand shows its cards."
+    panel = staticmethod(draw_game_panel)
     failure = Mismatch
+    game_script = staticmethod(game_script)
     bot_class = staticmethod(bot_class)
     bot_seed = staticmethod(bot_seed)
     seen_by = staticmethod(event_seen_by)
@@ -58,7 +61,6 @@ class BotGame(bot_game.BotGame):
 
     def begin(self, seed):
         self.table = AppTable(self.app, seed, self.players)
-        self.add_slot = 1  # the hand tile an ADD places (the panel's first choice)
         self.pawn_tile = None  # where the mover's pawn stood before the move
 
     def set_up(self):
@@ -76,12 +78,6 @@ class BotGame(bot_game.BotGame):
             return f"No room on the table at {place_name(move.place)}: choose another"
         return why
 
-    def press_button(self, key):
-        if isinstance(key, tuple):  # ("slot", n): the hand tile to ADD
-            self.add_slot = key[1]
-        else:
-            self.choose(key)
-
     def _apply(self, move):
         here = self.state.pawns[self.state.current]
         self.pawn_tile = None if here is None else self.table.tile_of[self.state.waterfall[here]]
@@ -90,25 +86,12 @@ class BotGame(bot_game.BotGame):
     def perform(self, event):
         return self.table.perform(self.state, event, self.pawn_tile)
 
-    def script_text(self, title):
-        return game_script(self.state, title, self.seed)
-
-    def marks(self, tid):
-        """Waterfall tiles get their place (row.index); A's hand tiles their slot."""
-        state, ref = self.state, self.table.ref_of.get(tid)
-        if state is None or ref is None:
-            return []
-        for place, r in state.waterfall.items():
+    def place_words(self, ref):
+        """A waterfall tile's place (row.index)."""
+        for place, r in self.state.waterfall.items():
             if r == ref:
-                return [place_name(place)]
-        if ref in state.hands[PERSON]:
-            return [f"slot {state.hands[PERSON].index(ref) + 1}"]
-        return []
-
-    def draw_panel(self, surface, panel, x, y):
-        from simulator.games.waterfall.bot_panel import draw_game_panel
-
-        return draw_game_panel(surface, panel, self, x, y)
+                return place_name(place)
+        return None
 
     def tell(self, event):
         """The transcript line, as A may read it (the others' draws stay hidden)."""
@@ -120,15 +103,6 @@ class BotGame(bot_game.BotGame):
             text += "; the discards are shuffled into a new draw pile"
         who = "You" if event.player == PERSON else PLAYERS[event.player]
         self.say(f"{who}: {text}", "you" if event.player == PERSON else "bot")
-
-    def game_over(self):
-        return bot_game.scores_over(self.state)
-
-    def _next_turn(self):
-        bot_game.BotGame._next_turn(self)
-        if self.phase == TURN:
-            hand = len(self.state.hands[PERSON])
-            self.add_slot = min(max(self.add_slot, 1), max(hand, 1))
 
 
 # the bot game's phases and its New game button, as a test or a panel names them

@@ -19,8 +19,6 @@ SETUP_KINDS = ("players", "seed", "deck", "deal", "start", "rules")
 TILE_STATES = ("undealt", "dealing", "uncertain", "card", "revealed", "waterfall")
 EXPECTS = ("score", "hand", "pawn", "waterfall", "draw", "over", "ended", "turn")
 WORDS = Words("".join(PLAYERS), "Waterfall", SETUP_KINDS, ENDS)
-_player = WORDS.player
-_number = number_word
 
 
 def parse_script(text):
@@ -54,7 +52,7 @@ def _move(line, words):
     kind = words[0].lower()
     n = len(words)
     if kind in (mv.PLAY, mv.SCORE) and n == 2:
-        slot = _number(line, words[1], "a hand slot (1, 2, ...)")
+        slot = number_word(line, words[1], "a hand slot (1, 2, ...)")
         return mv.play(slot) if kind == mv.PLAY else mv.score(slot)
     if kind in (mv.FALL, mv.DONE) and n == 1:
         return mv.fall() if kind == mv.FALL else mv.done()
@@ -64,7 +62,7 @@ def _move(line, words):
         place = parse_place(words[3])
         if place is None:
             raise ScriptError(line, f"expected a place ROW.PLACE like 2.1, not {words[3]!r}")
-        return mv.add(_number(line, words[1], "a hand slot (1, 2, ...)"), place)
+        return mv.add(number_word(line, words[1], "a hand slot (1, 2, ...)"), place)
     raise ScriptError(
         line, "expected a move: play N, fall, step left|right, add N at ROW.PLACE, score N, done"
     )
@@ -76,7 +74,7 @@ def _expect(line, code, words):
     if what == "tile":
         if n < 5 or words[3].lower() != "shows":
             raise ScriptError(line, "expected `expect tile T shows STATE`")
-        tile = _number(line, words[2], "a tile id")
+        tile = number_word(line, words[2], "a tile id")
         shown = " ".join(words[4:]).lower()
         if shown not in TILE_STATES and cards.parse(shown) is None:
             raise ScriptError(line, f"a tile shows a state ({', '.join(TILE_STATES)}) or a card")
@@ -86,15 +84,20 @@ def _expect(line, code, words):
         return shared
     if what == "hand" and n == 4:
         return Statement(
-            line, "expect", code, _number(line, words[3]), _player(line, words[2]), what=what
+            line,
+            "expect",
+            code,
+            number_word(line, words[3]),
+            WORDS.player(line, words[2]),
+            what=what,
         )
     if what == "pawn" and n == 4:
         place = words[3].lower()
         if place != "above" and parse_place(place) is None:
             raise ScriptError(line, "expected `expect pawn P ROW.PLACE` or `expect pawn P above`")
-        return Statement(line, "expect", code, place, _player(line, words[2]), what=what)
+        return Statement(line, "expect", code, place, WORDS.player(line, words[2]), what=what)
     if what in ("waterfall", "draw") and n == 3:
-        return Statement(line, "expect", code, _number(line, words[2]), what=what)
+        return Statement(line, "expect", code, number_word(line, words[2]), what=what)
     raise ScriptError(
         line,
         "expected expect score P N, hand P N, pawn P ROW.PLACE|above, waterfall N, draw N, "
