@@ -133,12 +133,29 @@ class Words:
     P`, `over yes|no` and `ended WHY|no`, and the lines that list a game's pieces (`pieces`).
     A game reads every other line itself."""
 
-    def __init__(self, seats, title, setup_kinds, ends, make=Statement):
+    def __init__(self, seats, title, setup_kinds, ends, make=Statement, counts=(), totals=()):
         self.seats = seats
         self.title = title
         self.setup_kinds = setup_kinds
         self.ends = ends  # why a game can end, as `expect ended` names it
         self.make = make
+        self.counts = counts  # `expect WHAT P N`: what the game counts a seat's (hand, heap...)
+        self.totals = totals  # `expect WHAT N`: what it counts of the table (pile, field...)
+
+    def line(self, line, code, parse_move, parse_expect, own=None, error="expected a statement"):
+        """The Statement of one script line: a shared setup line, a move (`parse_move(line,
+        words)` reads its words after the seat), a shared `expect` line or the game's own
+        (`parse_expect(line, code, words)`), or a line `own(line, code, words)` reads (None:
+        not the game's); anything else is ScriptError(error)."""
+        words = code.split()
+        found = self.setup(line, code, words) or self.move(line, code, words, parse_move)
+        if found is None and own is not None:
+            found = own(line, code, words)
+        if found is not None:
+            return found
+        if words[0].lower() == "expect":
+            return self.expect(line, code, words) or parse_expect(line, code, words)
+        raise ScriptError(line, error)
 
     def read(self, text, parse_line):
         """A script's statements (read_statements), each line read by `parse_line`."""
@@ -219,7 +236,25 @@ class Words:
             return self.make(line, "expect", code, value == "yes", what=what)
         if what == "ended" and (value in self.ends or value == "no"):
             return self.make(line, "expect", code, value, what=what)
+        if what in self.counts and n == 4:
+            number = number_word(line, words[3])
+            return self.make(line, "expect", code, number, self.player(line, words[2]), what=what)
+        if what in self.totals and n == 3:
+            return self.make(line, "expect", code, number_word(line, words[2]), what=what)
         return None
+
+    def tile_shows(self, line, code, words, shows, refused, one_word=True):
+        """The Statement of `expect tile T shows STATE`, where `shows(state)` says whether a
+        tile can show STATE, and `refused` what the error says when it cannot (`one_word`:
+        STATE is one word; else the rest of the line)."""
+        n = len(words)
+        if (n != 5 if one_word else n < 5) or words[3].lower() != "shows":
+            raise ScriptError(line, "expected `expect tile T shows STATE`")
+        tile = number_word(line, words[2], "a tile id")
+        shown = " ".join(words[4:]).lower()
+        if not shows(shown):
+            raise ScriptError(line, refused)
+        return self.make(line, "expect_tile", code, shown, what="tile", tile=tile)
 
 
 def safe_name(name):

@@ -33,7 +33,14 @@ EXPECTS_HELP = (
 )
 
 
-WORDS = Words("".join(PLAYERS), "Gembatan", SETUP_KINDS, ENDS)
+WORDS = Words(
+    "".join(PLAYERS),
+    "Gembatan",
+    SETUP_KINDS,
+    ENDS,
+    counts=("gems", "tiles"),
+    totals=("board", "sockets", "tray", "pile"),
+)
 
 
 def parse_script(text):
@@ -52,11 +59,18 @@ def _edge(line, cell_word, side_word):
 
 
 def parse_line(line, code):
-    words = code.split()
+    return WORDS.line(
+        line,
+        code,
+        _move,
+        _expect,
+        _pieces,
+        "expected players, seed, tiles, gems, start, a move (A tile 1 at 1,0 turn 0) or expect",
+    )
+
+
+def _pieces(line, code, words):
     head = words[0].lower()
-    shared = WORDS.setup(line, code, words) or WORDS.move(line, code, words, _move)
-    if shared is not None:
-        return shared
     if head == "tiles":
         like = "a tile like RB-G (north east south west)"
         listing = (
@@ -67,12 +81,7 @@ def parse_line(line, code):
         like = "a gem like RB (two of R, B, G, Y)"
         listing = f"`gems` lists the game's {len(GEMS)} gems, each once"
         return WORDS.pieces(line, code, words, parse_gem, GEMS, like, listing)
-    if head == "expect":
-        return _expect(line, code, words)
-    raise ScriptError(
-        line,
-        "expected players, seed, tiles, gems, start, a move (A tile 1 at 1,0 turn 0) or expect",
-    )
+    return None
 
 
 def _move(line, words):
@@ -115,20 +124,6 @@ def _move(line, words):
 def _expect(line, code, words):
     n = len(words)
     what = words[1].lower() if n > 1 else ""
-    shared = WORDS.expect(line, code, words)
-    if shared is not None:
-        return shared
-    if what in ("gems", "tiles") and n == 4:
-        return Statement(
-            line,
-            "expect",
-            code,
-            number_word(line, words[3]),
-            WORDS.player(line, words[2]),
-            what=what,
-        )
-    if what in ("board", "sockets", "tray", "pile") and n == 3:
-        return Statement(line, "expect", code, number_word(line, words[2]), what=what)
     if what == "socket" and n == 5:
         e = _edge(line, words[2], words[3])
         value = words[4].lower()

@@ -27,7 +27,14 @@ EXPECTS_HELP = (
 )
 
 
-WORDS = Words("".join(PLAYERS), "Gem Match", SETUP_KINDS, ENDS)
+WORDS = Words(
+    "".join(PLAYERS),
+    "Gem Match",
+    SETUP_KINDS,
+    ENDS,
+    counts=("heap", "hand", "improved"),
+    totals=("field", "pile"),
+)
 
 
 def parse_script(text):
@@ -46,23 +53,24 @@ def _side(line, word):
 
 
 def parse_line(line, code):
-    words = code.split()
-    head = words[0].lower()
-    shared = WORDS.setup(line, code, words) or WORDS.move(line, code, words, _move)
-    if shared is not None:
-        return shared
-    if head == "deck":
-        listing = (
-            f"a deck lists the {tokens.DECK_SIZE} tokens of the game (T1-T9, three of each), "
-            "each once"
-        )
-        like = "a token like T1 (T1-T9)"
-        return WORDS.pieces(line, code, words, tokens.parse, tokens.deck(), like, listing)
-    if head == "expect":
-        return _expect(line, code, words)
-    raise ScriptError(
-        line, "expected seed, deck, deal, start, a move (A place 1 at 0,0 turn 0) or expect"
+    return WORDS.line(
+        line,
+        code,
+        _move,
+        _expect,
+        _deck,
+        "expected seed, deck, deal, start, a move (A place 1 at 0,0 turn 0) or expect",
     )
+
+
+def _deck(line, code, words):
+    if words[0].lower() != "deck":
+        return None
+    listing = (
+        f"a deck lists the {tokens.DECK_SIZE} tokens of the game (T1-T9, three of each), each once"
+    )
+    like = "a token like T1 (T1-T9)"
+    return WORDS.pieces(line, code, words, tokens.parse, tokens.deck(), like, listing)
 
 
 def _move(line, words):
@@ -91,29 +99,13 @@ def _expect(line, code, words):
     n = len(words)
     what = words[1].lower() if n > 1 else ""
     if what == "tile":
-        if n != 5 or words[3].lower() != "shows":
-            raise ScriptError(line, "expected `expect tile T shows STATE`")
-        tile = number_word(line, words[2], "a tile id")
-        shown = words[4].lower()
-        if shown not in TILE_STATES and tokens.parse(shown) is None:
-            raise ScriptError(
-                line, f"a tile shows a state ({', '.join(TILE_STATES)}) or its token (T1-T9)"
-            )
-        return Statement(line, "expect_tile", code, shown, what="tile", tile=tile)
-    shared = WORDS.expect(line, code, words)
-    if shared is not None:
-        return shared
-    if what in ("heap", "hand", "improved") and n == 4:
-        return Statement(
+        return WORDS.tile_shows(
             line,
-            "expect",
             code,
-            number_word(line, words[3]),
-            WORDS.player(line, words[2]),
-            what=what,
+            words,
+            lambda shown: shown in TILE_STATES or tokens.parse(shown) is not None,
+            f"a tile shows a state ({', '.join(TILE_STATES)}) or its token (T1-T9)",
         )
-    if what in ("field", "pile") and n == 3:
-        return Statement(line, "expect", code, number_word(line, words[2]), what=what)
     if what == "resolving" and n == 3 and words[2].lower() in RESOLVING:
         return Statement(line, "expect", code, words[2].lower(), what=what)
     if what == "cell" and n in (4, 5):

@@ -18,7 +18,9 @@ from simulator.sessions.script import ScriptError, Statement, Words, number_word
 SETUP_KINDS = ("players", "seed", "deck", "deal", "start", "rules")
 TILE_STATES = ("undealt", "dealing", "uncertain", "card", "revealed", "waterfall")
 EXPECTS = ("score", "hand", "pawn", "waterfall", "draw", "over", "ended", "turn")
-WORDS = Words("".join(PLAYERS), "Waterfall", SETUP_KINDS, ENDS)
+WORDS = Words(
+    "".join(PLAYERS), "Waterfall", SETUP_KINDS, ENDS, counts=("hand",), totals=("waterfall", "draw")
+)
 
 
 def parse_script(text):
@@ -26,11 +28,18 @@ def parse_script(text):
 
 
 def parse_line(line, code):
-    words = code.split()
+    return WORDS.line(
+        line,
+        code,
+        _move,
+        _expect,
+        _deck_or_rules,
+        "expected players, seed, deck, deal, start, rules, a move (A play 1) or expect",
+    )
+
+
+def _deck_or_rules(line, code, words):
     head = words[0].lower()
-    shared = WORDS.setup(line, code, words) or WORDS.move(line, code, words, _move)
-    if shared is not None:
-        return shared
     if head == "deck":
         listing = f"a deck lists the {cards.DECK_SIZE} tiles of the game, each once"
         return WORDS.pieces(
@@ -41,11 +50,7 @@ def parse_line(line, code):
         if not chosen or any(w not in RULES for w in chosen):
             raise ScriptError(line, f"expected `rules OPTION` ({', '.join(RULES)})")
         return Statement(line, "rules", code, chosen)
-    if head == "expect":
-        return _expect(line, code, words)
-    raise ScriptError(
-        line, "expected players, seed, deck, deal, start, rules, a move (A play 1) or expect"
-    )
+    return None
 
 
 def _move(line, words):
@@ -72,32 +77,19 @@ def _expect(line, code, words):
     n = len(words)
     what = words[1].lower() if n > 1 else ""
     if what == "tile":
-        if n < 5 or words[3].lower() != "shows":
-            raise ScriptError(line, "expected `expect tile T shows STATE`")
-        tile = number_word(line, words[2], "a tile id")
-        shown = " ".join(words[4:]).lower()
-        if shown not in TILE_STATES and cards.parse(shown) is None:
-            raise ScriptError(line, f"a tile shows a state ({', '.join(TILE_STATES)}) or a card")
-        return Statement(line, "expect_tile", code, shown, what="tile", tile=tile)
-    shared = WORDS.expect(line, code, words)
-    if shared is not None:
-        return shared
-    if what == "hand" and n == 4:
-        return Statement(
+        return WORDS.tile_shows(
             line,
-            "expect",
             code,
-            number_word(line, words[3]),
-            WORDS.player(line, words[2]),
-            what=what,
+            words,
+            lambda shown: shown in TILE_STATES or cards.parse(shown) is not None,
+            f"a tile shows a state ({', '.join(TILE_STATES)}) or a card",
+            one_word=False,
         )
     if what == "pawn" and n == 4:
         place = words[3].lower()
         if place != "above" and parse_place(place) is None:
             raise ScriptError(line, "expected `expect pawn P ROW.PLACE` or `expect pawn P above`")
         return Statement(line, "expect", code, place, WORDS.player(line, words[2]), what=what)
-    if what in ("waterfall", "draw") and n == 3:
-        return Statement(line, "expect", code, number_word(line, words[2]), what=what)
     raise ScriptError(
         line,
         "expected expect score P N, hand P N, pawn P ROW.PLACE|above, waterfall N, draw N, "
