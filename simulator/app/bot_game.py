@@ -17,8 +17,8 @@ A game's bot game subclasses `BotGame` and gives it the game's own parts:
 - `begin(seed)`: a fresh table (`self.table`) for a game dealt from `seed`;
 - `set_up()`: move steps after the deal that build the referee (`self.state`) and lay out
   the hands; `perform(event)`: the move steps that show a referee event on the tiles;
-- `bot_class(name)`, `bot_seed(seed, seat)` and `seen_by(event, seat)` (the event as that seat
-  may see it); `refusal(move)`: None, or why the person may not make `move` now;
+- `BOTS`, its bots module (`bot_class(name)`, `bot_seed(seed, seat)`), and `seen_by(event,
+  seat)` (the event as that seat may see it); `refusal(move)`: None, or why the person may not make `move` now;
 - `tell(event)` (the transcript line), `game_over()` (the last words: by default
   `scores_over(state)`, for a game won on points), and `game_script(state, title, seed)`
   (the game's script writer) or `script_text(title)`;
@@ -35,6 +35,7 @@ import os
 
 from simulator.app import steps
 from simulator.app.world_setup import starting_layout
+from simulator.play.physical import Mismatch
 from simulator.sessions.script import save_new_script
 from simulator.sessions.user_code import wrap
 
@@ -75,7 +76,8 @@ class BotGame:
     DEALT = "Dealt."
     HANDS_OFF = "Bot game: the tiles move by the buttons."
     panel = None  # the game's draw_game_panel(surface, panel, game, x, y)
-    failure = RuntimeError  # what the game's table raises when the tiles disagree
+    BOTS = None  # the game's bots module: bot_class(name), bot_seed(seed, seat)
+    failure = Mismatch  # what the game's table raises when the tiles disagree
     game_script = None  # the game's writer of a finished game as a script
     slot = 1  # the hand slot the panel's choice buttons chose
 
@@ -164,7 +166,9 @@ class BotGame:
         self.begin(seed)
         try:
             for seat in range(1, self.players):
-                self.bots[seat] = self.bot_class(self.bot_name)(seat, self.bot_seed(seed, seat))
+                self.bots[seat] = self.BOTS.bot_class(self.bot_name)(
+                    seat, self.BOTS.bot_seed(seed, seat)
+                )
         except Exception as exc:  # noqa: BLE001 - a bot of your own may raise anything
             self._broken_bot(exc, "was made")
             return

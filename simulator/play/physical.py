@@ -21,6 +21,11 @@ DEAL_TIMEOUT_MS = 60000
 SETTLE_MS = 10000  # longest wait for the tiles to show a move (a few hops on a noisy link)
 
 
+class Mismatch(Exception):
+    """The tiles do not show what the referee says (or the app's table has no room for a
+    move): a game's table raises it, a session or a bot game stops on it."""
+
+
 class Stop(Exception):
     """The tiles disagree with the referee: the session stops (exit 1)."""
 

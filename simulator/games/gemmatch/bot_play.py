@@ -19,12 +19,12 @@ are every bot game's (simulator.app.bot_game); this module gives it Gem Match's 
 from simulator.app import bot_game
 from simulator.app.bot_game import BROKEN, NEW_GAME, OVER
 from simulator.app.bot_game import PERSON as TURN
+from simulator.games.gemmatch import bots
 from simulator.games.gemmatch.bot_panel import draw_game_panel
-from simulator.games.gemmatch.bots import bot_class, bot_seed
 from simulator.games.gemmatch.referee import GameState
 from simulator.games.gemmatch.rules import IMPROVED, PLAYERS, cell_name
 from simulator.games.gemmatch.script import SUFFIX, game_script
-from simulator.games.gemmatch.table_moves import PERSON, AppTable, Mismatch
+from simulator.games.gemmatch.table_moves import PERSON, AppTable
 
 
 class BotGame(bot_game.BotGame):
@@ -43,10 +43,8 @@ class BotGame(bot_game.BotGame):
     DEALING = "Dealing: a bot holds a pile tile for 6 s."
     DEALT = "Dealt. You are A (bottom): place a token on the field's centre."
     panel = staticmethod(draw_game_panel)
-    failure = Mismatch
     game_script = staticmethod(game_script)
-    bot_class = staticmethod(bot_class)
-    bot_seed = staticmethod(bot_seed)
+    BOTS = bots
 
     def begin(self, seed):
         self.table = AppTable(self.app, seed)

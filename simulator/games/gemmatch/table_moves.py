@@ -16,25 +16,16 @@ import random
 
 from games.gemmatch import tokens
 
-from simulator.app import steps
 from simulator.app.steps import Gestures, Until
 from simulator.games.gemmatch.physical import (
     LONE_WAIT_MS,
     tile_problems,
 )
 from simulator.games.gemmatch.rules import PLAYERS, SIDES, cell_name, neighbour
-from simulator.play.physical import DEAL_TIMEOUT_MS, HOLD_DEAL_MS, SETTLE_MS
+from simulator.play.physical import DEAL_TIMEOUT_MS, HOLD_DEAL_MS, SETTLE_MS, Mismatch
 
 QUIET_MS = 300  # a move that changes no tile (pass, skip) still takes a moment
 PERSON = 0
-
-
-class Mismatch(Exception):
-    """The tiles do not show what the referee says (or the table has no room for a move)."""
-
-
-class Steps(steps.Steps):
-    failure = Mismatch
 
 
 def area_of(player, kind="hand"):

@@ -18,13 +18,11 @@ every bot game's (simulator.app.bot_game); this module gives it Lost Gems' parts
 
 from simulator.app import bot_game
 from simulator.app.bot_game import BROKEN, NEW_GAME, OVER, PERSON
+from simulator.games.lostgems import bots
 from simulator.games.lostgems.bot_panel import draw_game_panel
-from simulator.games.lostgems.bots import bot_class
-from simulator.games.lostgems.bots.base import bot_seed
 from simulator.games.lostgems.game_scripts import SUFFIX, game_script
 from simulator.games.lostgems.moves import HINT
 from simulator.games.lostgems.observation import describe_knowledge, event_seen_by
-from simulator.games.lostgems.physical import Mismatch
 from simulator.games.lostgems.referee import GameState, IllegalMove
 from simulator.games.lostgems.shards import COLOUR_NAMES, rating
 from simulator.games.lostgems.table_moves import AppTable
@@ -38,7 +36,7 @@ def check_bot_name(name):
     """None if `name` is a known bot, else the error text listing the known ones. A bot module
     of your own that fails to load raises UserCodeError."""
     try:
-        bot_class(name)
+        bots.bot_class(name)
     except KeyError as exc:
         return f"--bot: {exc.args[0]}"
     return None
@@ -71,9 +69,7 @@ class BotGame(bot_game.BotGame):
     DEALT = "Dealt. You are A (bottom): your own shards show their backs."
     HANDS_OFF = "Bot game: the tiles move by the buttons (triple-click the board to count)."
     panel = staticmethod(draw_game_panel)
-    failure = Mismatch
-    bot_class = staticmethod(bot_class)
-    bot_seed = staticmethod(bot_seed)
+    BOTS = bots
     seen_by = staticmethod(event_seen_by)
 
     def begin(self, seed):

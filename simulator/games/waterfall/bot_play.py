@@ -22,14 +22,14 @@ from games.waterfall import cards
 from simulator.app import bot_game
 from simulator.app.bot_game import BROKEN, NEW_GAME, OVER
 from simulator.app.bot_game import PERSON as TURN
+from simulator.games.waterfall import bots
 from simulator.games.waterfall import moves as mv
 from simulator.games.waterfall.bot_panel import draw_game_panel
-from simulator.games.waterfall.bots import bot_class, bot_seed
 from simulator.games.waterfall.observation import event_seen_by
 from simulator.games.waterfall.referee import GameState
 from simulator.games.waterfall.rules import PLAYERS, place_name
 from simulator.games.waterfall.script import game_script
-from simulator.games.waterfall.table_moves import PERSON, AppTable, Mismatch
+from simulator.games.waterfall.table_moves import PERSON, AppTable
 
 BOT_TILES = cards.DECK_SIZE
 PLAYERS_IN_GAME = 2
@@ -50,10 +50,8 @@ class BotGame(bot_game.BotGame):
     DEALING = "Dealing: a bot holds a draw pile tile for 6 s."
     DEALT = "Dealt. You are A (bottom left): your hand shows its cards."
     panel = staticmethod(draw_game_panel)
-    failure = Mismatch
     game_script = staticmethod(game_script)
-    bot_class = staticmethod(bot_class)
-    bot_seed = staticmethod(bot_seed)
+    BOTS = bots
     seen_by = staticmethod(event_seen_by)
 
     def __init__(self, app, bot_name, seed, scripts=None, players=PLAYERS_IN_GAME):

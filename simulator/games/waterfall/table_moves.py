@@ -22,28 +22,19 @@ import random
 
 from games.waterfall import cards
 
-from simulator.app import steps
 from simulator.app.steps import Gestures, Until
 from simulator.games.waterfall.physical import (
     LONE_WAIT_MS,
     waterfall_problems,
 )
 from simulator.games.waterfall.rules import PLAYERS, cell_of, place_name
-from simulator.play.physical import DEAL_TIMEOUT_MS, HOLD_DEAL_MS, SETTLE_MS
+from simulator.play.physical import DEAL_TIMEOUT_MS, HOLD_DEAL_MS, SETTLE_MS, Mismatch
 
 QUIET_MS = 300  # a move that changes no tile (fall, done) still takes a moment
 PAWN_TRIES = 3  # clicks for a step, as a person clicks again when the pawn did not come
 PAWN_WAIT_MS = 2500  # how long they wait for it before clicking again
 DIRECTIONS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 PERSON = 0  # the seat whose hand shows its cards
-
-
-class Mismatch(Exception):
-    """The tiles do not show what the referee says (or the table has no room for a move)."""
-
-
-class Steps(steps.Steps):
-    failure = Mismatch
 
 
 def area_of(player, kind="hand"):
