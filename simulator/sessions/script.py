@@ -133,7 +133,9 @@ class Words:
     P`, `over yes|no` and `ended WHY|no`, and the lines that list a game's pieces (`pieces`).
     A game reads every other line itself."""
 
-    def __init__(self, seats, title, setup_kinds, ends, make=Statement, counts=(), totals=()):
+    def __init__(
+        self, seats, title, setup_kinds, ends, make=Statement, counts=(), totals=(), shows=None
+    ):
         self.seats = seats
         self.title = title
         self.setup_kinds = setup_kinds
@@ -141,6 +143,17 @@ class Words:
         self.make = make
         self.counts = counts  # `expect WHAT P N`: what the game counts a seat's (hand, heap...)
         self.totals = totals  # `expect WHAT N`: what it counts of the table (pile, field...)
+        # `expect tile T shows STATE` (a game on tiles): (the states a tile shows, parse(word)
+        # -> the piece a tile shows or None, the piece in an error's words, STATE is one word)
+        self.shows = shows
+
+    def read(self, text, parse_move, parse_expect, own=None, error="expected a statement"):
+        """A script's statements (read_statements), each line read by `line`."""
+
+        def parse_line(line, code):
+            return self.line(line, code, parse_move, parse_expect, own, error)
+
+        return read_statements(text, parse_line, self.setup_kinds, self.seats)
 
     def line(self, line, code, parse_move, parse_expect, own=None, error="expected a statement"):
         """The Statement of one script line: a shared setup line, a move (`parse_move(line,
@@ -156,10 +169,6 @@ class Words:
         if words[0].lower() == "expect":
             return self.expect(line, code, words) or parse_expect(line, code, words)
         raise ScriptError(line, error)
-
-    def read(self, text, parse_line):
-        """A script's statements (read_statements), each line read by `parse_line`."""
-        return read_statements(text, parse_line, self.setup_kinds, self.seats)
 
     def player(self, line, word):
         return seat_word(line, word, self.seats)
@@ -241,19 +250,20 @@ class Words:
             return self.make(line, "expect", code, number, self.player(line, words[2]), what=what)
         if what in self.totals and n == 3:
             return self.make(line, "expect", code, number_word(line, words[2]), what=what)
+        if what == "tile" and self.shows is not None:
+            return self.tile_shows(line, code, words)
         return None
 
-    def tile_shows(self, line, code, words, shows, refused, one_word=True):
-        """The Statement of `expect tile T shows STATE`, where `shows(state)` says whether a
-        tile can show STATE, and `refused` what the error says when it cannot (`one_word`:
-        STATE is one word; else the rest of the line)."""
+    def tile_shows(self, line, code, words):
+        """The Statement of `expect tile T shows STATE` (see `shows`)."""
+        states, parse, piece, one_word = self.shows
         n = len(words)
         if (n != 5 if one_word else n < 5) or words[3].lower() != "shows":
             raise ScriptError(line, "expected `expect tile T shows STATE`")
         tile = number_word(line, words[2], "a tile id")
         shown = " ".join(words[4:]).lower()
-        if not shows(shown):
-            raise ScriptError(line, refused)
+        if shown not in states and parse(shown) is None:
+            raise ScriptError(line, f"a tile shows a state ({', '.join(states)}) or {piece}")
         return self.make(line, "expect_tile", code, shown, what="tile", tile=tile)
 
 

@@ -33,6 +33,7 @@ EXPECTS_HELP = (
 )
 
 
+ERROR = "expected players, seed, tiles, gems, start, a move (A tile 1 at 1,0 turn 0) or expect"
 WORDS = Words(
     "".join(PLAYERS),
     "Gembatan",
@@ -44,7 +45,7 @@ WORDS = Words(
 
 
 def parse_script(text):
-    return WORDS.read(text, parse_line)
+    return WORDS.read(text, _move, _expect, _pieces, ERROR)
 
 
 def _cell(line, word):
@@ -56,17 +57,6 @@ def _edge(line, cell_word, side_word):
     if side not in DIRECTION_NAMES:
         raise ScriptError(line, f"expected a side: north, east, south or west, not {side_word!r}")
     return edge(_cell(line, cell_word), DIRECTION_NAMES.index(side))
-
-
-def parse_line(line, code):
-    return WORDS.line(
-        line,
-        code,
-        _move,
-        _expect,
-        _pieces,
-        "expected players, seed, tiles, gems, start, a move (A tile 1 at 1,0 turn 0) or expect",
-    )
 
 
 def _pieces(line, code, words):
@@ -145,6 +135,7 @@ class RulesRunner(runner.RulesRunner):
     SETUP = (("players", 2), ("seed", 0), ("tiles", None), ("gems", None), ("start", 0))
     IllegalMove = IllegalMove
     GameState = GameState
+    COUNTED = (("gems", "hand_gems"), ("tiles", "hand_tiles"), ("tray", "tray"), ("pile", "pile"))
     BOARD_PICTURE = "simulator.games.gembatan.board_png"
     DEAL_WORDS = "the start"
 
@@ -171,18 +162,10 @@ class RulesRunner(runner.RulesRunner):
     def read(self, st):
         s = self.state
         what = st.what
-        if what == "gems":
-            return len(s.hand_gems[st.player])
-        if what == "tiles":
-            return len(s.hand_tiles[st.player])
         if what == "board":
             return len(s.board.tiles)
         if what == "sockets":
             return len(s.board.open_sockets())
-        if what == "tray":
-            return len(s.tray)
-        if what == "pile":
-            return len(s.pile)
         if what == "socket":
             gem = s.board.gems.get(st.at)
             return "empty" if gem is None else parse_gem("".join(gem))

@@ -27,6 +27,7 @@ EXPECTS_HELP = (
 )
 
 
+ERROR = "expected seed, deck, deal, start, a move (A place 1 at 0,0 turn 0) or expect"
 WORDS = Words(
     "".join(PLAYERS),
     "Gem Match",
@@ -34,11 +35,12 @@ WORDS = Words(
     ENDS,
     counts=("heap", "hand", "improved"),
     totals=("field", "pile"),
+    shows=(TILE_STATES, tokens.parse, "its token (T1-T9)", True),
 )
 
 
 def parse_script(text):
-    return WORDS.read(text, parse_line)
+    return WORDS.read(text, _move, _expect, _deck, ERROR)
 
 
 def _cell(line, word):
@@ -50,17 +52,6 @@ def _side(line, word):
     if w not in SIDES:
         raise ScriptError(line, f"expected a side, basic or improved, not {word!r}")
     return SIDES.index(w)
-
-
-def parse_line(line, code):
-    return WORDS.line(
-        line,
-        code,
-        _move,
-        _expect,
-        _deck,
-        "expected seed, deck, deal, start, a move (A place 1 at 0,0 turn 0) or expect",
-    )
 
 
 def _deck(line, code, words):
@@ -98,14 +89,6 @@ def _move(line, words):
 def _expect(line, code, words):
     n = len(words)
     what = words[1].lower() if n > 1 else ""
-    if what == "tile":
-        return WORDS.tile_shows(
-            line,
-            code,
-            words,
-            lambda shown: shown in TILE_STATES or tokens.parse(shown) is not None,
-            f"a tile shows a state ({', '.join(TILE_STATES)}) or its token (T1-T9)",
-        )
     if what == "resolving" and n == 3 and words[2].lower() in RESOLVING:
         return Statement(line, "expect", code, words[2].lower(), what=what)
     if what == "cell" and n in (4, 5):
@@ -130,6 +113,7 @@ class RulesRunner(runner.RulesRunner):
     SETUP = (("seed", 0), ("deck", None), ("deal", "blob"), ("start", 0))
     IllegalMove = IllegalMove
     GameState = GameState
+    COUNTED = (("heap", "heaps"), ("hand", "hands"), ("field", "field"), ("pile", "pile"))
     BOARD_PICTURE = "simulator.games.gemmatch.board_png"
 
     def opening(self):
@@ -145,16 +129,8 @@ class RulesRunner(runner.RulesRunner):
     def read(self, st):
         s = self.state
         what = st.what
-        if what == "heap":
-            return len(s.heaps[st.player])
-        if what == "hand":
-            return len(s.hands[st.player])
         if what == "improved":
             return sum(1 for t in s.hands[st.player] if s.sides[t])
-        if what == "field":
-            return len(s.field)
-        if what == "pile":
-            return len(s.pile)
         if what == "resolving":
             return "none" if s.pending is None else TIER_NAMES[s.pending.tier]
         if what == "cell":

@@ -18,24 +18,20 @@ from simulator.sessions.script import ScriptError, Statement, Words, number_word
 SETUP_KINDS = ("players", "seed", "deck", "deal", "start", "rules")
 TILE_STATES = ("undealt", "dealing", "uncertain", "card", "revealed", "waterfall")
 EXPECTS = ("score", "hand", "pawn", "waterfall", "draw", "over", "ended", "turn")
+ERROR = "expected players, seed, deck, deal, start, rules, a move (A play 1) or expect"
 WORDS = Words(
-    "".join(PLAYERS), "Waterfall", SETUP_KINDS, ENDS, counts=("hand",), totals=("waterfall", "draw")
+    "".join(PLAYERS),
+    "Waterfall",
+    SETUP_KINDS,
+    ENDS,
+    counts=("hand",),
+    totals=("waterfall", "draw"),
+    shows=(TILE_STATES, cards.parse, "a card", False),
 )
 
 
 def parse_script(text):
-    return WORDS.read(text, parse_line)
-
-
-def parse_line(line, code):
-    return WORDS.line(
-        line,
-        code,
-        _move,
-        _expect,
-        _deck_or_rules,
-        "expected players, seed, deck, deal, start, rules, a move (A play 1) or expect",
-    )
+    return WORDS.read(text, _move, _expect, _deck_or_rules, ERROR)
 
 
 def _deck_or_rules(line, code, words):
@@ -76,15 +72,6 @@ def _move(line, words):
 def _expect(line, code, words):
     n = len(words)
     what = words[1].lower() if n > 1 else ""
-    if what == "tile":
-        return WORDS.tile_shows(
-            line,
-            code,
-            words,
-            lambda shown: shown in TILE_STATES or cards.parse(shown) is not None,
-            f"a tile shows a state ({', '.join(TILE_STATES)}) or a card",
-            one_word=False,
-        )
     if what == "pawn" and n == 4:
         place = words[3].lower()
         if place != "above" and parse_place(place) is None:
@@ -112,24 +99,17 @@ class RulesRunner(runner.RulesRunner):
     )
     IllegalMove = IllegalMove
     GameState = GameState
+    COUNTED = (("hand", "hands"), ("waterfall", "waterfall"), ("draw", "pile"))
 
     def opening(self):
         s = self.state
         self.say("waterfall starts with " + cards.name(s.kinds[s.waterfall[(0, 0)]]))
 
     def read(self, st):
-        s = self.state
-        what = st.what
-        if what == "hand":
-            return len(s.hands[st.player])
-        if what == "pawn":
-            pawn = s.pawns[st.player]
+        if st.what == "pawn":
+            pawn = self.state.pawns[st.player]
             return "above" if pawn is None else place_name(pawn)
-        if what == "waterfall":
-            return len(s.waterfall)
-        if what == "draw":
-            return len(s.pile)
-        raise ValueError(f"no expect reads {what!r}")
+        return runner.RulesRunner.read(self, st)
 
 
 def game_script(state, title, seed=0):
