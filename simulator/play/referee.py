@@ -1,6 +1,6 @@
 """What the referees of games won on points share, written once: the deck a game deals (the
-script's, checked, or the whole deck shuffled from the seed), the check of a move, the end of
-a turn, and the reading of scores."""
+script's, checked, or the whole deck shuffled from the seed), the check of a move and its
+record, the end of a turn, and the reading of scores."""
 
 import random
 
@@ -22,8 +22,21 @@ def deck_to_deal(deck, seed, full, words):
 
 class PointsGame:
     """A referee's reading of a game won on points; the game gives `players`, `current`,
-    `phase`, `turns`, `ended` (why it ended, or None), `score(player)`, `legal_moves()`,
-    `_why_not(move)` (why an illegal move is one) and `_start_turn(event)`."""
+    `phase`, `turns`, `moves`, `history`, `ended` (why it ended, or None), `score(player)`,
+    `legal_moves()`, `_why_not(move)` (why an illegal move is one), `_apply(move, event)` (what
+    a legal move does), `_start_turn(event)`, and its IllegalMove and Event classes."""
+
+    IllegalMove = Exception
+    Event = None  # Event(player, move): what one move did
+
+    def apply(self, move):
+        """Perform `move` for the player to move; return the Event. Raises IllegalMove."""
+        self.check(move, self.IllegalMove)
+        ev = self.Event(self.current, move)
+        self.moves += 1
+        self._apply(move, ev)
+        self.history.append(ev)
+        return ev
 
     def check(self, move, illegal):
         """Raise `illegal` (the game's IllegalMove) unless `move` is legal now."""

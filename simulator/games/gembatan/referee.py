@@ -69,6 +69,9 @@ def check_order(kind, given, pieces):
 
 
 class GameState(PointsGame):
+    IllegalMove = IllegalMove
+    Event = Event
+
     def __init__(self, players=2, seed=0, tiles=None, gems=None, start=0):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"Gembatan is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
@@ -104,6 +107,7 @@ class GameState(PointsGame):
         self.idle = 0  # turns in a row without a tile or a gem laid
         self.ended = None
         self.history = []
+        self.moves = 0
         self._start_turn(None)
 
     # --- reading ---------------------------------------------------------------------------
@@ -174,11 +178,8 @@ class GameState(PointsGame):
         return []
 
     # --- changing --------------------------------------------------------------------------
-    def apply(self, move):
-        """Perform `move` for the player to move; return the Event. Raises IllegalMove."""
-        self.check(move, IllegalMove)
-        p = self.current
-        ev = Event(p, move)
+    def _apply(self, move, ev):
+        p = ev.player
         if move.kind == mv.TILE:
             sides = self.hand_tiles[p].pop(move.slot - 1)
             self.new_sockets = self.board.fits(move.cell, sides, move.rotation)
@@ -202,8 +203,6 @@ class GameState(PointsGame):
         else:  # trade
             ev.drew = self._trade(move)
             self._end_turn(ev, played=False)
-        self.history.append(ev)
-        return ev
 
     def is_legal(self, move):
         """Whether `move` is one of legal_moves(), found without listing them all."""

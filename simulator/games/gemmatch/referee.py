@@ -91,6 +91,9 @@ class Event:
 
 
 class GameState(PointsGame):
+    IllegalMove = IllegalMove
+    Event = Event
+
     def __init__(self, seed=0, deck=None, start=0):
         deck = deck_to_deal(
             deck,
@@ -172,12 +175,7 @@ class GameState(PointsGame):
         return []
 
     # --- changing --------------------------------------------------------------------------
-    def apply(self, move):
-        """Perform `move` for the player to move; return the Event. Raises IllegalMove."""
-        self.check(move, IllegalMove)
-        p = self.current
-        ev = Event(p, move)
-        self.moves += 1
+    def _apply(self, move, ev):
         if move.kind == mv.PLACE:
             self._place(move, ev)
         elif move.kind in (mv.HEAP, mv.HAND):
@@ -188,8 +186,6 @@ class GameState(PointsGame):
             ev.skipped = True
             self.skips += 1
             self._end_turn(ev)
-        self.history.append(ev)
-        return ev
 
     def _why_not(self, move):
         if not isinstance(move, mv.Move):

@@ -106,6 +106,9 @@ def setup_order(deck, players):
 class GameState(PointsGame):
     """`rules`: the named rules options in play (rules.RULES; docs/waterfall.md#rules-options)."""
 
+    IllegalMove = IllegalMove
+    Event = Event
+
     def __init__(self, players=2, seed=0, deck=None, start=0, rules=DEFAULT_RULES):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"Waterfall is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
@@ -197,12 +200,8 @@ class GameState(PointsGame):
         return []
 
     # --- changing --------------------------------------------------------------------------
-    def apply(self, move):
-        """Perform `move` for the player to move; return the Event. Raises IllegalMove."""
-        self.check(move, IllegalMove)
-        p = self.current
-        ev = Event(p, move)
-        self.moves += 1
+    def _apply(self, move, ev):
+        p = ev.player
         hand = self.hands[p]
         if move.kind == mv.PLAY:
             t = hand.pop(move.slot - 1)
@@ -228,8 +227,6 @@ class GameState(PointsGame):
                 self._go_on(ev)
         else:  # done
             self._go_on(ev)
-        self.history.append(ev)
-        return ev
 
     def _why_not(self, move):
         if not isinstance(move, mv.Move):
