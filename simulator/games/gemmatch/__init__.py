@@ -7,6 +7,8 @@ platform (simulator.games); docs/gemmatch.md gives the rules.
     play_game("careful", seed=3).scores
 """
 
+from simulator.games import script_hooks
+
 NAME = "gemmatch"
 TITLE = "Gem Match"
 PLAYTEST = "simulator.games.gemmatch.figures"  # `blinks playtest`: its options and figures
@@ -59,21 +61,10 @@ def legend(players=2):
     return [("Gems: a token's letters, face 0 first", items[:3]), ("", items[3:])]
 
 
-def parse_script(text):
-    from simulator.games.gemmatch.script import parse_script as parse
-
-    return parse(text)
-
-
-def session_runners():
-    """(rules runner class, tiles runner class or None while the world or firmware is missing)."""
-    from simulator.games.gemmatch.script import RulesRunner
-
-    try:
-        from simulator.games.gemmatch.physical import TilesRunner
-    except ImportError:
-        TilesRunner = None
-    return RulesRunner, TilesRunner
+# `blinks session run`: the script language and its runners, loaded when a script runs
+parse_script, session_runners = script_hooks(
+    "simulator.games.gemmatch.script", "simulator.games.gemmatch.physical"
+)
 
 
 RETURNS = (0, 27)  # the play layer's returns: a point a token at most

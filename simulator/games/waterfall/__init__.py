@@ -7,6 +7,8 @@ table the simulator shows. This module describes the game to the platform (simul
     play_game("greedy", seed=3, players=3).scores
 """
 
+from simulator.games import script_hooks
+
 NAME = "waterfall"
 TITLE = "Waterfall"
 PLAYTEST = "simulator.games.waterfall.figures"  # `blinks playtest`: its options and figures
@@ -76,21 +78,10 @@ GEM_WORDS = ("R ruby", "G emerald", "B sapphire")
 ACTIONS = ("ADD", "DRAW", "SCORE", "STOP")
 
 
-def parse_script(text):
-    from simulator.games.waterfall.script import parse_script as parse
-
-    return parse(text)
-
-
-def session_runners():
-    """(rules runner class, tiles runner class or None while the world or firmware is missing)."""
-    from simulator.games.waterfall.script import RulesRunner
-
-    try:
-        from simulator.games.waterfall.physical import TilesRunner
-    except ImportError:
-        TilesRunner = None
-    return RulesRunner, TilesRunner
+# `blinks session run`: the script language and its runners, loaded when a script runs
+parse_script, session_runners = script_hooks(
+    "simulator.games.waterfall.script", "simulator.games.waterfall.physical"
+)
 
 
 RETURNS = (0, 54)  # the play layer's returns: a score pile holds at most the deck's 54 points
