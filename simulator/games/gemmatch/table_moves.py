@@ -12,17 +12,15 @@ row by row. A token taken from a group is clicked (to the heap) or double-clicke
 hand), and all of a group's tokens are lifted once it is resolved, as in the session runner.
 """
 
-import random
-
 from games.gemmatch import tokens
 
-from simulator.app.steps import Gestures, Until
+from simulator.app.steps import DeckTable, Until
 from simulator.games.gemmatch.physical import (
     LONE_WAIT_MS,
     tile_problems,
 )
 from simulator.games.gemmatch.rules import PLAYERS, SIDES, cell_name, neighbour
-from simulator.play.physical import DEAL_TIMEOUT_MS, HOLD_DEAL_MS, SETTLE_MS, Mismatch
+from simulator.play.physical import SETTLE_MS, Mismatch
 
 QUIET_MS = 300  # a move that changes no tile (pass, skip) still takes a moment
 PERSON = 0
@@ -32,20 +30,15 @@ def area_of(player, kind="hand"):
     return f"{kind}_{PLAYERS[player].lower()}"
 
 
-class AppTable(Gestures):
+class AppTable(DeckTable):
     """Which world tile is which referee token, where each lies, and the moves on the tiles."""
 
-    SETTLE_MS = SETTLE_MS
-    HOLD_DEAL_MS = HOLD_DEAL_MS
-    DEAL_TIMEOUT_MS = DEAL_TIMEOUT_MS
+    DECK = tokens
+    PIECE, PIECES, DEALT = "token", "tokens", "pile"
+    SALT = 0x6E3
 
     def __init__(self, app, seed):
-        self.app = app
-        self.world = app.world
-        self.ops = app.ops
-        self.rng = random.Random(seed ^ 0x6E3)
-        self.tile_of = {}  # referee token id -> world tile
-        self.ref_of = {}
+        DeckTable.__init__(self, app, seed)
         self.centre = app.table.centre_cell("field")
         self.marked = []  # (token, player, to_hand, side): taken, lifted once resolved
 
@@ -60,12 +53,6 @@ class AppTable(Gestures):
         to_pixel = table.layout.to_pixel
         found = [c for c in table.layout.cells_in_rect(inner) if table.on_table(*c)]
         return sorted(found, key=lambda c: (round(to_pixel(*c)[1]), to_pixel(*c)[0]))
-
-    def free_cell(self, name):
-        for cell in self.area_cells(name):
-            if self.world.tile_at(*cell) is None:
-                return cell
-        raise Mismatch(f"no free cell left in the {name.replace('_', ' ')} area")
 
     def field_cell(self, cell):
         return (self.centre[0] + cell[0], self.centre[1] + cell[1])
@@ -88,24 +75,7 @@ class AppTable(Gestures):
                 out.append(f"tile {t} lies in {self.app.area_name(t)}, not {area}")
         return out
 
-    # --- the deal and the setup -----------------------------------------------------------------
-    def deal(self, held):
-        """Hold `held` for 6 s, let the cluster deal itself; every tile then shows its back."""
-        yield from self.hold_to_deal(held, "pile")
-        w = self.world
-        if sorted(tokens.parse(w.inspect(t)["token"]) for t in w.tiles) != tokens.deck():
-            raise Mismatch(f"the tiles do not hold the {tokens.DECK_SIZE} tokens exactly once")
-
-    def choose_order(self, seed):
-        """The referee's deck: the dealt tiles in an order shuffled from the seed (as the
-        session runner does), so the tiles hold the very tokens the referee deals."""
-        w = self.world
-        order = list(w.tiles)
-        random.Random(seed).shuffle(order)
-        self.tile_of = dict(enumerate(order))
-        self.ref_of = {t: ref for ref, t in self.tile_of.items()}
-        return [tokens.parse(w.inspect(t)["token"]) for t in order]
-
+    # --- the setup ----------------------------------------------------------------------------
     def set_up(self, state):
         """Each hand drawn from the pile, token by token, improved ones turned over."""
         for n in range(max(map(len, state.hands))):

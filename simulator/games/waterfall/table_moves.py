@@ -18,17 +18,15 @@ A step yields either an int (simulated ms to wait) or an `Until` (a condition on
 a time limit). Short waits (click timing) run at once with exact timing; longer ones over frames.
 """
 
-import random
-
 from games.waterfall import cards
 
-from simulator.app.steps import Gestures, Until
+from simulator.app.steps import DeckTable, Until
 from simulator.games.waterfall.physical import (
     LONE_WAIT_MS,
     waterfall_problems,
 )
 from simulator.games.waterfall.rules import PLAYERS, cell_of, place_name
-from simulator.play.physical import DEAL_TIMEOUT_MS, HOLD_DEAL_MS, SETTLE_MS, Mismatch
+from simulator.play.physical import SETTLE_MS, Mismatch
 
 QUIET_MS = 300  # a move that changes no tile (fall, done) still takes a moment
 PAWN_TRIES = 3  # clicks for a step, as a person clicks again when the pawn did not come
@@ -41,21 +39,15 @@ def area_of(player, kind="hand"):
     return f"{kind}_{PLAYERS[player].lower()}"
 
 
-class AppTable(Gestures):
+class AppTable(DeckTable):
     """Which world tile is which referee tile, where each lies, and the moves on the tiles."""
 
-    SETTLE_MS = SETTLE_MS
-    HOLD_DEAL_MS = HOLD_DEAL_MS
-    DEAL_TIMEOUT_MS = DEAL_TIMEOUT_MS
+    DECK = cards
+    PIECE, PIECES, DEALT = "card", "cards", "card"
+    SALT = 0x7117
 
     def __init__(self, app, seed, players=2):
-        self.app = app
-        self.players = players
-        self.world = app.world
-        self.ops = app.ops
-        self.rng = random.Random(seed ^ 0x7117)  # the rotations of added tiles
-        self.tile_of = {}  # referee tile id -> world tile
-        self.ref_of = {}
+        DeckTable.__init__(self, app, seed, players)
         self.top = None  # the top's cell
 
     # --- where things go ----------------------------------------------------------------------
@@ -90,12 +82,6 @@ class AppTable(Gestures):
             row = heights[ys[i]] + (heights[ys[i + 1]] if i + 1 < len(ys) else [])
             out += sorted(row, key=lambda c: to_pixel(*c)[0])
         return out
-
-    def free_cell(self, name, loose=False):
-        for cell in self.area_cells(name, loose):
-            if self.world.tile_at(*cell) is None:
-                return cell
-        raise Mismatch(f"no free cell left in the {name.replace('_', ' ')} area")
 
     def top_cell(self):
         """The top of the waterfall area's centre column."""
@@ -145,24 +131,7 @@ class AppTable(Gestures):
         yield from self.clicks(t, 2)
         yield self.wait_state(t, state)
 
-    # --- the deal and the setup -----------------------------------------------------------------
-    def deal(self, held):
-        """Hold `held` for 6 s, let the cluster deal itself; every tile then shows its back."""
-        yield from self.hold_to_deal(held, "card")
-        w = self.world
-        if sorted(cards.parse(w.inspect(t)["card"]) for t in w.tiles) != cards.deck():
-            raise Mismatch(f"the tiles do not hold the {cards.DECK_SIZE} cards exactly once")
-
-    def choose_order(self, seed):
-        """The referee's deck: the dealt tiles in an order shuffled from the seed (as the
-        session runner does), so the tiles hold the very cards the referee deals."""
-        w = self.world
-        order = list(w.tiles)
-        random.Random(seed).shuffle(order)
-        self.tile_of = dict(enumerate(order))
-        self.ref_of = {t: ref for ref, t in self.tile_of.items()}
-        return [cards.parse(w.inspect(t)["card"]) for t in order]
-
+    # --- the setup ----------------------------------------------------------------------------
     def set_up(self, state):
         """The top ADD carried alone to the top of the waterfall and triple-clicked, then the
         hands dealt round into the hand areas (A's turned face up)."""
