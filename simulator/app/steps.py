@@ -178,6 +178,11 @@ class DeckTable(Gestures):
         self.tile_of = {}  # referee piece id -> world tile
         self.ref_of = {}
 
+    @staticmethod
+    def area_of(player, kind="hand"):
+        """The name of seat `player`'s area of `kind` ("hand_a", "score_b"...)."""
+        return f"{kind}_{'abcd'[player]}"
+
     def free_cell(self, name, **how):
         """The first cell of area `name` (`area_cells(name, **how)`) with no tile on it."""
         for cell in self.area_cells(name, **how):

@@ -19,15 +19,11 @@ from simulator.games.gemmatch.physical import (
     LONE_WAIT_MS,
     tile_problems,
 )
-from simulator.games.gemmatch.rules import PLAYERS, SIDES, cell_name, neighbour
+from simulator.games.gemmatch.rules import SIDES, cell_name, neighbour
 from simulator.play.physical import SETTLE_MS, Mismatch
 
 QUIET_MS = 300  # a move that changes no tile (pass, skip) still takes a moment
 PERSON = 0
-
-
-def area_of(player, kind="hand"):
-    return f"{kind}_{PLAYERS[player].lower()}"
 
 
 class AppTable(DeckTable):
@@ -64,9 +60,9 @@ class AppTable(DeckTable):
         where = {}
         for p in range(state.players):
             for ref in state.hands[p]:
-                where[ref] = area_of(p)
+                where[ref] = self.area_of(p)
             for ref in state.heaps[p]:
-                where[ref] = area_of(p, "heap")
+                where[ref] = self.area_of(p, "heap")
         for ref in state.pile:
             where[ref] = "pile"
         for ref, area in sorted(where.items()):
@@ -88,7 +84,7 @@ class AppTable(DeckTable):
         t = self.tile_of[ref]
         yield from self.clicks(t, 2)
         yield self.wait_state(t, "hand")
-        self.move_to(t, self.free_cell(area_of(player)))
+        self.move_to(t, self.free_cell(self.area_of(player)))
         yield LONE_WAIT_MS
         if side == "improved":
             yield from self.clicks(t, 2)
@@ -139,7 +135,7 @@ class AppTable(DeckTable):
     def lift_marked(self):
         for ref, p, to_hand, side in self.marked:
             t = self.tile_of[ref]
-            self.move_to(t, self.free_cell(area_of(p, "hand" if to_hand else "heap")))
+            self.move_to(t, self.free_cell(self.area_of(p, "hand" if to_hand else "heap")))
             yield self.wait_state(t, "hand" if to_hand else "heap")
             if to_hand and self.world.inspect(t)["side"] != SIDES[side]:
                 yield from self.clicks(t, 2)

@@ -35,10 +35,6 @@ DIRECTIONS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 PERSON = 0  # the seat whose hand shows its cards
 
 
-def area_of(player, kind="hand"):
-    return f"{kind}_{PLAYERS[player].lower()}"
-
-
 class AppTable(DeckTable):
     """Which world tile is which referee tile, where each lies, and the moves on the tiles."""
 
@@ -119,8 +115,8 @@ class AppTable(DeckTable):
 
         for p in range(state.players):
             shows = "revealed" if p == PERSON else "card"
-            check(state.hands[p], area_of(p), shows, f"{PLAYERS[p]}'s hand")
-            check(state.score_piles[p], area_of(p, "score"), "card", f"{PLAYERS[p]}'s score")
+            check(state.hands[p], self.area_of(p), shows, f"{PLAYERS[p]}'s hand")
+            check(state.score_piles[p], self.area_of(p, "score"), "card", f"{PLAYERS[p]}'s score")
         check(state.discards, "discard", "revealed", "discarded")
         check(state.pile, "draw", "card", "draw pile")
         return out
@@ -149,7 +145,7 @@ class AppTable(DeckTable):
 
     def to_hand(self, ref, player):
         t = self.tile_of[ref]
-        self.move_to(t, self.free_cell(area_of(player), loose=True))
+        self.move_to(t, self.free_cell(self.area_of(player), loose=True))
         if player == PERSON:
             yield from self.turn(t, "revealed")
 
@@ -179,7 +175,7 @@ class AppTable(DeckTable):
             )
         elif m.kind == "score":
             t = self.tile_of[state.score_piles[p][-1]]
-            self.move_to(t, self.free_cell(area_of(p, "score"), loose=True))
+            self.move_to(t, self.free_cell(self.area_of(p, "score"), loose=True))
             if p == PERSON:
                 yield from self.turn(t, "card")
             else:
