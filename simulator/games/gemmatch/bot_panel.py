@@ -17,20 +17,11 @@ from simulator.games.gemmatch import moves as mv
 from simulator.games.gemmatch.rules import BASIC, IMPROVED, SIDES, cell_name
 from simulator.games.gemmatch.tactics import Outlook
 
-STATUS = {**bot_panel.STATUS, "setup": "Dealing and setting up..."}
 PHASE_WORDS = {
     "place": "place a token on the field",
     "extra": "place another token, or pass",
     "resolve": "take the group's tokens",
 }
-
-
-def status(game):
-    if game.phase == "person":
-        return "Your turn: " + PHASE_WORDS.get(game.state.phase, game.state.phase)
-    if game.phase == "thinking":
-        return "B is thinking..."
-    return STATUS[game.phase]
 
 
 def _row(surface, game, x, y, label, items, width=42):
@@ -50,7 +41,7 @@ def draw_game_panel(surface, panel, game, x, y):
     state = game.state
     game.buttons = []
     y = t.blit(surface, f"You (A) vs bot {game.bot_name} (B)", (x, y), 20, WARN).bottom
-    y = t.blit(surface, status(game), (x, y + px(2)), 18).bottom + px(4)
+    y = t.blit(surface, bot_panel.status(game, PHASE_WORDS), (x, y + px(2)), 18).bottom + px(4)
     if state is not None:
         for p in range(state.players):
             who = "A (you)" if p == 0 else "B"

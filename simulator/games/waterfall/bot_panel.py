@@ -16,21 +16,12 @@ from simulator.app.panels import DIM, WARN, wrap
 from simulator.games.waterfall import moves as mv
 from simulator.games.waterfall.rules import LEFT, PLAYERS, RIGHT, place_name
 
-STATUS = {**bot_panel.STATUS, "setup": "Dealing and setting up..."}
 PHASE_WORDS = {
     "play": "PLAY tiles for steps, then fall",
     "fall": "FALL: step down-left or down-right, or done: fall no further",
     "add": "ADD: a hand tile joins the waterfall",
     "score": "SCORE: a tile of a visited gem",
 }
-
-
-def status(game):
-    if game.phase == "person":
-        return "Your turn: " + PHASE_WORDS.get(game.state.phase, game.state.phase)
-    if game.phase == "thinking":
-        return f"{PLAYERS[game.state.current]} is thinking..."
-    return STATUS[game.phase]
 
 
 def _hand_words(state, p):
@@ -44,7 +35,7 @@ def draw_game_panel(surface, panel, game, x, y):
     game.buttons = []
     others = ", ".join(PLAYERS[1 : game.players])
     y = t.blit(surface, f"You (A) vs bot {game.bot_name} ({others})", (x, y), 20, WARN).bottom
-    y = t.blit(surface, status(game), (x, y + px(2)), 19).bottom + px(4)
+    y = t.blit(surface, bot_panel.status(game, PHASE_WORDS), (x, y + px(2)), 19).bottom + px(4)
     if state is not None:
         for p in range(state.players):
             who = "A (you)" if p == 0 else PLAYERS[p]
