@@ -5,80 +5,31 @@ After A's turns the tiles are read back by area, independently of the game's own
 and compared with the referee: hands, score piles, discards, draw pile and waterfall.
 """
 
-import argparse
 import json
-import os
 import re
 
-os.environ["SDL_VIDEODRIVER"] = "dummy"
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-
+import bot_window
 import pygame
+from bot_window import TURN, button, click, frames, settle, shown_in
 from games.waterfall import cards
 
 from host_tools.cli import main as blinks
 from simulator.games.waterfall import moves as mv
-from simulator.games.waterfall.bot_play import BROKEN, NEW_GAME, OVER, TURN
+from simulator.games.waterfall.bot_play import BROKEN, NEW_GAME, OVER
 from simulator.games.waterfall.bots import GreedyBot
 from simulator.games.waterfall.observation import Observation
 
-FRAME_MS = 1000.0 / 60.0
-
 
 def app_args(**kw):
-    args = {
-        "tiles": 27,
-        "seed": 1,
-        "game": "waterfall",
-        "ir_loss": 0.0,
-        "speed": 16,
-        "record": None,
-        "replay": None,
-        "bot": "greedy",
-    }
-    args.update(kw)
-    return argparse.Namespace(**args)
-
-
-def frames(app, ms):
-    end = app.world.now + ms
-    while app.world.now < end:
-        app.update(FRAME_MS)
-
-
-def wait_for(app, ready, timeout_ms=120000):
-    end = app.world.now + timeout_ms
-    while not ready():
-        assert app.world.now < end, f"timed out; {app.controllers[0].messages}"
-        frames(app, 100)
-
-
-def settle(app, game):
-    wait_for(app, lambda: game.phase in (TURN, OVER, BROKEN))
-
-
-def click(app, pos):
-    app.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0,) * 3))
-    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1, mod=0))
-    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-
-
-def button(app, game, key):
-    """Render the panel (that is where buttons come from): the button of `key`, or None."""
-    app.render(pygame.Surface((app.width, app.height)))
-    return next(((rect, enabled) for rect, k, enabled in game.buttons if k == key), None)
+    return bot_window.app_args(**{"game": "waterfall", "bot": "greedy", **kw})
 
 
 def press(app, game, move):
     """Press the buttons of `move` (an ADD: first its hand tile, then its place)."""
     if move.kind == mv.ADD:
-        rect, enabled = button(app, game, ("slot", move.slot))
-        assert enabled
-        click(app, rect.center)
+        bot_window.press(app, game, ("slot", move.slot))
         assert game.slot == move.slot
-    rect, enabled = button(app, game, move)
-    assert enabled, move
-    click(app, rect.center)
+    bot_window.press(app, game, move)
 
 
 def play_as_person(app, game, turns=None, each_move=lambda: None):
@@ -102,24 +53,11 @@ def play_as_person(app, game, turns=None, each_move=lambda: None):
         settle(app, game)
 
 
-def tiles_by_area(app):
-    """The tiles' inspect() by area."""
-    out = {}
-    for tid in app.world.tiles:
-        out.setdefault(app.area_name(tid), []).append(app.world.inspect(tid))
-    return out
-
-
 def assert_tiles_agree(app, state):
-    areas = tiles_by_area(app)
+    shown = shown_in(app, "card")
 
     def names(ids):
         return sorted(cards.name(state.kinds[t]) for t in ids)
-
-    def shown(area, states):
-        seen = areas.get(area, [])
-        assert [s["state"] for s in seen] == [states] * len(seen), area
-        return sorted(s["card"] for s in seen)
 
     assert shown("hand_a", "revealed") == names(state.hands[0])
     assert shown("hand_b", "card") == names(state.hands[1])
@@ -128,7 +66,6 @@ def assert_tiles_agree(app, state):
     assert shown("discard", "revealed") == names(state.discards)
     assert shown("draw", "card") == names(state.pile)
     assert shown("waterfall", "waterfall") == names(state.waterfall.values())
-    assert None not in areas
 
 
 def texts_drawn(app):
