@@ -118,6 +118,11 @@ class DealtGame:
             return f"cluster of {size} tiles (2 to {len(deck)})"
         return shuffle(deck, self.tile.random)[:size]
 
+    def refuse(self, now, why):
+        """Flash red: the click asked for something the rules (or the tiles) do not allow."""
+        self.refused_at = now
+        self.log("refused", now, why)
+
     # -- state and log --------------------------------------------------------------------------
     def enter(self, state, now):
         old = self.state
@@ -156,6 +161,13 @@ class DealtGame:
         self.save()
 
     # -- every pass -----------------------------------------------------------------------------
+    def start_pass(self):
+        """A pass's first steps: the time now, the datagrams read, the deal polled."""
+        now = self.tile.millis()
+        self.receive(now)
+        self.deal.poll(now)
+        return now
+
     @micropython.native
     def receive(self, now):
         """Hand each datagram that arrived to the deal or to the game."""

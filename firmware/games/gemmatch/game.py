@@ -93,9 +93,7 @@ class Gemmatch(DealtGame):
     @micropython.native
     def loop(self):
         t = self.tile
-        now = t.millis()
-        self.receive(now)
-        self.deal.poll(now)
+        now = self.start_pass()
         self._listen(now)
         self._buttons(now)
         s = self.state
@@ -141,11 +139,6 @@ class Gemmatch(DealtGame):
             state = UNCERTAIN if record[0] == 2 else self.prior
             kind, prior = self.prior_kind, self.prior
         self.tile.save_state(store.encode(state, kind, self.side, self.to_hand, prior, record))
-
-    def refuse(self, now, why):
-        """Flash red: the click asked for something the rules (or the tiles) do not allow."""
-        self.refused_at = now
-        self.log("refused", now, why)
 
     # -- the deal's hooks (runtime.deal, runtime.dealt) -------------------------------------
     def deal_deck(self, size):

@@ -156,9 +156,7 @@ class LostGems(DealtGame):
     @micropython.native
     def loop(self):
         t = self.tile
-        now = t.millis()
-        self.receive(now)
-        self.deal.poll(now)
+        now = self.start_pass()
         seen = self._listen(now)
         self._buttons(now)
         if self.state == FACE_DOWN or self.state == REVEALED:  # (a tuple here is built each pass)

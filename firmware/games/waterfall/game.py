@@ -86,9 +86,7 @@ class Waterfall(DealtGame):
 
     def loop(self):
         t = self.tile
-        now = t.millis()
-        self.receive(now)
-        self.deal.poll(now)
+        now = self.start_pass()
         self._buttons(now)
         if self.state == CARD or self.state == REVEALED:
             self._join(now)
@@ -150,11 +148,6 @@ class Waterfall(DealtGame):
             state, card, up, self.top, tr.above, tr.pawns, prior, record, tr.seqs, tr.handing
         )
         self.tile.save_state(blob)
-
-    def refuse(self, now, why):
-        """Flash red: the click asked for something the rules (or the tiles) do not allow."""
-        self.refused_at = now
-        self.log("refused", now, why)
 
     # -- the deal's hooks (runtime.deal) ----------------------------------------------------
     def deal_deck(self, size):
