@@ -6,14 +6,15 @@ A game's tiles runner subclasses `OnTiles` and its own RulesRunner (in that orde
 - FIRMWARE (the tile game's class), DECK_SIZE, DEALT (the state every tile shows once dealt),
   PIECE (the inspect() key naming a tile's piece) and parse_piece(name) -> the referee's kind;
 - `deal(setup)`: `self.deal_tiles(...)`, then the referee and its first moves on the tiles;
-- `after_move`, `expect_tile`, `tile_json(t, seen)` and `problems()`: how the tiles differ
-  from the referee ([] when they agree).
+- `after_move`, `tile_json(t, seen)` and `problems()`: how the tiles differ from the referee
+  ([] when they agree); `expect tile T shows STATE` reads a tile's state or its piece here.
 """
 
 import random
 
 from simulator.cosim import CosimError
 from simulator.sessions.runner import EXIT_EXPECT_FAILED
+from simulator.sessions.script import ScriptError
 from simulator.world import World, shapes
 
 HOLD_DEAL_MS = 6000
@@ -145,6 +146,17 @@ class OnTiles:
                 seen = None
             out.append(self.tile_json(t, seen))
         return out
+
+    def expect_tile(self, st):
+        """What `expect tile T shows STATE` reads: STATE if the tile shows it as its state or
+        its piece, else what it shows."""
+        if self.world is None or st.tile not in self.world.tiles:
+            last = self.DECK_SIZE - 1
+            raise ScriptError(st.line, f"there is no tile {st.tile} (tiles are 0-{last})")
+        seen = self.world.inspect(st.tile)
+        if st.value in (seen["state"], (seen[self.PIECE] or "").lower()):
+            return st.value
+        return f"{seen['state']} {seen[self.PIECE]}"
 
     def tile_json(self, t, seen):
         """Tile `t` in --json's `tiles`, from its inspect() (None if its process failed)."""

@@ -21,7 +21,6 @@ from simulator.games.gemmatch.referee import GameState
 from simulator.games.gemmatch.rules import SIDES, TIER_SIZES, cell_name, neighbour
 from simulator.games.gemmatch.script import RulesRunner
 from simulator.play.physical import SETTLE_MS, OnTiles, Stop
-from simulator.sessions.script import ScriptError
 
 LONE_WAIT_MS = 1000
 FIELD = (0, -30)  # the field's centre cell in the world
@@ -85,14 +84,6 @@ class TilesRunner(OnTiles, RulesRunner):
             self._draw(ref, player, "basic")
         if not self.marked:
             self.check_tiles(st.line)
-
-    def expect_tile(self, st):
-        if self.world is None or st.tile not in self.world.tiles:
-            raise ScriptError(st.line, f"there is no tile {st.tile} (tiles are 0-26)")
-        seen = self.world.inspect(st.tile)
-        if st.value in (seen["state"], (seen["token"] or "").lower()):
-            return st.value
-        return f"{seen['state']} {seen['token']}"
 
     # --- moves on the table ----------------------------------------------------------------
     def tile_json(self, t, seen):

@@ -19,7 +19,6 @@ from simulator.games.waterfall.referee import GameState
 from simulator.games.waterfall.rules import PLAYERS, cell_of, place_name
 from simulator.games.waterfall.script import RulesRunner
 from simulator.play.physical import SETTLE_MS, OnTiles, Stop
-from simulator.sessions.script import ScriptError
 
 LONE_WAIT_MS = 1000
 TOP = (0, -40)  # the start tile's cell: the waterfall grows down from here
@@ -88,14 +87,6 @@ class TilesRunner(OnTiles, RulesRunner):
         for player, t in ev.draws:
             self._to_area(t, ("hand", player))
         self.check_tiles(st.line)
-
-    def expect_tile(self, st):
-        if self.world is None or st.tile not in self.world.tiles:
-            raise ScriptError(st.line, f"there is no tile {st.tile} (tiles are 0-26)")
-        seen = self.world.inspect(st.tile)
-        if st.value in (seen["state"], (seen["card"] or "").lower()):
-            return st.value
-        return f"{seen['state']} {seen['card']}"
 
     def run(self):
         self._pawn_tile = None
