@@ -3,9 +3,10 @@ once: the world, the 6-second hold that deals, which tile is which referee piece
 the tiles to show a move, and the stop when they disagree with the referee.
 
 A game's tiles runner subclasses `OnTiles` and its own RulesRunner (in that order) and gives:
-- FIRMWARE (the tile game's class), DECK_SIZE, DEALT (the state every tile shows once dealt),
-  PIECE (the inspect() key naming a tile's piece) and parse_piece(name) -> the referee's kind;
-- `deal(setup)`: `self.deal_tiles(...)`, then the referee and its first moves on the tiles;
+- FIRMWARE (the tile game's class), DECK (the firmware's deck module: DECK_SIZE, and parse(name)
+  -> the referee's kind), DEALT (the state every tile shows once dealt) and PIECE (the
+  inspect() key naming a tile's piece);
+- `deal(setup)`: `self.deal_tiles(setup)`, then the referee and its first moves on the tiles;
 - `after_move`, `tile_json(t, seen)` and `problems()`: how the tiles differ from the referee
   ([] when they agree); `expect tile T shows STATE` reads a tile's state or its piece here.
 """
@@ -40,7 +41,7 @@ class OnTiles:
     """The tiles half of a game's tiles runner (see the module docstring)."""
 
     FIRMWARE = None
-    DECK_SIZE = 0
+    DECK = None
     DEALT = "card"
     PIECE = "card"
     PROBLEMS_SHOWN = None  # how many disagreements a stop names (None: all)
@@ -65,27 +66,26 @@ class OnTiles:
         self.tiles = []
         self.free = {}  # area -> next free slot
 
-    def parse_piece(self, name):
-        raise NotImplementedError
-
     def validate(self):
         pass
 
     def tiles_json(self):
         return self.tiles
 
-    def deal_tiles(self, shape, seed, deck):
-        """Lay DECK_SIZE tiles out in `shape`, deal them by a 6 s hold, and match tiles to the
-        referee's pieces (`self.tile_of`): by the script's `deck`, else in an order shuffled
-        from the seed. The deck (each piece's kind, in referee order), or None if the deal
-        failed (said, and counted as a failed expect)."""
+    def deal_tiles(self, setup):
+        """Lay the deck's tiles out in the setup's `deal` shape, deal them by a 6 s hold, and
+        match tiles to the referee's pieces (`self.tile_of`): by the script's `deck`, else in
+        an order shuffled from the `seed`. The deck (each piece's kind, in referee order), or
+        None if the deal failed (said, and counted as a failed expect)."""
+        shape, seed, deck = setup["deal"], setup["seed"], setup["deck"]
+        size = self.DECK.DECK_SIZE
         w = self.world = World(seed=seed, ir_loss=self.ir_loss, bit_flip=self.bit_flip)
         runners = {}
         if self.mpy:
             from simulator.cosim import mpy_runners
 
-            runners = mpy_runners(self.mpy, self.DECK_SIZE)
-        for i, (q, r) in enumerate(shapes.named(shape, self.DECK_SIZE, seed)):
+            runners = mpy_runners(self.mpy, size)
+        for i, (q, r) in enumerate(shapes.named(shape, size, seed)):
             w.add_tile(self.FIRMWARE, q=q, r=r, runner=runners.get(i))
         w.advance(300)
         held = w.tiles[0]
@@ -104,7 +104,7 @@ class OnTiles:
             self.failures.append((self.line, "the deal failed"))
             return None
         self.deal_ms = w.now - fired
-        kind_of = {t: self.parse_piece(w.inspect(t)[self.PIECE]) for t in w.tiles}
+        kind_of = {t: self.DECK.parse(w.inspect(t)[self.PIECE]) for t in w.tiles}
         if deck is None:
             order = list(w.tiles)
             random.Random(seed).shuffle(order)
@@ -151,7 +151,7 @@ class OnTiles:
         """What `expect tile T shows STATE` reads: STATE if the tile shows it as its state or
         its piece, else what it shows."""
         if self.world is None or st.tile not in self.world.tiles:
-            last = self.DECK_SIZE - 1
+            last = self.DECK.DECK_SIZE - 1
             raise ScriptError(st.line, f"there is no tile {st.tile} (tiles are 0-{last})")
         seen = self.world.inspect(st.tile)
         if st.value in (seen["state"], (seen[self.PIECE] or "").lower()):

@@ -45,7 +45,7 @@ def lit_gems(field):
 class TilesRunner(OnTiles, RulesRunner):
     mode = "on 27 simulated tiles"
     FIRMWARE = Gemmatch
-    DECK_SIZE = tokens.DECK_SIZE
+    DECK = tokens
     DEALT = "pile"
     PIECE = "token"
     PROBLEMS_SHOWN = 3
@@ -54,15 +54,11 @@ class TilesRunner(OnTiles, RulesRunner):
         super().__init__(statements, **options)
         self.marked = []  # (token, player, to_hand, side): taken, to lift once resolved
 
-    def parse_piece(self, name):
-        return tokens.parse(name)
-
     def deal(self, setup):
-        shape, seed, deck = setup["deal"], setup["seed"], setup["deck"]
-        deck = self.deal_tiles(shape, seed, deck)
+        deck = self.deal_tiles(setup)
         if deck is None:
             return None
-        state = GameState(seed=seed, deck=deck, start=setup["start"])
+        state = GameState(seed=setup["seed"], deck=deck, start=setup["start"])
         self.state = state
         for p, hand in enumerate(state.hands):
             for ref in hand:

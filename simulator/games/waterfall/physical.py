@@ -31,17 +31,14 @@ DISCARD = (60, 0)
 class TilesRunner(OnTiles, RulesRunner):
     mode = "on 27 simulated tiles"
     FIRMWARE = Waterfall
-    DECK_SIZE = cards.DECK_SIZE
+    DECK = cards
     DEALT = PIECE = "card"
 
-    def parse_piece(self, name):
-        return cards.parse(name)
-
     def deal(self, setup):
-        shape, seed, deck = setup["deal"], setup["seed"], setup["deck"]
-        deck = self.deal_tiles(shape, seed, deck)
+        deck = self.deal_tiles(setup)
         if deck is None:
             return None
+        seed = setup["seed"]
         w = self.world
         self.rng = random.Random(seed ^ 0x7117)
         state = GameState(
