@@ -18,17 +18,19 @@ A game's bot game subclasses `BotGame` and gives it the game's own parts:
 - `set_up()`: move steps after the deal that build the referee (`self.state`) and lay out
   the hands; `perform(event)`: the move steps that show a referee event on the tiles;
 - `BOTS`, its bots module (`bot_class(name)`, `bot_seed(seed, seat)`), and `seen_by(event,
-  seat)` (the event as that seat may see it); `refusal(move)`: None, or why the person may not make `move` now;
+  seat)` (the event as that seat may see it); `refusal(move)`: None, or why the person may
+  not make `move` now;
 - `tell(event)` (the transcript line), `game_over()` (the last words: by default
   `scores_over(state)`, for a game won on points), and `game_script(state, title, seed)`
   (the game's script writer) or `script_text(title)`;
 - `place_words(ref)` (the caption of a referee piece on the board, None off it: `marks(tid)`
-  adds the person's hand slots) or `marks(tid)` of its own, and `panel`, the game's
-  `draw_game_panel(surface, panel, game, x, y)` that draws the side panel;
+  adds the person's hand slots, as SLOT_CAPTION words them) or `marks(tid)` of its own, and
+  `panel`, the game's `draw_game_panel(surface, panel, game, x, y)` that draws the side panel;
 - choices a panel offers before a move (which hand slot: `slot`, kept within the hand), as
   buttons keyed (attribute, value), which `press_button` sets;
-- words: `DEALING` and `DEALT` (said as the deal starts and once dealt), `HANDS_OFF` (said when someone touches a tile),
-  `SUFFIX` (the scripts'), and `free_gesture(tid, action)` for a gesture the game allows.
+- words: `DEALING` and `DEALT` (said as the deal starts and once dealt), `HANDS_OFF` (said
+  when someone touches a tile), `SUFFIX` (the scripts'), and `free_gesture(tid, action)` for
+  a gesture the game allows.
 """
 
 import os
@@ -75,6 +77,7 @@ class BotGame:
     DEALING = "Dealing: a bot holds a tile of the cluster for 6 s."
     DEALT = "Dealt."
     HANDS_OFF = "Bot game: the tiles move by the buttons."
+    SLOT_CAPTION = "slot {}"  # the caption under the person's hand tile in slot N
     panel = None  # the game's draw_game_panel(surface, panel, game, x, y)
     BOTS = None  # the game's bots module: bot_class(name), bot_seed(seed, seat)
     failure = Mismatch  # what the game's table raises when the tiles disagree
@@ -135,7 +138,7 @@ class BotGame:
         if place is not None:
             return [place]
         if ref in state.hands[HUMAN]:
-            return [f"slot {state.hands[HUMAN].index(ref) + 1}"]
+            return [self.SLOT_CAPTION.format(state.hands[HUMAN].index(ref) + 1)]
         return []
 
     def draw_panel(self, surface, panel, x, y):
