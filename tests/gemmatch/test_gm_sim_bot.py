@@ -12,9 +12,9 @@ from games.gemmatch import tokens
 
 from host_tools.cli import main as blinks
 from simulator.games.gemmatch import moves as mv
-from simulator.games.gemmatch.bot_play import NEW_GAME
 from simulator.games.gemmatch.bots import GreedyBot
 from simulator.games.gemmatch.observation import Observation
+from simulator.games.gemmatch.window import NEW_GAME
 
 
 def app_args(**kw):

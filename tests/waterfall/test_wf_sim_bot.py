@@ -15,9 +15,9 @@ from games.waterfall import cards
 
 from host_tools.cli import main as blinks
 from simulator.games.waterfall import moves as mv
-from simulator.games.waterfall.bot_play import BROKEN, NEW_GAME, OVER
 from simulator.games.waterfall.bots import GreedyBot
 from simulator.games.waterfall.observation import Observation
+from simulator.games.waterfall.window import BROKEN, NEW_GAME, OVER
 
 
 def app_args(**kw):
@@ -266,9 +266,9 @@ def test_seed_15s_pull_comes_at_the_first_click(make_app, monkeypatch):
     """Seed 15 lost B's PULL at 26.7 s with no IR loss: tile 10 took it for a repeat of a
     datagram tile 9 had sent it from another face during the deal, acknowledged it and dropped
     it (runtime.faces). Every click must bring the pawn; the game stopped without a second."""
-    from simulator.games.waterfall import table_moves
+    from simulator.games.waterfall import tiles
 
-    monkeypatch.setattr(table_moves, "PAWN_TRIES", 1)
+    monkeypatch.setattr(tiles, "PAWN_TRIES", 1)
     app = make_app(seed=15, bot="greedy")
     game = app.controllers[0]
     settle(app, game)

@@ -1,6 +1,7 @@
 """Gem Match on the host, all in this package: rules and geometry (`rules`, `field`), moves,
-the referee and observations, bots (`tactics`, `bots`), session scripts (`script`, `runner`,
-`physical`), playtests and the table the simulator shows. This module describes the game to the
+the referee and observations, bots (`tactics`, `bots`), playtest figures, session scripts
+(`script`), its moves on the tiles (`tiles`) and a person against a bot in the window
+(`window`). This module describes the game to the
 platform (simulator.games); docs/gemmatch.md gives the rules.
 
     from simulator.games.gemmatch.bots import play_game
@@ -63,7 +64,7 @@ def legend(players=2):
 
 # `blinks session run`: the script language and its runners, loaded when a script runs
 parse_script, session_runners = script_hooks(
-    "simulator.games.gemmatch.script", "simulator.games.gemmatch.physical"
+    "simulator.games.gemmatch.script", "simulator.games.gemmatch.tiles"
 )
 
 
@@ -94,7 +95,7 @@ def sim_bot_problem(args):
 
 def attach_sim_bot(app, name, seed, scripts=None):
     """`blinks sim --game gemmatch --bot NAME`: the person plays A against the bot playing B
-    on the app's 27 tiles (bot_play). Raises OSError if the `scripts` folder cannot be made."""
-    from simulator.games.gemmatch.bot_play import BotGame
+    on the app's 27 tiles (window). Raises OSError if the `scripts` folder cannot be made."""
+    from simulator.games.gemmatch.window import BotGame
 
     BotGame(app, name, seed, scripts).attach()

@@ -14,7 +14,7 @@ from simulator.games.gemmatch.rules import ENDS, PLAYERS, SIDES, TIER_NAMES, par
 from simulator.play import runner, scripts_out
 from simulator.sessions.script import ScriptError, Statement, Words, number_word
 
-SUFFIX = ".gm"  # the descriptor's SCRIPT_SUFFIX; bot_play saves games with it
+SUFFIX = ".gm"  # the descriptor's SCRIPT_SUFFIX; the bot game (window) saves games with it
 
 SETUP_KINDS = ("seed", "deck", "deal", "start")
 TILE_STATES = ("undealt", "dealing", "uncertain", "pile", "hand", "field", "taken")
@@ -106,7 +106,7 @@ def _expect(line, code, words):
 
 
 class RulesRunner(runner.RulesRunner):
-    """A Gem Match script on the referee alone (`--rules-only`); physical.py's TilesRunner
+    """A Gem Match script on the referee alone (`--rules-only`); tiles.py's TilesRunner
     plays it on the tiles. With --board-png DIR it draws the field after each move."""
 
     NAME, TITLE = "gemmatch", "Gem Match"

@@ -1,6 +1,6 @@
 """Waterfall on the host, all in this package: rules and geometry (`rules`), moves, the referee
-and observations, bots, session scripts (`script`, `runner`, `physical`), playtests and the
-table the simulator shows. This module describes the game to the platform (simulator.games).
+and observations, bots, playtest figures, session scripts (`script`), its moves on the tiles
+(`tiles`) and a person against bots in the window (`window`). This module describes the game to the platform (simulator.games).
 
     from simulator.games.waterfall.referee import GameState
     from simulator.games.waterfall.bots import play_game
@@ -80,7 +80,7 @@ ACTIONS = ("ADD", "DRAW", "SCORE", "STOP")
 
 # `blinks session run`: the script language and its runners, loaded when a script runs
 parse_script, session_runners = script_hooks(
-    "simulator.games.waterfall.script", "simulator.games.waterfall.physical"
+    "simulator.games.waterfall.script", "simulator.games.waterfall.tiles"
 )
 
 
@@ -111,8 +111,8 @@ def sim_bot_problem(args):
 
 def attach_sim_bot(app, name, seed, scripts=None, players=None):
     """`blinks sim --game waterfall --bot NAME [--players N]`: the person plays A against the
-    bot in every other seat, on the app's 27 tiles (bot_play). Raises OSError if the `scripts`
+    bot in every other seat, on the app's 27 tiles (window). Raises OSError if the `scripts`
     folder cannot be made."""
-    from simulator.games.waterfall.bot_play import BotGame
+    from simulator.games.waterfall.window import BotGame
 
     BotGame(app, name, seed, scripts, players or DEFAULT_PLAYERS).attach()

@@ -85,7 +85,7 @@ def _expect(line, code, words):
 
 
 class RulesRunner(runner.RulesRunner):
-    """A Waterfall script on the referee alone (`--rules-only`); physical.py's TilesRunner
+    """A Waterfall script on the referee alone (`--rules-only`); tiles.py's TilesRunner
     plays it on the tiles."""
 
     NAME, TITLE = "waterfall", "Waterfall"
