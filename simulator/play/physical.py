@@ -6,7 +6,8 @@ A game's tiles runner subclasses `OnTiles` and its own RulesRunner (in that orde
 - FIRMWARE (the tile game's class), DECK (the firmware's deck module: DECK_SIZE, and parse(name)
   -> the referee's kind), DEALT (the state every tile shows once dealt) and PIECE (the
   inspect() key naming a tile's piece);
-- `deal(setup)`: `self.deal_tiles(setup)`, then the referee and its first moves on the tiles;
+- `lay_out(state, setup)`: the first moves on the tiles once they are dealt and the referee
+  made from the setup (the hands); or a `deal(setup)` of its own, over `deal_tiles(setup)`;
 - `after_move`, `tile_json(t, seen)` and `problems()`: how the tiles differ from the referee
   ([] when they agree); `expect tile T shows STATE` reads a tile's state or its piece here.
 """
@@ -71,6 +72,20 @@ class OnTiles:
 
     def tiles_json(self):
         return self.tiles
+
+    def deal(self, setup):
+        """The tiles dealt (deal_tiles), the referee of the setup with their deck, its pieces
+        laid out on the tiles (`lay_out`) and checked; None if the deal failed."""
+        deck = self.deal_tiles(setup)
+        if deck is None:
+            return None
+        self.state = super().deal({**setup, "deck": deck})
+        self.lay_out(self.state, setup)
+        self.check_tiles(0)
+        return self.state
+
+    def lay_out(self, state, setup):
+        raise NotImplementedError
 
     def deal_tiles(self, setup):
         """Lay the deck's tiles out in the setup's `deal` shape, deal them by a 6 s hold, and

@@ -26,7 +26,6 @@ is the pile; the field's centre is the field area's middle cell, and a field cel
 from games.gemmatch import Gemmatch, tokens
 
 from simulator.app.steps import DeckTable, Until
-from simulator.games.gemmatch.referee import GameState
 from simulator.games.gemmatch.rules import SIDES, TIER_SIZES, cell_name, neighbour
 from simulator.games.gemmatch.script import RulesRunner
 from simulator.play.physical import SETTLE_MS, Mismatch, OnTiles, Stop
@@ -63,17 +62,11 @@ class TilesRunner(OnTiles, RulesRunner):
         super().__init__(statements, **options)
         self.marked = []  # (token, player, to_hand, side): taken, to lift once resolved
 
-    def deal(self, setup):
-        deck = self.deal_tiles(setup)
-        if deck is None:
-            return None
-        state = GameState(seed=setup["seed"], deck=deck, start=setup["start"])
-        self.state = state
+    def lay_out(self, state, setup):
+        """Each hand drawn from the pile, improved tokens turned over."""
         for p, hand in enumerate(state.hands):
             for ref in hand:
                 self._draw(ref, p, SIDES[state.sides[ref]])
-        self.check_tiles(0)
-        return state
 
     def after_move(self, st, ev):
         s = self.state

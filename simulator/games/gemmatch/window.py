@@ -1,5 +1,6 @@
 """`blinks sim --game gemmatch --bot NAME`: a person plays A against a bot playing B, on the 27
-simulated tiles: the bot game and its side panel.
+simulated tiles. Gem Match's parts of the bot game (simulator.app.bot_game keeps the turns,
+pauses, messages, hands-off rule and saved `.gm` scripts) and its side panel.
 
 The referee (`referee.GameState`) keeps the rules; the tiles show the game. The bot sees only
 its `Observation`. Everything in Gem Match lies face up but the pile, so the panel shows both
@@ -15,9 +16,6 @@ made on the tiles the way the session runner makes it (see tiles), through the a
 operations, so it is visible and recorded. A bot's move comes after a short pause, and after
 every move the tiles are checked against the referee; a disagreement stops the game with the
 reason in the panel (New game deals again).
-
-The turns, pauses, messages, the hands-off rule and the saved `.gm` scripts (`--scripts DIR`)
-are every bot game's (simulator.app.bot_game); this module gives it Gem Match's parts.
 """
 
 from games.gemmatch import tokens

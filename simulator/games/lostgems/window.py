@@ -1,5 +1,6 @@
 """`blinks sim --bot NAME`: a person plays A against a bot playing B, on the simulated tiles:
-the bot game and its side panel.
+Lost Gems' parts of the bot game (simulator.app.bot_game keeps the turns, pauses, messages,
+hands-off rule and saved scripts) and its side panel.
 
 The referee (`simulator.games.lostgems.referee.GameState`) keeps the rules; the tiles show the game.
 The bot sees only its `Observation` (never its own shards); the person sees the table as A
@@ -14,9 +15,6 @@ tiles the way the session runner makes it (table_moves), through the app's table
 operations, so it is visible and recorded. The bot's turn comes after a short pause, its hints
 are written in the panel ("B hints you: red -> slot 2"), and after every move the tiles are
 checked against the referee.
-
-The turns, pauses, messages, the hands-off rule and the saved scripts (`--scripts DIR`) are
-every bot game's (simulator.app.bot_game); this module gives it Lost Gems' parts.
 """
 
 import pygame

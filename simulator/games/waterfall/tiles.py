@@ -30,7 +30,6 @@ import random
 from games.waterfall import Waterfall, cards
 
 from simulator.app.steps import DeckTable, Until
-from simulator.games.waterfall.referee import GameState
 from simulator.games.waterfall.rules import PLAYERS, cell_of, place_name
 from simulator.games.waterfall.script import RulesRunner
 from simulator.play.physical import SETTLE_MS, Mismatch, OnTiles, Stop
@@ -49,21 +48,10 @@ class TilesRunner(OnTiles, RulesRunner):
     DECK = cards
     DEALT = PIECE = "card"
 
-    def deal(self, setup):
-        deck = self.deal_tiles(setup)
-        if deck is None:
-            return None
-        seed = setup["seed"]
+    def lay_out(self, state, setup):
+        """The top ADD carried alone to TOP and triple-clicked, the hands to their areas."""
         w = self.world
-        self.rng = random.Random(seed ^ 0x7117)
-        state = GameState(
-            players=setup["players"],
-            seed=seed,
-            deck=deck,
-            start=setup["start"],
-            rules=setup["rules"],
-        )
-        self.state = state
+        self.rng = random.Random(setup["seed"] ^ 0x7117)  # the rotations of added tiles
         top = self.tile_of[state.waterfall[(0, 0)]]
         w.place(top, *TOP, rotation=0)
         w.advance(LONE_WAIT_MS)
@@ -71,8 +59,6 @@ class TilesRunner(OnTiles, RulesRunner):
         for p, hand in enumerate(state.hands):
             for t in hand:
                 self._to_area(t, ("hand", p))
-        self.check_tiles(0)
-        return state
 
     def after_move(self, st, ev):
         s = self.state

@@ -1,5 +1,7 @@
 """`blinks sim --game waterfall --bot NAME`: a person plays A against bots playing the other
-seats (B; 2 players), on the 27 simulated tiles: the bot game and its side panel.
+seats (B; 2 players), on the 27 simulated tiles. Waterfall's parts of the bot game
+(simulator.app.bot_game keeps the turns, pauses, messages, hands-off rule and saved `.wf`
+scripts) and its side panel.
 
 The referee (`referee.GameState`) keeps the rules; the tiles show the game. Each bot sees only
 its `Observation` and hears moves as its seat may (`event_seen_by`). The person sees the table
@@ -14,9 +16,6 @@ your turn). The move is then made on the tiles the way the session runner makes 
 tiles), through the app's table operations, so it is visible and recorded. A bot's move comes
 after a short pause, and after every move the tiles are checked against the referee; a
 disagreement stops the game with the reason in the panel (New game deals again).
-
-The turns, pauses, messages, the hands-off rule and the saved `.wf` scripts (`--scripts DIR`)
-are every bot game's (simulator.app.bot_game); this module gives it Waterfall's parts.
 """
 
 from games.waterfall import cards
