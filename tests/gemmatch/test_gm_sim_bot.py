@@ -43,10 +43,9 @@ def assert_tiles_agree(app, state):
     def names(ids):
         return sorted(tokens.name(state.kinds[t]) for t in ids)
 
-    assert shown("hand_a", "hand") == names(state.hands[0])
-    assert shown("hand_b", "hand") == names(state.hands[1])
-    assert shown("heap_a", "heap") == names(state.heaps[0])
-    assert shown("heap_b", "heap") == names(state.heaps[1])
+    for p, seat in enumerate("ab"):  # each seat's hand and heap, face up
+        assert shown(f"hand_{seat}", "hand") == names(state.hands[p])
+        assert shown(f"heap_{seat}", "heap") == names(state.heaps[p])
     assert shown("pile", "pile") == names(state.pile)
     assert shown("field", "field") == names(p.token for p in state.field.cells.values())
 

@@ -59,10 +59,9 @@ def assert_tiles_agree(app, state):
     def names(ids):
         return sorted(cards.name(state.kinds[t]) for t in ids)
 
-    assert shown("hand_a", "revealed") == names(state.hands[0])
-    assert shown("hand_b", "card") == names(state.hands[1])
-    assert shown("score_a", "card") == names(state.score_piles[0])
-    assert shown("score_b", "card") == names(state.score_piles[1])
+    for p, (seat, hand) in enumerate((("a", "revealed"), ("b", "card"))):  # A sees A's hand
+        assert shown(f"hand_{seat}", hand) == names(state.hands[p])
+        assert shown(f"score_{seat}", "card") == names(state.score_piles[p])
     assert shown("discard", "revealed") == names(state.discards)
     assert shown("draw", "card") == names(state.pile)
     assert shown("waterfall", "waterfall") == names(state.waterfall.values())
