@@ -6,11 +6,16 @@ gc.mem_alloc() before and after 100 passes), each in positions the game's test s
 import os
 import subprocess
 
+import pytest
+
 from simulator.mpy import build, host_micropython
 from simulator.mpy.host_micropython import micropython_command
 
 MICROPYTHON = micropython_command()
 BUDGET = 32 * 1024  # the heap a tile may use after setup (issue 3)
+needs_micropython = pytest.mark.skipif(
+    MICROPYTHON is None, reason="the micropython command is not installed"
+)
 
 SCRIPT = r"""
 import gc
@@ -117,3 +122,11 @@ def steady_passes(into, game, cls, cases):
     assert out.returncode == 0, out.stdout + out.stderr
     heap, *allocs = map(int, out.stdout.split("RESULT")[1].split())
     return heap, allocs
+
+
+def assert_steady_and_within_budget(into, game, cls, cases):
+    """A tile of `games.GAME` allocates nothing in a steady pass of any of `cases` (as
+    steady_passes takes them), and its heap after setup fits the BUDGET."""
+    heap, allocs = steady_passes(into, game, cls, cases)
+    assert allocs == [0] * len(allocs)
+    assert 0 < heap <= BUDGET, heap

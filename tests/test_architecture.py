@@ -155,7 +155,7 @@ def test_firmware_has_no_match_statement():
 
 
 # A game's modules that move or show tiles; the rest of its host code is pure rules.
-DRIVES_TILES = {"physical.py", "bot_play.py", "bot_panel.py", "table_moves.py", "playtest_cli.py"}
+DRIVES_TILES = {"physical.py", "window.py", "table_moves.py", "tiles.py", "playtest_cli.py"}
 WINDOWS = {"printed_sim.py"}  # a rules-only game's own window (the printed Gem Match's)
 
 

@@ -36,10 +36,8 @@ except ImportError:
 
 try:
     from micropython import const
-except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
-
-    def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
-        return value
+except ImportError:  # CPython: plain ints (runtime/native.py)
+    from runtime.native import const
 
 
 # Frame kinds. The transfer's own, then those of the sharing protocol (runtime/share.py), which

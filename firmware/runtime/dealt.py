@@ -7,8 +7,12 @@ the deal, the rest to the game's `on_datagram(face, data, now)`), `deal.poll(now
   says it;
 - `save(now=0)`: keep the state across a reset; `keep_prior()`: remember what the tile shows
   before a deal; `dealt(item, now)`: show the item of a deal that committed.
-The deal's hooks (runtime.deal) are then all here but `deal_deck` (`shuffle` shuffles its deck)
-and `deal_aborted`.
+The deal's hooks (runtime.deal) are then all here but `deal_deck` (`deal_from` answers it
+from a deck of one item a tile) and `deal_aborted`. A game whose clicks have meanings reads
+them with `clicks()`; one that shows the deal's phases as Waterfall and Gem Match do paints them
+with `deal_picture` (Lost Gems has lights of its own). They live here rather than in a module of
+their own: a module costs a Waterfall tile some 300 bytes of heap that its 32 KB budget
+(tests/mpy_steady_pass.py) does not have.
 
 "Lone" (a first play, a discard) means unheard: no frame, valid or not, on any face for a while;
 a lone hold (a discard) means unheard all through the hold and the LONE_BEFORE_MS before it.
@@ -23,6 +27,7 @@ whose rules give a hold another meaning in some state (Gem Match's peek on the f
 in `may_deal()`: in those states a hold is only timed, and neither counts nor deals.
 """
 
+from runtime import colors
 from runtime.courier import Courier
 from runtime.deal import PHASES, Deal, is_deal_message
 
@@ -33,14 +38,13 @@ except ImportError:  # CPython: plain Python (runtime/native.py)
 
 try:
     from micropython import const
-except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
-
-    def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
-        return value
+except ImportError:  # CPython: plain ints (runtime/native.py)
+    from runtime.native import const
 
 
+UNDEALT = "undealt"  # the states every dealt game has, as its store saves them
 DEALING = "dealing"
-UNCERTAIN = "uncertain"
+UNCERTAIN = "uncertain"  # voted in a deal whose outcome it has not learned
 HOLD_DEAL_MS = const(6000)
 COUNT_AFTER_MS = const(1000)  # into a hold, the cluster starts counting itself for a deal
 LONE_MS = const(600)  # a tile is lone (a first play) after this long unheard
@@ -107,6 +111,18 @@ class DealtGame:
             "result": d.result,
         }
 
+    def deal_from(self, deck, size):
+        """`deal_deck`'s answer for a game that deals one item a tile from `deck`: the first
+        `size` items of it shuffled, or why a cluster of `size` tiles cannot be dealt."""
+        if not 2 <= size <= len(deck):
+            return f"cluster of {size} tiles (2 to {len(deck)})"
+        return shuffle(deck, self.tile.random)[:size]
+
+    def refuse(self, now, why):
+        """Flash red: the click asked for something the rules (or the tiles) do not allow."""
+        self.refused_at = now
+        self.log("refused", now, why)
+
     # -- state and log --------------------------------------------------------------------------
     def enter(self, state, now):
         old = self.state
@@ -145,6 +161,13 @@ class DealtGame:
         self.save()
 
     # -- every pass -----------------------------------------------------------------------------
+    def start_pass(self):
+        """A pass's first steps: the time now, the datagrams read, the deal polled."""
+        now = self.tile.millis()
+        self.receive(now)
+        self.deal.poll(now)
+        return now
+
     @micropython.native
     def receive(self, now):
         """Hand each datagram that arrived to the deal or to the game."""
@@ -190,6 +213,18 @@ class DealtGame:
             self.deal.count(now)
         return holding
 
+    def clicks(self):
+        """How many clicks the button ended this pass with (0: none), read after `hold`."""
+        t = self.tile
+        clicks = 0
+        if t.button_single_clicked():
+            clicks = 1
+        if t.button_double_clicked():
+            clicks = 2
+        if t.button_multi_clicked():
+            clicks = t.button_click_count()
+        return clicks
+
     def unheard(self, now):
         """ms since any neighbour was heard: a frame on any face, valid or not (a frame that
         fails its checks is still a neighbour's light)."""
@@ -202,3 +237,49 @@ class DealtGame:
         more often than short frames), but a neighbour heard just before it was pressed
         means it was not put down alone."""
         return holding >= 0 and self.unheard(now) > holding + LONE_BEFORE_MS
+
+
+_BLINK_MS = const(200)  # half period of a flash
+_WAVE_MS = const(1200)  # a turn of the dealing light
+_STEP_MS = const(400)  # a step of the uncertain pair
+
+
+def solid(c, out):
+    """Colour `c` on the six faces of `out` (the game's own list: a pass allocates nothing)."""
+    for f in range(6):
+        out[f] = c
+    return out
+
+
+def flash(c, now, out):
+    """Colour `c` blinking."""
+    return solid(c if now // _BLINK_MS % 2 == 0 else colors.OFF, out)
+
+
+def deal_picture(show, now, since, out):
+    """What a Waterfall or Gem Match tile shows when `show` is a deal's phase (the state began
+    at `since`) or "deal failed" or "refused", painted into `out`; None for the game's own.
+    Every such game shows these alike, so a player reads a deal the same way on each:
+    - undealt: a slow white breathing that never goes dark;
+    - dealing: a cyan light running round;
+    - uncertain: a magenta pair of faces turning (the tile cannot tell yet how its deal ended);
+    - deal failed: orange flashing; refused: red flashing."""
+    if show == UNDEALT:
+        phase = now % 4000
+        level = phase if phase < 2000 else 4000 - phase
+        return solid(colors.dim(colors.WHITE, 50 + level * 150 // 2000), out)
+    if show == DEALING:
+        lit = (now - since) // (_WAVE_MS // 6) % 6
+        for f in range(6):
+            out[f] = colors.CYAN if f == lit else colors.dim(colors.CYAN, 40)
+        return out
+    if show == UNCERTAIN:
+        step = now // _STEP_MS % 6
+        for f in range(6):
+            out[f] = colors.MAGENTA if f == step or f == (step + 3) % 6 else colors.OFF
+        return out
+    if show == "deal failed":
+        return flash(colors.ORANGE, now, out)
+    if show == "refused":
+        return flash(colors.RED, now, out)
+    return None

@@ -46,10 +46,8 @@ except ImportError:
 
 try:
     from micropython import const
-except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
-
-    def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
-        return value
+except ImportError:  # CPython: plain ints (runtime/native.py)
+    from runtime.native import const
 
 
 # const(): a tile's compiler puts the number where the name is used (a global lookup less)

@@ -79,10 +79,8 @@ _FAILED = 6
 
 try:
     from micropython import const
-except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
-
-    def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
-        return value
+except ImportError:  # CPython: plain ints (runtime/native.py)
+    from runtime.native import const
 
 
 SHARE_CLICKS = 7  # the reserved gesture: this many clicks or more (no game sees them)

@@ -17,19 +17,27 @@ A game's bot game subclasses `BotGame` and gives it the game's own parts:
 - `begin(seed)`: a fresh table (`self.table`) for a game dealt from `seed`;
 - `set_up()`: move steps after the deal that build the referee (`self.state`) and lay out
   the hands; `perform(event)`: the move steps that show a referee event on the tiles;
-- `bot_class(name)`, `bot_seed(seed, seat)` and `seen_by(event, seat)` (the event as that seat
-  may see it); `refusal(move)`: None, or why the person may not make `move` now;
-- `tell(event)` (the transcript line), `game_over()` (the last words; `scores_over(state)`
-  for a game won on points), `script_text(title)`;
-- `marks(tid)` (captions under tiles) and `draw_panel(surface, panel, x, y)`;
-- words: `DEALING` and `DEALT` (said as the deal starts and once dealt), `HANDS_OFF` (said when someone touches a tile),
-  `SUFFIX` (the scripts'), and `free_gesture(tid, action)` for a gesture the game allows.
+- `BOTS`, its bots module (`bot_class(name)`, `bot_seed(seed, seat)`), and `seen_by(event,
+  seat)` (the event as that seat may see it); `refusal(move)`: None, or why the person may
+  not make `move` now;
+- `tell(event)` (the transcript line), `game_over()` (the last words: by default
+  `scores_over(state)`, for a game won on points), and `game_script(state, title, seed)`
+  (the game's script writer) or `script_text(title)`;
+- `place_words(ref)` (the caption of a referee piece on the board, None off it: `marks(tid)`
+  adds the person's hand slots, as SLOT_CAPTION words them) or `marks(tid)` of its own, and
+  `panel`, the game's `draw_game_panel(surface, panel, game, x, y)` that draws the side panel;
+- choices a panel offers before a move (which hand slot: `slot`, kept within the hand), as
+  buttons keyed (attribute, value), which `press_button` sets;
+- words: `DEALING` and `DEALT` (said as the deal starts and once dealt), `HANDS_OFF` (said
+  when someone touches a tile), `SUFFIX` (the scripts'), and `free_gesture(tid, action)` for
+  a gesture the game allows.
 """
 
 import os
 
 from simulator.app import steps
 from simulator.app.world_setup import starting_layout
+from simulator.play.physical import Mismatch
 from simulator.sessions.script import save_new_script
 from simulator.sessions.user_code import wrap
 
@@ -69,7 +77,12 @@ class BotGame:
     DEALING = "Dealing: a bot holds a tile of the cluster for 6 s."
     DEALT = "Dealt."
     HANDS_OFF = "Bot game: the tiles move by the buttons."
-    failure = RuntimeError  # what the game's table raises when the tiles disagree
+    SLOT_CAPTION = "slot {}"  # the caption under the person's hand tile in slot N
+    panel = None  # the game's draw_game_panel(surface, panel, game, x, y)
+    BOTS = None  # the game's bots module: bot_class(name), bot_seed(seed, seat)
+    failure = Mismatch  # what the game's table raises when the tiles disagree
+    game_script = None  # the game's writer of a finished game as a script
+    slot = 1  # the hand slot the panel's choice buttons chose
 
     def __init__(self, app, bot_name, seed, scripts=None, players=2):
         self.app = app
@@ -107,10 +120,29 @@ class BotGame:
 
     def game_over(self):
         """(what the panel says, how the saved script's title says it ended)."""
-        return "Game over.", "over"
+        return scores_over(self.state)
 
     def script_text(self, title):
-        raise NotImplementedError
+        return self.game_script(self.state, title, self.seed)
+
+    def place_words(self, ref):
+        return None
+
+    def marks(self, tid):
+        """A tile's captions: its place on the board (`place_words`), or its slot in the
+        person's hand."""
+        state, ref = self.state, self.table.ref_of.get(tid)
+        if state is None or ref is None:
+            return []
+        place = self.place_words(ref)
+        if place is not None:
+            return [place]
+        if ref in state.hands[HUMAN]:
+            return [self.SLOT_CAPTION.format(state.hands[HUMAN].index(ref) + 1)]
+        return []
+
+    def draw_panel(self, surface, panel, x, y):
+        return self.panel(surface, panel, self, x, y)
 
     def free_gesture(self, tid, action):
         return False
@@ -137,7 +169,9 @@ class BotGame:
         self.begin(seed)
         try:
             for seat in range(1, self.players):
-                self.bots[seat] = self.bot_class(self.bot_name)(seat, self.bot_seed(seed, seat))
+                self.bots[seat] = self.BOTS.bot_class(self.bot_name)(
+                    seat, self.BOTS.bot_seed(seed, seat)
+                )
         except Exception as exc:  # noqa: BLE001 - a bot of your own may raise anything
             self._broken_bot(exc, "was made")
             return
@@ -193,8 +227,12 @@ class BotGame:
         return True
 
     def press_button(self, key):
-        """A panel button of the game's other than New game: a move, by default."""
-        self.choose(key)
+        """A panel button of the game's other than New game: a choice (attribute, value) made
+        before a move, or a move."""
+        if isinstance(key, tuple):
+            setattr(self, key[0], key[1])
+        else:
+            self.choose(key)
 
     # --- the app's hooks ----------------------------------------------------------------------
     def on_frame(self, app):
@@ -326,3 +364,4 @@ class BotGame:
             self.think_until = self.app.world.now + BOT_PAUSE_MS
         else:
             self.phase = PERSON
+            self.slot = min(max(self.slot, 1), max(len(state.hands[HUMAN]), 1))

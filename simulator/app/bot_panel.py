@@ -26,6 +26,19 @@ STATUS = {
 }
 
 
+def status(game, phase_words):
+    """The panel's headline for a game whose panel says the person's move in its own words
+    (`phase_words`: {referee phase: words}): that move, which seat is thinking, or the bot
+    game's phase (the set-up after the deal included)."""
+    if game.phase == "person":
+        return "Your turn: " + phase_words.get(game.state.phase, game.state.phase)
+    if game.phase == "thinking":
+        return f"{'ABCD'[game.state.current]} is thinking..."
+    if game.phase == "setup":
+        return "Dealing and setting up..."
+    return STATUS[game.phase]
+
+
 def button(surface, game, text, rect, key, enabled, fill=BUTTON_FILL, off=BUTTON_OFF, size=17):
     """A button at `rect` (1280x800 lengths) that gives `key` to the game when clicked."""
     rect = pygame.Rect([game.app.panel.px(v) for v in rect])

@@ -3,10 +3,15 @@
 A move is a generator of waits: an int (simulated ms) or an `Until` (a condition on the tiles
 with a time limit). `Steps.poll()`, called every frame, runs it: waits up to EXACT_MS run at
 once with exact timing (a click's down and up), so gestures work at any speed; longer ones are
-spread over frames so a playtester watches every move. A game's subclass names the exception a
-failed `Until` raises (`failure`). `Gestures` are a person's hand on the tiles as such steps.
-Every game's bot game runs on them.
+spread over frames so a playtester watches every move. A failed `Until` raises `failure`
+(the play layer's Mismatch). `Gestures` are a person's hand on the tiles as such steps, and a
+`DeckTable` the window's table of a game dealt one piece a tile. Every game's bot game runs on
+them.
 """
+
+import random
+
+from simulator.play.physical import DEAL_TIMEOUT_MS, HOLD_DEAL_MS, SETTLE_MS, Mismatch
 
 EXACT_MS = 400  # waits up to this long run at once (gesture timing), longer ones over frames
 CLICK_DOWN_MS = 60
@@ -27,7 +32,7 @@ class Steps:
     """Runs one move generator over frames. `poll()` returns True once the move is done; a
     failed `Until` raises `failure`."""
 
-    failure = RuntimeError  # what a failed Until raises (a game's own mismatch)
+    failure = Mismatch  # what a failed Until raises
 
     def __init__(self, app, gen):
         self.app = app
@@ -147,3 +152,57 @@ class Gestures:
         self.ops.press(t)
         yield ms
         self.ops.release(t)
+
+
+class DeckTable(Gestures):
+    """The window's table of a game dealt from a deck, one piece a tile (Waterfall's cards,
+    Gem Match's tokens): which world tile is which referee piece, the deal, and the free cells
+    of an area. The game's table sets DECK (the firmware's module with parse(name), deck() and
+    DECK_SIZE), PIECE and PIECES (the inspect() key naming a tile's piece, and its plural),
+    DEALT (the state every tile shows once dealt) and SALT (its rotations' seed), and gives
+    `area_cells(name, **how)`."""
+
+    SETTLE_MS = SETTLE_MS
+    HOLD_DEAL_MS = HOLD_DEAL_MS
+    DEAL_TIMEOUT_MS = DEAL_TIMEOUT_MS
+    DECK = None
+    PIECE = PIECES = DEALT = None
+    SALT = 0
+
+    def __init__(self, app, seed, players=2):
+        self.app = app
+        self.players = players
+        self.world = app.world
+        self.ops = app.ops
+        self.rng = random.Random(seed ^ self.SALT)  # the rotations of pieces put down
+        self.tile_of = {}  # referee piece id -> world tile
+        self.ref_of = {}
+
+    @staticmethod
+    def area_of(player, kind="hand"):
+        """The name of seat `player`'s area of `kind` ("hand_a", "score_b"...)."""
+        return f"{kind}_{'abcd'[player]}"
+
+    def free_cell(self, name, **how):
+        """The first cell of area `name` (`area_cells(name, **how)`) with no tile on it."""
+        for cell in self.area_cells(name, **how):
+            if self.world.tile_at(*cell) is None:
+                return cell
+        raise Mismatch(f"no free cell left in the {name.replace('_', ' ')} area")
+
+    def deal(self, held):
+        """Hold `held` for 6 s, let the cluster deal itself; every tile then shows its back."""
+        yield from self.hold_to_deal(held, self.DEALT)
+        w, deck = self.world, self.DECK
+        if sorted(deck.parse(w.inspect(t)[self.PIECE]) for t in w.tiles) != deck.deck():
+            raise Mismatch(f"the tiles do not hold the {deck.DECK_SIZE} {self.PIECES} exactly once")
+
+    def choose_order(self, seed):
+        """The referee's deck: the dealt tiles in an order shuffled from the seed (as the
+        session runner does), so the tiles hold the very pieces the referee deals."""
+        w = self.world
+        order = list(w.tiles)
+        random.Random(seed).shuffle(order)
+        self.tile_of = dict(enumerate(order))
+        self.ref_of = {t: ref for ref, t in self.tile_of.items()}
+        return [self.DECK.parse(w.inspect(t)[self.PIECE]) for t in order]

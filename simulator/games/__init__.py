@@ -15,9 +15,9 @@ A descriptor (module-level names of the game's host module):
   table, PlainGame.table_areas); a game with PLAYER_COUNTS (and DEFAULT_PLAYERS) takes
   `players=` too and lays out only the seats in play (`blinks sim --players N`)
 - SCRIPT_SUFFIX, parse_script(text) and session_runners(): `blinks session run` for the game's
-  scripts (optional); script_runners(statements) when a script's header picks the runners (a
-  variant); CEILING = True if its runners take --ceiling; a runner with a BOARD_PICTURE takes
-  --board-png DIR (a picture of the board after each move)
+  scripts (optional; `script_hooks` makes both); script_runners(statements) when a script's
+  header picks the runners (a variant); CEILING = True if its runners take --ceiling; a runner
+  with a BOARD_PICTURE takes --board-png DIR (a picture of the board after each move)
 - TITLE: the game's name in words ("Gem Match")
 - PLAYTEST = "module": `blinks playtest --game NAME` (optional): the module gives the game's
   options hook and its parts for the play layer's driver (simulator.play.playtest), or its
@@ -94,6 +94,24 @@ class PlainGame:
     @staticmethod
     def table_areas(width, height, size, margin, label_px=30):
         return [("table", "Table", (margin, margin, width - 2 * margin, height - 2 * margin))]
+
+
+def script_hooks(script, tiles):
+    """A descriptor's parse_script(text) and session_runners() for a game whose `script`
+    module has parse_script and RulesRunner, and whose `tiles` module has TilesRunner (None
+    while the world or firmware is missing); the modules load only when a script runs."""
+
+    def parse_script(text):
+        return importlib.import_module(script).parse_script(text)
+
+    def session_runners():
+        try:
+            on_tiles = importlib.import_module(tiles).TilesRunner
+        except ImportError:
+            on_tiles = None
+        return importlib.import_module(script).RulesRunner, on_tiles
+
+    return parse_script, session_runners
 
 
 def game_names():

@@ -95,6 +95,19 @@ def seat_lines(figures):
     return lines + bot_lines(figures)
 
 
+def report_seats(args, head, figures, ends):
+    """Print a points game's report up to its own figures: `head`, that the tiles agreed
+    (--physical), each seat's figures (seat_lines) and how the games ended (`ends`: [(end,
+    words)]) with the turns a game."""
+    print(head)
+    if getattr(args, "physical", False):
+        print("every move also played on 27 simulated tiles: they agreed with the referee")
+    for line in seat_lines(figures):
+        print(line)
+    ended = ", ".join(f"{words} {100 * figures['ended'][end]:.1f}%" for end, words in ends)
+    print(f"ended: {ended}; turns a game {figures['mean_turns']:.1f}")
+
+
 def bot_lines(figures):
     """The report's line for each bot of by_bot, if any."""
     return [

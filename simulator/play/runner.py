@@ -3,12 +3,16 @@ written once: the setup lines, the deal, each move in turn and each expect check
 script grammar subclasses RulesRunner and gives its parts:
 
 - `NAME` and `TITLE`, and SETUP: the setup statements' kinds and their defaults, in pairs;
-- `headline(setup)`: the first line said ("Waterfall, 2 players, seed 3");
-- `deal(setup)`: the referee for the setup, or None if the deal failed (a tiles runner deals
-  the tiles first);
+- `headline(setup)`: the first line said ("Waterfall, 2 players, seed 3 (rules only)"; the
+  title, the players where the setup has them, and the seed, unless the game says otherwise);
+- `GameState`, the referee's class, which `deal(setup)` makes from the setup statements but
+  `deal` (the shape of the deal on the tiles), or `deal(setup)` of its own: the referee for the
+  setup, or None if the deal failed (a tiles runner deals the tiles first);
 - `opening()`: what is said once dealt (the hands, the first card);
-- `read(st)`: what an `expect` statement reads from the referee, for the game's own words
-  (`actual` reads score, over, ended and turn for every game);
+- COUNTED: (expect word, the referee's attribute) pairs, for the expects that count pieces, a
+  seat's (`expect hand A 3`: len(state.hands[0])) or the table's (`expect pile 5`);
+- `read(st)`: what an `expect` statement reads from the referee, for the game's other words
+  (`actual` reads score, over, ended, turn and the COUNTED for every game);
 - `IllegalMove`: what its referee raises for a move the rules refuse;
 - BOARD_PICTURE: the module that draws the board for --board-png (optional; DEAL_WORDS
   titles the first picture).
@@ -50,6 +54,8 @@ class RulesRunner:
     NAME = TITLE = None
     SETUP = (("seed", 0), ("start", 0))
     IllegalMove = Exception
+    GameState = None
+    COUNTED = ()  # (expect word, the referee's attribute whose pieces it counts) pairs
     DEAL_WORDS = "the deal"  # the first board picture's title
     BOARD_PICTURE = None  # the module whose save_board(state, folder, n, title) draws it
 
@@ -67,17 +73,23 @@ class RulesRunner:
 
     # --- the game's parts (see the module docstring) -----------------------------------------
     def headline(self, setup):
-        return f"{self.TITLE}, seed {setup['seed']} ({self.mode})"
+        players = f", {setup['players']} players" if "players" in setup else ""
+        return f"{self.TITLE}{players}, seed {setup['seed']} ({self.mode})"
 
     def deal(self, setup):
-        raise NotImplementedError
+        """The game's state from the script's setup (`deal` is how tiles lie; `variant`
+        picked the script's language)."""
+        return self.GameState(
+            **{kind: value for kind, value in setup.items() if kind not in ("deal", "variant")}
+        )
 
     def opening(self):
         pass
 
     def actual(self, st):
         """What an `expect` reads: a seat's score, whether the game is over and why, whose turn
-        it is, or what the game's `read(st)` says for its other words."""
+        it is, how many pieces it holds (COUNTED), or what the game's `read(st)` says for its
+        other words."""
         s = self.state
         if st.what == "score":
             return s.score(st.player)
@@ -87,10 +99,14 @@ class RulesRunner:
             return s.ended or "no"
         if st.what == "turn":
             return s.current
+        held = dict(self.COUNTED).get(st.what)
+        if held is not None:
+            pieces = getattr(s, held)
+            return len(pieces if st.player is None else pieces[st.player])
         return self.read(st)
 
     def read(self, st):
-        raise NotImplementedError
+        raise ValueError(f"no expect reads {st.what!r}")
 
     def save_board(self, folder, number, title):
         """--board-png: the game's BOARD_PICTURE module draws the board (save_board)."""

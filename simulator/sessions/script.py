@@ -1,8 +1,9 @@
 """What every game's session scripts share: the error a malformed line raises (exit 2, said
 as `SCRIPT:LINE: what was expected`) and the reading of whole numbers, so `seed 5_0`, `+5` or a
 5,000-digit seed is refused alike in every game's language. Each game parses its own statements
-(simulator/games/<game>/script.py) into `Statement`s; `save_new_script` writes a played game out
-as a script without overwriting an earlier one.
+(simulator/games/<game>/script.py) into `Statement`s, the lines every game words alike through
+`Words`; `save_new_script` writes a played game out as a script without overwriting an earlier
+one.
 """
 
 import os
@@ -102,9 +103,11 @@ class Statement:
     """One script line of any game: its number, `kind` (the game's words: seed, deck, move,
     expect...), its `text`, and what the game's parser read from it."""
 
-    __slots__ = ("kind", "line", "move", "player", "text", "tile", "value", "what")
+    __slots__ = ("at", "kind", "line", "move", "player", "text", "tile", "value", "what")
 
-    def __init__(self, line, kind, text, value=None, player=None, move=None, what=None, tile=None):
+    def __init__(
+        self, line, kind, text, value=None, player=None, move=None, what=None, tile=None, at=None
+    ):
         self.line = line
         self.kind = kind
         self.text = text
@@ -113,9 +116,155 @@ class Statement:
         self.move = move
         self.what = what  # expect: what is expected (score, hints, ...)
         self.tile = tile  # expect_tile: the tile id
+        self.at = at  # expect: where on the board it looks (a cell, an edge), in the game's terms
 
     def __repr__(self):
         return f"Statement({self.line}, {self.text!r})"
+
+
+SHAPES = ("blob", "line", "ring", "random")  # `deal SHAPE`: how the tiles are laid to deal
+
+
+class Words:
+    """The words every game's script language shares, for a game of the seats `seats` ("AB",
+    "ABCD"...) called `title`, whose setup statements are `setup_kinds`, read into `make`
+    (Statement, or a game's own subclass): the setup lines `players N`, `seed N`, `deal
+    [SHAPE]` and `start P`, the move line `P MOVE...`, and the expect lines `score P N`, `turn
+    P`, `over yes|no` and `ended WHY|no`, and the lines that list a game's pieces (`pieces`).
+    A game reads every other line itself."""
+
+    def __init__(
+        self, seats, title, setup_kinds, ends, make=Statement, counts=(), totals=(), shows=None
+    ):
+        self.seats = seats
+        self.title = title
+        self.setup_kinds = setup_kinds
+        self.ends = ends  # why a game can end, as `expect ended` names it
+        self.make = make
+        self.counts = counts  # `expect WHAT P N`: what the game counts a seat's (hand, heap...)
+        self.totals = totals  # `expect WHAT N`: what it counts of the table (pile, field...)
+        # `expect tile T shows STATE` (a game on tiles): (the states a tile shows, parse(word)
+        # -> the piece a tile shows or None, the piece in an error's words, STATE is one word)
+        self.shows = shows
+
+    def read(self, text, parse_move, parse_expect, own=None, error="expected a statement"):
+        """A script's statements (read_statements), each line read by `line`."""
+
+        def parse_line(line, code):
+            return self.line(line, code, parse_move, parse_expect, own, error)
+
+        return read_statements(text, parse_line, self.setup_kinds, self.seats)
+
+    def line(self, line, code, parse_move, parse_expect, own=None, error="expected a statement"):
+        """The Statement of one script line: a shared setup line, a move (`parse_move(line,
+        words)` reads its words after the seat), a shared `expect` line or the game's own
+        (`parse_expect(line, code, words)`), or a line `own(line, code, words)` reads (None:
+        not the game's); anything else is ScriptError(error)."""
+        words = code.split()
+        found = self.setup(line, code, words) or self.move(line, code, words, parse_move)
+        if found is None and own is not None:
+            found = own(line, code, words)
+        if found is not None:
+            return found
+        if words[0].lower() == "expect":
+            return self.expect(line, code, words) or parse_expect(line, code, words)
+        raise ScriptError(line, error)
+
+    def player(self, line, word):
+        return seat_word(line, word, self.seats)
+
+    def parsed(self, line, word, parse, like):
+        """What `parse` reads `word` as, or ScriptError: "expected {like}, not {word}"."""
+        value = parse(word)
+        if value is None:
+            raise ScriptError(line, f"expected {like}, not {word!r}")
+        return value
+
+    def setup(self, line, code, words):
+        """The Statement of a shared setup line the game has, or None."""
+        head, n = words[0].lower(), len(words)
+        if head not in self.setup_kinds:
+            return None
+        if head == "players":
+            most = len(self.seats)
+            if n != 2:
+                raise ScriptError(line, f"expected `players N` (2 to {most})")
+            value = number_word(line, words[1], f"a number of players, 2 to {most}")
+            if not 2 <= value <= most:
+                raise ScriptError(line, f"{self.title} is for 2 to {most} players")
+            return self.make(line, "players", code, value)
+        if head == "seed":
+            if n != 2:
+                raise ScriptError(line, "expected `seed N`")
+            return self.make(line, "seed", code, number_word(line, words[1]))
+        if head == "deal":
+            shape = words[1].lower() if n == 2 else "blob"
+            if n > 2 or shape not in SHAPES:
+                raise ScriptError(line, f"expected `deal` or `deal SHAPE` ({', '.join(SHAPES)})")
+            return self.make(line, "deal", code, shape)
+        if head == "start":
+            if n != 2:
+                raise ScriptError(line, f"expected `start A` (or {', '.join(self.seats[1:])})")
+            return self.make(line, "start", code, self.player(line, words[1]))
+        return None
+
+    def pieces(self, line, code, words, parse, full, like, listing):
+        """The Statement of a line that lists every piece of `full` once in some order (`deck
+        T1 T4 ...`), each read by `parse` (None: not a piece); `like` names a piece for an
+        error ("a tile like ADD-R1"), `listing` says what the line must list."""
+        items = []
+        for w in words[1:]:
+            item = parse(w)
+            if item is None:
+                raise ScriptError(line, f"expected {like}, not {w!r}")
+            items.append(item)
+        if sorted(items) != sorted(full):
+            raise ScriptError(line, listing)
+        return self.make(line, words[0].lower(), code, items)
+
+    def move(self, line, code, words, parse_move):
+        """The Statement of a move line (`A play 1`: a seat, then the words `parse_move(line,
+        words)` reads into a move), or None for a line that starts with no seat."""
+        head = words[0]
+        if len(head) == 1 and head.upper() in self.seats and len(words) >= 2:
+            player = self.player(line, head)
+            return self.make(line, "move", code, player=player, move=parse_move(line, words[1:]))
+        return None
+
+    def expect(self, line, code, words):
+        """The Statement of a shared `expect` line, or None."""
+        n = len(words)
+        what = words[1].lower() if n > 1 else ""
+        value = words[2].lower() if n == 3 else None
+        if what == "score" and n == 4:
+            number = number_word(line, words[3])
+            return self.make(line, "expect", code, number, self.player(line, words[2]), what=what)
+        if what == "turn" and n == 3:
+            return self.make(line, "expect", code, self.player(line, words[2]), what=what)
+        if what == "over" and value in ("yes", "no"):
+            return self.make(line, "expect", code, value == "yes", what=what)
+        if what == "ended" and (value in self.ends or value == "no"):
+            return self.make(line, "expect", code, value, what=what)
+        if what in self.counts and n == 4:
+            number = number_word(line, words[3])
+            return self.make(line, "expect", code, number, self.player(line, words[2]), what=what)
+        if what in self.totals and n == 3:
+            return self.make(line, "expect", code, number_word(line, words[2]), what=what)
+        if what == "tile" and self.shows is not None:
+            return self.tile_shows(line, code, words)
+        return None
+
+    def tile_shows(self, line, code, words):
+        """The Statement of `expect tile T shows STATE` (see `shows`)."""
+        states, parse, piece, one_word = self.shows
+        n = len(words)
+        if (n != 5 if one_word else n < 5) or words[3].lower() != "shows":
+            raise ScriptError(line, "expected `expect tile T shows STATE`")
+        tile = number_word(line, words[2], "a tile id")
+        shown = " ".join(words[4:]).lower()
+        if shown not in states and parse(shown) is None:
+            raise ScriptError(line, f"a tile shows a state ({', '.join(states)}) or {piece}")
+        return self.make(line, "expect_tile", code, shown, what="tile", tile=tile)
 
 
 def safe_name(name):

@@ -3,7 +3,8 @@ moves and events it reads, so a bot sees only its seat's share of the truth.
 
 A game's `Observation` subclasses this one and adds what its seat may know; state fields that
 are plain numbers or flags are passed through with `shared("name")` (a C-level attrgetter, as
-fast as a hand-written property). `Move` gives a game's moves equality and hashing by their
+fast as a hand-written property), a list as a copy with `copied("name")`, and a pile whose
+order is hidden as its size with `counted("name")`. `Move` gives a game's moves equality and hashing by their
 `_key()`. `copy_event(ev, **changes)` is an event with some fields changed (a draw hidden), the
 referee's own left alone.
 """
@@ -15,6 +16,18 @@ def shared(name, doc=None):
     """A read-only property handing out the state's `name` as it is (a number or a flag, never
     a list a bot could change)."""
     return property(attrgetter("_state." + name), doc=doc)
+
+
+def copied(name, doc=None):
+    """A read-only property handing out a copy of the state's list `name`."""
+    get = attrgetter("_state." + name)
+    return property(lambda self: list(get(self)), doc=doc)
+
+
+def counted(name, doc=None):
+    """A read-only property handing out how many items the state's `name` holds."""
+    get = attrgetter("_state." + name)
+    return property(lambda self: len(get(self)), doc=doc)
 
 
 class Observation:

@@ -5,24 +5,11 @@ import os
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import pygame
 import pytest
+from bot_window import app_maker
 from sim_hands import app_args
 
 
 @pytest.fixture
 def make_app():
-    from simulator.app import cli
-
-    pygame.display.init()
-    apps = []
-
-    def make(**kw):
-        app = cli.make_app(app_args(**kw))
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        app.close()
-    pygame.display.quit()
+    yield from app_maker(app_args)

@@ -3,32 +3,16 @@
 (Imported by the app tests; the module name is unique so it cannot clash with other test dirs.)
 """
 
-import os
-
-os.environ["SDL_VIDEODRIVER"] = "dummy"
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-
-import argparse
-
+import bot_window  # first: it sets SDL's dummy driver before pygame loads
 import pygame
+from bot_window import FRAME_MS
 
 from simulator.world.grid import DIRECTIONS
 
-FRAME_MS = 1000.0 / 60.0
-
 
 def app_args(**kw):
-    args = {
-        "tiles": 18,
-        "seed": 1,
-        "game": None,
-        "ir_loss": 0.0,
-        "speed": 1,
-        "record": None,
-        "replay": None,
-    }
-    args.update(kw)
-    return argparse.Namespace(**args)
+    """The options of `blinks sim` on 18 tiles at speed 1 (the game's own table)."""
+    return bot_window.app_args(**{"tiles": 18, "speed": 1, **kw})
 
 
 class Hands:

@@ -12,10 +12,10 @@ import pygame
 from sim_hands import Hands, lone_cell
 
 from host_tools.cli import main as blinks
-from simulator.games.lostgems.bot_play import BROKEN, NEW_GAME, OVER, PERSON, rating
 from simulator.games.lostgems.moves import ALL_HINTS, DISCARDS, PLAYS
 from simulator.games.lostgems.observation import Observation
 from simulator.games.lostgems.shards import parse_shard, shard_name
+from simulator.games.lostgems.window import BROKEN, NEW_GAME, OVER, PERSON, rating
 from simulator.sessions.script import save_new_script
 
 

@@ -1,50 +1,26 @@
 """Helpers that let Gem Match's multi-tile tests read like stories: a table of tiles, people's
 moves, and what every tile shows. Everything goes through the headless world."""
 
+import tile_story
 from games.gemmatch import Gemmatch
+from tile_story import LONE_WAIT_MS, info, state
 
-from simulator.world import World, shapes
-
-HOLD_DEAL_MS = 6000
 FIELD = (0, -30)  # the field's centre, far from the dealt cluster
-LONE_WAIT_MS = 1000
 SETTLE_MS = 3000
 
 
 def table(n=27, seed=1, loss=0.0):
-    w = World(seed=seed, ir_loss=loss)
-    for q, r in shapes.blob(n):
-        w.add_tile(Gemmatch, q=q, r=r)
-    w.advance(300)
-    return w
-
-
-def info(w, tid):
-    return w.inspect(tid)
-
-
-def state(w, tid):
-    return w.inspect(tid)["state"]
+    return tile_story.table(Gemmatch, n, seed, loss)
 
 
 def deal(w, tid=0, timeout=30000):
     """Hold a tile until it deals; run until every tile shows its back (the pile)."""
-    before = w.inspect(tid)["deal"]["id"]
-    w.press(tid)
-    w.advance(HOLD_DEAL_MS - 100)
-    assert w.run_until(lambda: w.inspect(tid)["deal"]["id"] != before, 1000), "no deal"
-    w.release(tid)
-    assert w.run_until(lambda: all(state(w, t) == "pile" for t in w.tiles), timeout), [
-        state(w, t) for t in w.tiles
-    ]
+    tile_story.deal(w, tid, "pile", timeout)
 
 
 def tile_with(w, name, taken=()):
     """A tile dealt the token `name` that is not in `taken` (lowest id first)."""
-    for t in w.tiles:
-        if info(w, t)["token"] == name and t not in taken:
-            return t
-    raise AssertionError(f"no tile holds {name}")
+    return tile_story.tile_with(w, "token", name, taken)
 
 
 def draw(w, tid, to, side="basic"):

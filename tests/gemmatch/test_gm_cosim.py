@@ -2,31 +2,18 @@
 whose gems make a group of two across them, lit on both; one is reset and comes back on the
 field; and the firmware's pure parts import and agree on MicroPython."""
 
-import os
-import shutil
-import subprocess
-
 import pytest
 from games.gemmatch import Gemmatch
 from gm_story import deal, draw, info, lit, put, start_field, state
+from on_micropython import cluster, needs_micropython, run_checks
 
-from simulator.world import World, shapes
-
-cosim = pytest.importorskip("simulator.cosim.cluster")
-MICROPYTHON = shutil.which("micropython")
-needs_micropython = pytest.mark.skipif(MICROPYTHON is None, reason="no micropython command")
-FIRMWARE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "firmware")
+pytest.importorskip("simulator.cosim.cluster")
 
 
 @needs_micropython
 def test_gem_match_tiles_on_micropython_light_a_group_and_survive_a_reset():
-    w = World(seed=12)
     mpy = [0, 1]
-    runners = cosim.mpy_runners(len(mpy), tiles=27)
-    try:
-        for i, (q, r) in enumerate(shapes.blob(27)):
-            w.add_tile(Gemmatch, q=q, r=r, runner=runners.get(i))
-        w.advance(300)
+    with cluster(Gemmatch, len(mpy)) as w:
         deal(w, 5)
         assert all(info(w, t).get("micropython") for t in mpy)
         a, b = mpy
@@ -42,8 +29,6 @@ def test_gem_match_tiles_on_micropython_light_a_group_and_survive_a_reset():
         w.reset_tile(b)  # MicroPython starts again from its saved blob
         w.advance(1500)
         assert state(w, b) == "field" and info(w, b)["gems"] == gems_b
-    finally:
-        cosim.close_runners(w)
 
 
 CHECKS = """
@@ -65,15 +50,7 @@ print("ok", tokens.side_name(side), out, groups.send(side, heard, 1), frame[0] =
 
 @needs_micropython
 def test_the_firmware_imports_and_its_pure_parts_agree_on_micropython():
-    out = subprocess.run(
-        [MICROPYTHON, "-c", CHECKS],
-        env=dict(os.environ, MICROPYPATH=os.path.abspath(FIRMWARE)),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert out.returncode == 0, out.stdout + out.stderr
+    out = run_checks(CHECKS)
     # T8 improved: RR twin on faces 0-1; a one-gem red chain across face 0 makes a group of 3;
     # face 1 sends red and 3 (itself, its twin, and the chain across face 0)
-    assert out.stdout.strip() == "ok RRYBYB [3, 3, 0, 0, 0, 0] 11 True"
+    assert out == "ok RRYBYB [3, 3, 0, 0, 0, 0] 11 True"

@@ -2,8 +2,7 @@
 pile tiles, and a field token whose gems are lit in groups. And a deployed tile's heap after
 setup stays within the 32 KB budget Lost Gems keeps (tests/mpy_steady_pass.py measures both)."""
 
-import pytest
-from mpy_steady_pass import BUDGET, MICROPYTHON, steady_passes
+from mpy_steady_pass import assert_steady_and_within_budget, needs_micropython
 
 CASES = """
 record = bytes(4)
@@ -20,8 +19,6 @@ cases = [
 """
 
 
-@pytest.mark.skipif(MICROPYTHON is None, reason="the micropython command is not installed")
+@needs_micropython
 def test_steady_passes_allocate_nothing_and_the_heap_fits(tmp_path):
-    heap, allocs = steady_passes(tmp_path, "gemmatch", "Gemmatch", CASES)
-    assert allocs == [0, 0]
-    assert 0 < heap <= BUDGET, heap
+    assert_steady_and_within_budget(tmp_path, "gemmatch", "Gemmatch", CASES)

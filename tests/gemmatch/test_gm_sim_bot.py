@@ -5,123 +5,49 @@ After every move the tiles are read back by area, independently of the game's ow
 bookkeeping, and compared with the referee: the field, hands, heaps and the pile.
 """
 
-import argparse
-import os
-
-os.environ["SDL_VIDEODRIVER"] = "dummy"
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-
-import pygame
+import bot_window
 import pytest
+from bot_window import OVER, TURN, app_maker, button, click, settle, shown_in
 from games.gemmatch import tokens
 
 from host_tools.cli import main as blinks
 from simulator.games.gemmatch import moves as mv
-from simulator.games.gemmatch.bot_play import BROKEN, NEW_GAME, OVER, TURN
 from simulator.games.gemmatch.bots import GreedyBot
 from simulator.games.gemmatch.observation import Observation
-
-FRAME_MS = 1000.0 / 60.0
+from simulator.games.gemmatch.window import NEW_GAME
 
 
 def app_args(**kw):
-    args = {
-        "tiles": 27,
-        "seed": 1,
-        "game": "gemmatch",
-        "ir_loss": 0.0,
-        "speed": 16,
-        "record": None,
-        "replay": None,
-        "bot": "careful",
-    }
-    args.update(kw)
-    return argparse.Namespace(**args)
+    return bot_window.app_args(**{"game": "gemmatch", "bot": "careful", **kw})
 
 
 @pytest.fixture
 def make_app():
-    from simulator.app import cli
-
-    pygame.display.init()
-    apps = []
-
-    def make(**kw):
-        app = cli.make_app(app_args(**kw))
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        app.close()
-    pygame.display.quit()
-
-
-def frames(app, ms):
-    end = app.world.now + ms
-    while app.world.now < end:
-        app.update(FRAME_MS)
-
-
-def settle(app, game, timeout_ms=180000):
-    end = app.world.now + timeout_ms
-    while game.phase not in (TURN, OVER, BROKEN):
-        assert app.world.now < end, f"timed out; {game.messages}"
-        frames(app, 100)
-
-
-def click(app, pos):
-    app.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0,) * 3))
-    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1, mod=0))
-    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-
-
-def button(app, game, key):
-    """Render the panel (that is where buttons come from): the button of `key`, or None."""
-    app.render(pygame.Surface((app.width, app.height)))
-    return next(((rect, enabled) for rect, k, enabled in game.buttons if k == key), None)
+    yield from app_maker(app_args)
 
 
 def press(app, game, move):
     """Press the buttons of `move`: a placement's token and turn first, a hand's side first."""
     if move.kind == mv.PLACE:
         for key in (("slot", move.slot), ("turn", move.rotation)):
-            rect, enabled = button(app, game, key)
-            assert enabled
-            click(app, rect.center)
+            bot_window.press(app, game, key)
     if move.kind == mv.HAND:
-        rect, enabled = button(app, game, ("side", move.side))
+        rect, _ = button(app, game, ("side", move.side))
         click(app, rect.center)
-    rect, enabled = button(app, game, move)
-    assert enabled, move
-    click(app, rect.center)
-
-
-def tiles_by_area(app):
-    out = {}
-    for tid in app.world.tiles:
-        out.setdefault(app.area_name(tid), []).append(app.world.inspect(tid))
-    return out
+    bot_window.press(app, game, move)
 
 
 def assert_tiles_agree(app, state):
-    areas = tiles_by_area(app)
+    shown = shown_in(app, "token")
 
     def names(ids):
         return sorted(tokens.name(state.kinds[t]) for t in ids)
 
-    def shown(area, want):
-        seen = areas.get(area, [])
-        assert [s["state"] for s in seen] == [want] * len(seen), area
-        return sorted(s["token"] for s in seen)
-
-    assert shown("hand_a", "hand") == names(state.hands[0])
-    assert shown("hand_b", "hand") == names(state.hands[1])
-    assert shown("heap_a", "heap") == names(state.heaps[0])
-    assert shown("heap_b", "heap") == names(state.heaps[1])
+    for p, seat in enumerate("ab"):  # each seat's hand and heap, face up
+        assert shown(f"hand_{seat}", "hand") == names(state.hands[p])
+        assert shown(f"heap_{seat}", "heap") == names(state.heaps[p])
     assert shown("pile", "pile") == names(state.pile)
     assert shown("field", "field") == names(p.token for p in state.field.cells.values())
-    assert None not in areas
 
 
 def test_a_person_plays_a_whole_game_against_the_bot_through_the_panel(make_app):

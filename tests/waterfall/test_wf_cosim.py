@@ -2,31 +2,18 @@
 odd rotations, a pawn steps into them, one is reset and keeps its pawn (the blob MicroPython
 saved), the pawn falls out; and the firmware's pure parts import and agree on MicroPython."""
 
-import os
-import shutil
-import subprocess
-
 import pytest
 from games.waterfall import Waterfall, cards
+from on_micropython import cluster, needs_micropython, run_checks
 from wf_story import attach, clicks, deal, info, pawns, points_up, settle, start, state
 
-from simulator.world import World, shapes
-
-cosim = pytest.importorskip("simulator.cosim.cluster")
-MICROPYTHON = shutil.which("micropython")
-needs_micropython = pytest.mark.skipif(MICROPYTHON is None, reason="no micropython command")
-FIRMWARE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "firmware")
+pytest.importorskip("simulator.cosim.cluster")
 
 
 @needs_micropython
 def test_waterfall_tiles_on_micropython_join_carry_a_pawn_and_survive_a_reset():
-    w = World(seed=12)
     mpy = [0, 1, 2]
-    runners = cosim.mpy_runners(len(mpy), tiles=27)
-    try:
-        for i, (q, r) in enumerate(shapes.blob(27)):
-            w.add_tile(Waterfall, q=q, r=r, runner=runners.get(i))
-        w.advance(300)
+    with cluster(Waterfall, len(mpy)) as w:
         deal(w, 5)
         assert all(info(w, t).get("micropython") for t in mpy)
         adds = [t for t in w.tiles if cards.action_of(cards.parse(info(w, t)["card"])) == 0]
@@ -47,8 +34,6 @@ def test_waterfall_tiles_on_micropython_join_carry_a_pawn_and_survive_a_reset():
         clicks(w, below[0], 1)  # A clicks the pawn's own tile: out at the bottom
         settle(w)
         assert pawns(w) == {} and info(w, top)["above"] == ["A", "B", "C", "D"]
-    finally:
-        cosim.close_runners(w)
 
 
 CHECKS = """
@@ -69,13 +54,5 @@ print("ok", cards.name(10), out[1] == display.GEM_COLORS[0])
 
 @needs_micropython
 def test_the_firmware_imports_and_its_pure_parts_agree_on_micropython():
-    out = subprocess.run(
-        [MICROPYTHON, "-c", CHECKS],
-        env=dict(os.environ, MICROPYPATH=os.path.abspath(FIRMWARE)),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert out.stdout.strip() == "ok SCORE-R3 True"
+    out = run_checks(CHECKS)
+    assert out == "ok SCORE-R3 True"

@@ -3,8 +3,7 @@ next to six others, and a waterfall tile holding a pawn next to waterfall tiles.
 deployed tile's heap (the .mpy image `blinks flash` sends) after setup stays within the 32 KB
 budget Lost Gems keeps (tests/mpy_steady_pass.py measures both)."""
 
-import pytest
-from mpy_steady_pass import BUDGET, MICROPYTHON, steady_passes
+from mpy_steady_pass import assert_steady_and_within_budget, needs_micropython
 
 CASES = """
 record = bytes(4)
@@ -21,8 +20,6 @@ cases = [
 """
 
 
-@pytest.mark.skipif(MICROPYTHON is None, reason="the micropython command is not installed")
+@needs_micropython
 def test_steady_passes_allocate_nothing_and_the_heap_fits(tmp_path):
-    heap, allocs = steady_passes(tmp_path, "waterfall", "Waterfall", CASES)
-    assert allocs == [0, 0]
-    assert 0 < heap <= BUDGET, heap
+    assert_steady_and_within_budget(tmp_path, "waterfall", "Waterfall", CASES)

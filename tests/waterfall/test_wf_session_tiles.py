@@ -58,7 +58,7 @@ def test_the_example_holds_on_a_lossy_link(capsys):
 
 
 def test_playtest_physical_plays_each_bot_game_on_the_tiles(monkeypatch, capsys):
-    from simulator.games.waterfall.physical import TilesRunner
+    from simulator.games.waterfall.tiles import TilesRunner
 
     made = []  # every move the tiles runner made on the tiles
     after_move = TilesRunner.after_move

@@ -5,80 +5,31 @@ After A's turns the tiles are read back by area, independently of the game's own
 and compared with the referee: hands, score piles, discards, draw pile and waterfall.
 """
 
-import argparse
 import json
-import os
 import re
 
-os.environ["SDL_VIDEODRIVER"] = "dummy"
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-
+import bot_window
 import pygame
+from bot_window import TURN, button, click, frames, settle, shown_in
 from games.waterfall import cards
 
 from host_tools.cli import main as blinks
 from simulator.games.waterfall import moves as mv
-from simulator.games.waterfall.bot_play import BROKEN, NEW_GAME, OVER, TURN
 from simulator.games.waterfall.bots import GreedyBot
 from simulator.games.waterfall.observation import Observation
-
-FRAME_MS = 1000.0 / 60.0
+from simulator.games.waterfall.window import BROKEN, NEW_GAME, OVER
 
 
 def app_args(**kw):
-    args = {
-        "tiles": 27,
-        "seed": 1,
-        "game": "waterfall",
-        "ir_loss": 0.0,
-        "speed": 16,
-        "record": None,
-        "replay": None,
-        "bot": "greedy",
-    }
-    args.update(kw)
-    return argparse.Namespace(**args)
-
-
-def frames(app, ms):
-    end = app.world.now + ms
-    while app.world.now < end:
-        app.update(FRAME_MS)
-
-
-def wait_for(app, ready, timeout_ms=120000):
-    end = app.world.now + timeout_ms
-    while not ready():
-        assert app.world.now < end, f"timed out; {app.controllers[0].messages}"
-        frames(app, 100)
-
-
-def settle(app, game):
-    wait_for(app, lambda: game.phase in (TURN, OVER, BROKEN))
-
-
-def click(app, pos):
-    app.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0,) * 3))
-    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1, mod=0))
-    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-
-
-def button(app, game, key):
-    """Render the panel (that is where buttons come from): the button of `key`, or None."""
-    app.render(pygame.Surface((app.width, app.height)))
-    return next(((rect, enabled) for rect, k, enabled in game.buttons if k == key), None)
+    return bot_window.app_args(**{"game": "waterfall", "bot": "greedy", **kw})
 
 
 def press(app, game, move):
     """Press the buttons of `move` (an ADD: first its hand tile, then its place)."""
     if move.kind == mv.ADD:
-        rect, enabled = button(app, game, ("slot", move.slot))
-        assert enabled
-        click(app, rect.center)
-        assert game.add_slot == move.slot
-    rect, enabled = button(app, game, move)
-    assert enabled, move
-    click(app, rect.center)
+        bot_window.press(app, game, ("slot", move.slot))
+        assert game.slot == move.slot
+    bot_window.press(app, game, move)
 
 
 def play_as_person(app, game, turns=None, each_move=lambda: None):
@@ -93,7 +44,7 @@ def play_as_person(app, game, turns=None, each_move=lambda: None):
         move = me.act(state.observation(0))
         assert move in legal
         for other in legal:  # every legal move has an enabled button (ADD: the chosen tile's)
-            if other.kind == mv.ADD and other.slot != game.add_slot:
+            if other.kind == mv.ADD and other.slot != game.slot:
                 continue
             assert button(app, game, other)[1] or not game.fits(other), other
         moves = state.moves
@@ -102,33 +53,18 @@ def play_as_person(app, game, turns=None, each_move=lambda: None):
         settle(app, game)
 
 
-def tiles_by_area(app):
-    """The tiles' inspect() by area."""
-    out = {}
-    for tid in app.world.tiles:
-        out.setdefault(app.area_name(tid), []).append(app.world.inspect(tid))
-    return out
-
-
 def assert_tiles_agree(app, state):
-    areas = tiles_by_area(app)
+    shown = shown_in(app, "card")
 
     def names(ids):
         return sorted(cards.name(state.kinds[t]) for t in ids)
 
-    def shown(area, states):
-        seen = areas.get(area, [])
-        assert [s["state"] for s in seen] == [states] * len(seen), area
-        return sorted(s["card"] for s in seen)
-
-    assert shown("hand_a", "revealed") == names(state.hands[0])
-    assert shown("hand_b", "card") == names(state.hands[1])
-    assert shown("score_a", "card") == names(state.score_piles[0])
-    assert shown("score_b", "card") == names(state.score_piles[1])
+    for p, (seat, hand) in enumerate((("a", "revealed"), ("b", "card"))):  # A sees A's hand
+        assert shown(f"hand_{seat}", hand) == names(state.hands[p])
+        assert shown(f"score_{seat}", "card") == names(state.score_piles[p])
     assert shown("discard", "revealed") == names(state.discards)
     assert shown("draw", "card") == names(state.pile)
     assert shown("waterfall", "waterfall") == names(state.waterfall.values())
-    assert None not in areas
 
 
 def texts_drawn(app):
@@ -329,9 +265,9 @@ def test_seed_15s_pull_comes_at_the_first_click(make_app, monkeypatch):
     """Seed 15 lost B's PULL at 26.7 s with no IR loss: tile 10 took it for a repeat of a
     datagram tile 9 had sent it from another face during the deal, acknowledged it and dropped
     it (runtime.faces). Every click must bring the pawn; the game stopped without a second."""
-    from simulator.games.waterfall import table_moves
+    from simulator.games.waterfall import tiles
 
-    monkeypatch.setattr(table_moves, "PAWN_TRIES", 1)
+    monkeypatch.setattr(tiles, "PAWN_TRIES", 1)
     app = make_app(seed=15, bot="greedy")
     game = app.controllers[0]
     settle(app, game)

@@ -1,30 +1,17 @@
 """Helpers that let Waterfall's multi-tile tests read like stories: a table of tiles, people's
 moves, and what every tile shows. Everything goes through the headless world."""
 
+import tile_story
 from games.waterfall import Waterfall
+from tile_story import LONE_WAIT_MS, info, state
 
 from simulator.games.waterfall.rules import cell_of
-from simulator.world import World, shapes
 
-HOLD_DEAL_MS = 6000
 TOP = (0, -30)  # where the waterfall starts, far from the dealt cluster
-LONE_WAIT_MS = 1000
 
 
 def table(n=27, seed=1, loss=0.0, game=Waterfall):
-    w = World(seed=seed, ir_loss=loss)
-    for q, r in shapes.blob(n):
-        w.add_tile(game, q=q, r=r)
-    w.advance(300)
-    return w
-
-
-def info(w, tid):
-    return w.inspect(tid)
-
-
-def state(w, tid):
-    return w.inspect(tid)["state"]
+    return tile_story.table(game, n, seed, loss)
 
 
 def card(w, tid):
@@ -34,24 +21,12 @@ def card(w, tid):
 def deal(w, tid=0, timeout=30000):
     """Hold a tile until it deals; run until every tile shows its back. Returns the ms it took
     from the hold firing."""
-    before = w.inspect(tid)["deal"]["id"]
-    w.press(tid)
-    w.advance(HOLD_DEAL_MS - 100)
-    assert w.run_until(lambda: w.inspect(tid)["deal"]["id"] != before, 1000), "no deal"
-    w.release(tid)
-    fired = w.now
-    assert w.run_until(lambda: all(state(w, t) == "card" for t in w.tiles), timeout), [
-        state(w, t) for t in w.tiles
-    ]
-    return w.now - fired
+    return tile_story.deal(w, tid, "card", timeout)
 
 
 def tile_with(w, name, taken=()):
     """A tile dealt the card `name` that is not in `taken` (lowest id first)."""
-    for t in w.tiles:
-        if card(w, t) == name and t not in taken:
-            return t
-    raise AssertionError(f"no tile holds {name}")
+    return tile_story.tile_with(w, "card", name, taken)
 
 
 def start(w, tid, rotation=0):

@@ -13,6 +13,7 @@ nothing). The LED legend is docs/gemmatch.md's:
 """
 
 from runtime import colors
+from runtime.dealt import solid  # noqa: F401  (the game paints its pile and heap with it)
 
 try:
     import micropython
@@ -21,10 +22,8 @@ except ImportError:  # CPython: plain Python (runtime/native.py)
 
 try:
     from micropython import const
-except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
-
-    def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
-        return value
+except ImportError:  # CPython: plain ints (runtime/native.py)
+    from runtime.native import const
 
 
 # colour index (games.gemmatch.tokens.GEMS) -> LED colour: ruby, emerald, sapphire, topaz,
@@ -43,16 +42,6 @@ HEAP = colors.dim(colors.WHITE, 40)
 FIELD_LEVEL = const(150)  # gems on the field, of 255
 # half-periods of a lit gem's blink, by tier (1: a group of 2, 2: of 3, 3: 4 or more)
 BLINK = (0, 500, 220, 110)
-BLINK_MS = const(200)
-WAVE_MS = const(1200)
-STEP_MS = const(400)
-
-
-@micropython.native
-def solid(c, out):
-    for f in range(6):
-        out[f] = c
-    return out
 
 
 @micropython.native
@@ -87,30 +76,3 @@ def taken(side, to_hand, now, out):
         white = on and (not to_hand or f % 2 == 0)
         out[f] = colors.WHITE if white else GEM_COLORS[side[f]]
     return out
-
-
-def undealt(now, out):
-    """A slow white breathing that never goes dark."""
-    phase = now % 4000
-    level = phase if phase < 2000 else 4000 - phase
-    return solid(colors.dim(colors.WHITE, 50 + level * 150 // 2000), out)
-
-
-def dealing(since, out):
-    """A cyan light running round while the deal is under way."""
-    lit = since // (WAVE_MS // 6) % 6
-    for f in range(6):
-        out[f] = colors.CYAN if f == lit else colors.dim(colors.CYAN, 40)
-    return out
-
-
-def uncertain(now, out):
-    """A magenta pair of faces turning: the tile cannot tell yet how its deal ended."""
-    step = now // STEP_MS % 6
-    for f in range(6):
-        out[f] = colors.MAGENTA if f == step or f == (step + 3) % 6 else colors.OFF
-    return out
-
-
-def flash(c, now, out):
-    return solid(c if now // BLINK_MS % 2 == 0 else colors.OFF, out)

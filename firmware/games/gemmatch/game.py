@@ -32,31 +32,21 @@ try:
 except ImportError:  # CPython: plain Python (runtime/native.py)
     from runtime import native as micropython  # type: ignore[no-redef]
 
-from runtime import colors, dealt
+from runtime import dealt
 from runtime.dealt import DONE, LONE_MS, DealtGame
 
 from games.gemmatch import display, groups, store, tokens
+from games.gemmatch.store import DEALING, FIELD, HAND, HEAP, PILE, TAKEN, UNCERTAIN, UNDEALT
 
 try:
     from micropython import const
-except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
+except ImportError:  # CPython: plain ints (runtime/native.py)
+    from runtime.native import const
 
-    def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
-        return value
-
-
-UNDEALT = store.UNDEALT
-DEALING = store.DEALING
-UNCERTAIN = store.UNCERTAIN
-PILE = store.PILE
-HAND = store.HAND
-FIELD = store.FIELD
-TAKEN = store.TAKEN
-HEAP = store.HEAP
 
 HOLD_DEAL_MS = dealt.HOLD_DEAL_MS  # the hold that deals (runtime.dealt), as tests and docs name it
 PEEK_MS = const(2000)  # hold a group's tile this long to see its other side
-REFUSED_MS = const(600)
+_REFUSED_MS = const(600)  # a refused click flashes red this long
 HEARD_MS = const(1500)  # a neighbour counts as there until unheard this long (lossy links)
 _FRESH_MS = const(250)  # after a deal, face values count again (> a face's 200 ms expiry)
 _NEVER = const(-1000000000)
@@ -103,9 +93,7 @@ class Gemmatch(DealtGame):
     @micropython.native
     def loop(self):
         t = self.tile
-        now = t.millis()
-        self.receive(now)
-        self.deal.poll(now)
+        now = self.start_pass()
         self._listen(now)
         self._buttons(now)
         s = self.state
@@ -152,17 +140,9 @@ class Gemmatch(DealtGame):
             kind, prior = self.prior_kind, self.prior
         self.tile.save_state(store.encode(state, kind, self.side, self.to_hand, prior, record))
 
-    def refuse(self, now, why):
-        """Flash red: the click asked for something the rules (or the tiles) do not allow."""
-        self.refused_at = now
-        self.log("refused", now, why)
-
     # -- the deal's hooks (runtime.deal, runtime.dealt) -------------------------------------
     def deal_deck(self, size):
-        if not 2 <= size <= tokens.DECK_SIZE:
-            return f"cluster of {size} tiles (2 to {tokens.DECK_SIZE})"
-        deck = dealt.shuffle(tokens.deck(), self.tile.random)
-        return deck[:size]
+        return self.deal_from(tokens.deck(), size)
 
     def keep_prior(self):
         self.prior, self.prior_kind = self.state, self.kind
@@ -189,16 +169,9 @@ class Gemmatch(DealtGame):
     # -- gestures ---------------------------------------------------------------------------
     @micropython.native
     def _buttons(self, now):
-        t = self.tile
         if self.hold(now) == DONE:
             return
-        clicks = 0
-        if t.button_single_clicked():
-            clicks = 1
-        if t.button_double_clicked():
-            clicks = 2
-        if t.button_multi_clicked():
-            clicks = t.button_click_count()
+        clicks = self.clicks()
         s = self.state
         if s == PILE and clicks == 2:
             self.side = tokens.BASIC
@@ -310,7 +283,7 @@ class Gemmatch(DealtGame):
         """The name of what the tile shows now (inspect's "show")."""
         if self.failed:
             return "deal failed"
-        if now - self.refused_at < REFUSED_MS:
+        if now - self.refused_at < _REFUSED_MS:
             return "refused"
         if self.peeking(now):
             return "other side"
@@ -320,20 +293,13 @@ class Gemmatch(DealtGame):
     def picture(self, now):
         show = self.showing(now)
         out = self._frame
-        if show == UNDEALT:
-            return display.undealt(now, out)
-        if show == DEALING:
-            return display.dealing(now - self.since, out)
-        if show == UNCERTAIN:
-            return display.uncertain(now, out)
+        phase = dealt.deal_picture(show, now, self.since, out)
+        if phase is not None:
+            return phase
         if show == PILE:
             return display.solid(display.BACK, out)
         if show == HEAP:
             return display.solid(display.HEAP, out)
-        if show == "deal failed":
-            return display.flash(colors.ORANGE, now, out)
-        if show == "refused":
-            return display.flash(colors.RED, now, out)
         if show == "other side":
             return display.gems(self._side(1 - self.side), out)
         if show == FIELD:

@@ -20,10 +20,8 @@ except ImportError:  # CPython: plain Python (runtime/native.py)
 
 try:
     from micropython import const
-except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
-
-    def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
-        return value
+except ImportError:  # CPython: plain ints (runtime/native.py)
+    from runtime.native import const
 
 
 MAX_COUNT = const(7)

@@ -1,10 +1,8 @@
 """What a Gem Match tile keeps across a reset: one small blob (with the deal's record)."""
 
 from runtime.deal import RECORD_SIZE
+from runtime.dealt import DEALING, UNCERTAIN, UNDEALT  # noqa: F401  (a store names every state)
 
-UNDEALT = "undealt"
-DEALING = "dealing"
-UNCERTAIN = "uncertain"
 PILE = "pile"  # dealt, face down: the pile to draw from
 HAND = "hand"  # a token face up, off the field: in a hand (or being carried)
 FIELD = "field"

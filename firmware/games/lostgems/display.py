@@ -17,10 +17,8 @@ from games.lostgems import shards
 
 try:
     from micropython import const
-except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
-
-    def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
-        return value
+except ImportError:  # CPython: plain ints (runtime/native.py)
+    from runtime.native import const
 
 
 GOLD = colors.rgb(255, 190, 0)

@@ -78,23 +78,22 @@ from runtime.dealt import DONE, LONE_MS, DealtGame
 
 from games.lostgems import board as gem_board
 from games.lostgems import display, shards, store
+from games.lostgems.store import (
+    DEALING,
+    DISCARDED,
+    ERROR,
+    FACE_DOWN,
+    PLAYED,
+    REVEALED,
+    UNCERTAIN,
+    UNDEALT,
+)
 
 try:
     from micropython import const
-except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
+except ImportError:  # CPython: plain ints (runtime/native.py)
+    from runtime.native import const
 
-    def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
-        return value
-
-
-UNDEALT = store.UNDEALT
-DEALING = store.DEALING
-UNCERTAIN = store.UNCERTAIN
-FACE_DOWN = store.FACE_DOWN
-REVEALED = store.REVEALED
-PLAYED = store.PLAYED
-ERROR = store.ERROR
-DISCARDED = store.DISCARDED
 
 # Private const() names cost no RAM on a tile: the compiler inlines them.
 _COUNT = const(0x50)  # datagram kinds (the deal's are 0x41-0x49)
@@ -157,9 +156,7 @@ class LostGems(DealtGame):
     @micropython.native
     def loop(self):
         t = self.tile
-        now = t.millis()
-        self.receive(now)
-        self.deal.poll(now)
+        now = self.start_pass()
         seen = self._listen(now)
         self._buttons(now)
         if self.state == FACE_DOWN or self.state == REVEALED:  # (a tuple here is built each pass)

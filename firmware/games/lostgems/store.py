@@ -10,9 +10,8 @@ and comes back in it after a reset (its deal then fails). Once it voted it saves
 with the state to go back to if the deal aborted; its new shard is in the deal record.
 """
 
-UNDEALT = "undealt"
-DEALING = "dealing"
-UNCERTAIN = "uncertain"  # voted in a deal whose outcome it has not learned
+from runtime.dealt import DEALING, UNCERTAIN, UNDEALT  # noqa: F401  (a store names every state)
+
 FACE_DOWN = "face down"
 REVEALED = "revealed"
 PLAYED = "played"

@@ -9,10 +9,8 @@ from games.waterfall import cards, orientation
 
 try:
     from micropython import const
-except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
-
-    def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
-        return value
+except ImportError:  # CPython: plain ints (runtime/native.py)
+    from runtime.native import const
 
 
 OPEN = const(0x64)  # the flood's datagram kind (the pawn's are 0x60-0x63, the deal's 0x41-0x49)

@@ -12,15 +12,14 @@ The card (docs/waterfall.md#the-leds):
 """
 
 from runtime import colors
+from runtime.dealt import solid
 
 from games.waterfall import cards
 
 try:
     from micropython import const
-except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
-
-    def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
-        return value
+except ImportError:  # CPython: plain ints (runtime/native.py)
+    from runtime.native import const
 
 
 GEM_COLORS = (colors.RED, colors.GREEN, colors.BLUE)
@@ -32,15 +31,7 @@ SPOT = colors.WHITE  # where a hand tile may attach (blinking)
 
 PAWN_PERIOD_MS = const(900)
 PAWN_ON_MS = const(350)  # of each period the tile shows its pawn's colour
-BLINK_MS = const(200)
-WAVE_MS = const(1200)
-STEP_MS = const(400)
-
-
-def solid(c, out):
-    for f in range(6):
-        out[f] = c
-    return out
+_SPOT_MS = const(200)  # half period of the attach spots' blink
 
 
 def card(kind, up, out):
@@ -61,33 +52,6 @@ def back(out):
     return solid(BACK, out)
 
 
-def undealt(now, out):
-    """A slow white breathing that never goes dark."""
-    phase = now % 4000
-    level = phase if phase < 2000 else 4000 - phase
-    return solid(colors.dim(colors.WHITE, 50 + level * 150 // 2000), out)
-
-
-def dealing(since, out):
-    """A cyan wave running round while the deal is under way."""
-    lit = since // (WAVE_MS // 6) % 6
-    for f in range(6):
-        out[f] = colors.CYAN if f == lit else colors.dim(colors.CYAN, 40)
-    return out
-
-
-def uncertain(now, out):
-    """A magenta pair of faces turning: the tile cannot tell yet how its deal ended."""
-    step = now // STEP_MS % 6
-    for f in range(6):
-        out[f] = colors.MAGENTA if f == step or f == (step + 3) % 6 else colors.OFF
-    return out
-
-
-def flash(c, now, out):
-    return solid(c if now // BLINK_MS % 2 == 0 else colors.OFF, out)
-
-
 def pawn_shown(now):
     """Whether, at `now`, a tile holding a pawn shows the pawn rather than its card."""
     return now % PAWN_PERIOD_MS < PAWN_ON_MS
@@ -95,7 +59,7 @@ def pawn_shown(now):
 
 def spots(up, open_faces, now, out):
     """Blink the attach spots (relative down faces listed as bits in `open_faces`) in white."""
-    if now // BLINK_MS % 2 == 0:
+    if now // _SPOT_MS % 2 == 0:
         for d in (2, 4):
             if open_faces >> d & 1:
                 out[(up + d) % 6] = SPOT

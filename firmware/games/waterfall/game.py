@@ -26,30 +26,22 @@ Log lines: WF state tile=<hex> t=<ms> <old> -> <new> card=<card> up=<face>
            WF deal tile=<hex> t=<ms> start|dealt size=<n>|failed reason=<text>
 """
 
-from runtime import colors, dealt
+from runtime import dealt
 from runtime.dealt import DONE, LONE_MS, DealtGame
 
 from games.waterfall import actions, cards, display, orientation, store
 from games.waterfall.actions import Actions
+from games.waterfall.store import CARD, DEALING, REVEALED, UNCERTAIN, UNDEALT, WATERFALL
 from games.waterfall.travel import PLAYERS, Travel
 
 try:
     from micropython import const
-except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
+except ImportError:  # CPython: plain ints (runtime/native.py)
+    from runtime.native import const
 
-    def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
-        return value
-
-
-UNDEALT = store.UNDEALT
-DEALING = store.DEALING
-UNCERTAIN = store.UNCERTAIN
-CARD = store.CARD
-REVEALED = store.REVEALED
-WATERFALL = store.WATERFALL
 
 HOLD_DEAL_MS = dealt.HOLD_DEAL_MS  # the hold that deals (runtime.dealt), as tests and docs name it
-REFUSED_MS = const(600)
+_REFUSED_MS = const(600)  # a refused click flashes red this long
 _FRESH_MS = const(250)  # after a deal, face values count again (> a face's 200 ms expiry)
 _NEVER = const(-1000000000)
 
@@ -94,9 +86,7 @@ class Waterfall(DealtGame):
 
     def loop(self):
         t = self.tile
-        now = t.millis()
-        self.receive(now)
-        self.deal.poll(now)
+        now = self.start_pass()
         self._buttons(now)
         if self.state == CARD or self.state == REVEALED:
             self._join(now)
@@ -159,17 +149,9 @@ class Waterfall(DealtGame):
         )
         self.tile.save_state(blob)
 
-    def refuse(self, now, why):
-        """Flash red: the click asked for something the rules (or the tiles) do not allow."""
-        self.refused_at = now
-        self.log("refused", now, why)
-
     # -- the deal's hooks (runtime.deal) ----------------------------------------------------
     def deal_deck(self, size):
-        if not 2 <= size <= cards.DECK_SIZE:
-            return f"cluster of {size} tiles (2 to {cards.DECK_SIZE})"
-        deck = dealt.shuffle(cards.deck(), self.tile.random)
-        return deck[:size]
+        return self.deal_from(cards.deck(), size)
 
     def keep_prior(self):
         self.prior, self.prior_card = self.state, self.card
@@ -191,16 +173,9 @@ class Waterfall(DealtGame):
 
     # -- gestures ---------------------------------------------------------------------------
     def _buttons(self, now):
-        t = self.tile
         if self.hold(now) == DONE:
             return
-        clicks = 0
-        if t.button_single_clicked():
-            clicks = 1
-        if t.button_double_clicked():
-            clicks = 2
-        if t.button_multi_clicked():
-            clicks = t.button_click_count()
+        clicks = self.clicks()
         s = self.state
         if s == CARD or s == REVEALED:
             if clicks == 2:
@@ -243,7 +218,7 @@ class Waterfall(DealtGame):
         """The name of what the tile shows now (inspect's "show")."""
         if self.failed:
             return "deal failed"
-        if now - self.refused_at < REFUSED_MS:
+        if now - self.refused_at < _REFUSED_MS:
             return "refused"
         s = self.state
         if s != WATERFALL:
@@ -257,21 +232,14 @@ class Waterfall(DealtGame):
     def picture(self, now):
         show = self.showing(now)
         out = self._frame
-        if show == UNDEALT:
-            return display.undealt(now, out)
-        if show == DEALING:
-            return display.dealing(now - self.since, out)
-        if show == UNCERTAIN:
-            return display.uncertain(now, out)
+        phase = dealt.deal_picture(show, now, self.since, out)
+        if phase is not None:
+            return phase
         if show == CARD:
             return display.back(out)
-        if show == "deal failed":
-            return display.flash(colors.ORANGE, now, out)
-        if show == "refused":
-            return display.flash(colors.RED, now, out)
         if show == "action":
             c = display.ACTION_COLORS[cards.action_of(self.card)]
-            return display.flash(c, now, out)
+            return dealt.flash(c, now, out)
         if show == "pawn":
             return display.solid(display.PLAYER_COLORS[self.travel.shown()], out)
         up = self.up if show == WATERFALL else 0

@@ -5,10 +5,8 @@ lose it (see `travel`).
 """
 
 from runtime.deal import RECORD_SIZE
+from runtime.dealt import DEALING, UNCERTAIN, UNDEALT  # noqa: F401  (a store names every state)
 
-UNDEALT = "undealt"
-DEALING = "dealing"
-UNCERTAIN = "uncertain"
 CARD = "card"  # dealt, off the waterfall, face down
 REVEALED = "revealed"  # dealt, off the waterfall, its card shown
 WATERFALL = "waterfall"

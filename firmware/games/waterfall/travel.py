@@ -22,10 +22,8 @@ from games.waterfall import cards, orientation
 
 try:
     from micropython import const
-except ImportError:  # CPython: const() marks MicroPython's compile-time constants, plain ints here
-
-    def const(value):  # type: ignore[misc]  # stubs type MicroPython's generic const()
-        return value
+except ImportError:  # CPython: plain ints (runtime/native.py)
+    from runtime.native import const
 
 
 PLAYERS = "ABCD"

@@ -10,7 +10,13 @@ from simulator.games.gembatan.bots import BEST_BOT, bot_class, play_game
 from simulator.games.gembatan.referee import IllegalMove
 from simulator.games.gembatan.rules import ENDS, PLAYERS
 from simulator.games.gembatan.script import game_script
-from simulator.play.figures import ended_fractions, seat_figures, seat_lines, seats_words, with_bots
+from simulator.play.figures import (
+    ended_fractions,
+    report_seats,
+    seat_figures,
+    seats_words,
+    with_bots,
+)
 
 
 def add_arguments(options):
@@ -39,19 +45,16 @@ def stats(games):
 
 
 def report(args, figures):
-    who = seats_words(args)
-    print(
-        f"Gembatan, {figures['players']} players, {who}: {figures['games']} games from seed "
-        f"{args.seed}"
+    head = (
+        f"Gembatan, {figures['players']} players, {seats_words(args)}: {figures['games']} "
+        f"games from seed {args.seed}"
     )
-    for line in seat_lines(figures):
-        print(line)
-    ended = figures["ended"]
-    print(
-        f"ended: a player's gems used up {100 * ended['gems']:.1f}%, a round without a play "
-        f"{100 * ended['stuck']:.1f}%, the turn limit {100 * ended['turns']:.1f}%; turns a game "
-        f"{figures['mean_turns']:.1f}"
+    ends = (
+        ("gems", "a player's gems used up"),
+        ("stuck", "a round without a play"),
+        ("turns", "the turn limit"),
     )
+    report_seats(args, head, figures, ends)
     print(
         f"chains a game {figures['chains_per_game']:.2f}, Gembatans a game "
         f"{figures['gembatans_per_game']:.2f}"

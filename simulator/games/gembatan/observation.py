@@ -2,17 +2,18 @@
 document has players lay their pieces face up, for all to see), the points so far, and how many
 gems and tiles are left to draw, but not in what order. A bot only ever gets an Observation."""
 
+from simulator.sessions import views
 
-class Observation:
-    __slots__ = ("_state", "player")
 
-    def __init__(self, state, player):
-        self._state = state
-        self.player = player
-
-    @property
-    def players(self):
-        return self._state.players
+class Observation(views.Observation):
+    __slots__ = ()
+    players = views.shared("players")
+    phase = views.shared("phase")
+    points = views.copied("points")
+    laid = views.copied("laid", "The cells of the tiles laid this turn.")
+    new_sockets = views.copied("new_sockets")
+    tray = views.counted("tray", "How many gems lie in the tray (their order is hidden).")
+    pile = views.counted("pile", "How many tiles are left to draw.")
 
     @property
     def board(self):
@@ -24,39 +25,3 @@ class Observation:
 
     def gems(self, player=None):
         return list(self._state.hand_gems[self.player if player is None else player])
-
-    @property
-    def points(self):
-        return list(self._state.points)
-
-    @property
-    def tray(self):
-        return len(self._state.tray)
-
-    @property
-    def pile(self):
-        return len(self._state.pile)
-
-    @property
-    def current(self):
-        return self._state.current
-
-    @property
-    def phase(self):
-        return self._state.phase
-
-    @property
-    def laid(self):
-        """The cells of the tiles laid this turn."""
-        return list(self._state.laid)
-
-    @property
-    def new_sockets(self):
-        return list(self._state.new_sockets)
-
-    @property
-    def over(self):
-        return self._state.over
-
-    def legal_moves(self):
-        return self._state.legal_moves() if self._state.current == self.player else []

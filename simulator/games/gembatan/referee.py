@@ -69,6 +69,9 @@ def check_order(kind, given, pieces):
 
 
 class GameState(PointsGame):
+    IllegalMove = IllegalMove
+    Event = Event
+
     def __init__(self, players=2, seed=0, tiles=None, gems=None, start=0):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"Gembatan is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
@@ -104,6 +107,7 @@ class GameState(PointsGame):
         self.idle = 0  # turns in a row without a tile or a gem laid
         self.ended = None
         self.history = []
+        self.moves = 0
         self._start_turn(None)
 
     # --- reading ---------------------------------------------------------------------------
@@ -174,14 +178,8 @@ class GameState(PointsGame):
         return []
 
     # --- changing --------------------------------------------------------------------------
-    def apply(self, move):
-        """Perform `move` for the player to move; return the Event. Raises IllegalMove."""
-        if self.over:
-            raise IllegalMove("the game is over: no more moves")
-        if not self._legal(move):
-            raise IllegalMove(self._why_not(move))
-        p = self.current
-        ev = Event(p, move)
+    def _apply(self, move, ev):
+        p = ev.player
         if move.kind == mv.TILE:
             sides = self.hand_tiles[p].pop(move.slot - 1)
             self.new_sockets = self.board.fits(move.cell, sides, move.rotation)
@@ -205,10 +203,8 @@ class GameState(PointsGame):
         else:  # trade
             ev.drew = self._trade(move)
             self._end_turn(ev, played=False)
-        self.history.append(ev)
-        return ev
 
-    def _legal(self, move):
+    def is_legal(self, move):
         """Whether `move` is one of legal_moves(), found without listing them all."""
         if not isinstance(move, mv.Move):
             return False
@@ -317,14 +313,10 @@ class GameState(PointsGame):
                 self.ended = "stuck"
         if self.ended is None and self.turns >= MAX_TURNS:
             self.ended = "turns"
-        if self.ended:
-            self.phase = OVER
-            return
-        self._start_turn(ev)
+        self.turn_ended(ev)
 
     def _start_turn(self, ev):
-        if ev is not None:
-            self.current = (self.current + 1) % self.players
+        self.next_seat(ev)
         self.phase = START
         self.laid = []
         self.new_sockets = []
@@ -333,27 +325,22 @@ class GameState(PointsGame):
     # --- output ----------------------------------------------------------------------------
     def to_dict(self):
         names = PLAYERS[: self.players]
-        return {
-            "game": "gembatan",
-            "players": self.players,
-            "over": self.over,
-            "ended": self.ended,
-            "turns": self.turns,
-            "current": names[self.current],
-            "phase": self.phase,
-            "scores": {n: self.score(p) for p, n in enumerate(names)},
-            "winners": [names[p] for p in self.winners()],
-            "board": {
-                f"{c[0]},{c[1]}": {"tile": s, "turn": r}
-                for c, (s, r) in sorted(self.board.tiles.items())
-            },
-            "gems": {edge_name(e): "".join(g) for e, g in sorted(self.board.gems.items())},
-            "open_sockets": [edge_name(e) for e in self.board.open_sockets()],
-            "hand_tiles": {n: list(self.hand_tiles[p]) for p, n in enumerate(names)},
-            "hand_gems": {n: list(self.hand_gems[p]) for p, n in enumerate(names)},
-            "pile": len(self.pile),
-            "tray": len(self.tray),
-        }
+        out = self.summary("gembatan", names)
+        out.update(
+            {
+                "board": {
+                    f"{c[0]},{c[1]}": {"tile": s, "turn": r}
+                    for c, (s, r) in sorted(self.board.tiles.items())
+                },
+                "gems": {edge_name(e): "".join(g) for e, g in sorted(self.board.gems.items())},
+                "open_sockets": [edge_name(e) for e in self.board.open_sockets()],
+                "hand_tiles": {n: list(self.hand_tiles[p]) for p, n in enumerate(names)},
+                "hand_gems": {n: list(self.hand_gems[p]) for p, n in enumerate(names)},
+                "pile": len(self.pile),
+                "tray": len(self.tray),
+            }
+        )
+        return out
 
 
 def colour_words(colours):

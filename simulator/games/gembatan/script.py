@@ -12,8 +12,6 @@ from simulator.games.gembatan.rules import (
     DIRECTION_NAMES,
     ENDS,
     GEMS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     PLAYERS,
     TILES,
     edge,
@@ -22,12 +20,7 @@ from simulator.games.gembatan.rules import (
     parse_tile,
 )
 from simulator.play import runner, scripts_out
-from simulator.sessions.script import (
-    ScriptError,
-    number_word,
-    read_statements,
-    seat_word,
-)
+from simulator.sessions.script import ScriptError, Statement, Words, number_word
 
 SETUP_KINDS = ("players", "seed", "tiles", "gems", "start")
 MOVES_HELP = (
@@ -40,39 +33,23 @@ EXPECTS_HELP = (
 )
 
 
-class Statement:
-    __slots__ = ("edge", "kind", "line", "move", "player", "text", "value", "what")
-
-    def __init__(self, line, kind, text, value=None, player=None, move=None, what=None, edge=None):
-        self.line = line
-        self.kind = kind
-        self.text = text
-        self.value = value
-        self.player = player
-        self.move = move
-        self.what = what
-        self.edge = edge
-
-    def __repr__(self):
-        return f"Statement({self.line}, {self.text!r})"
+ERROR = "expected players, seed, tiles, gems, start, a move (A tile 1 at 1,0 turn 0) or expect"
+WORDS = Words(
+    "".join(PLAYERS),
+    "Gembatan",
+    SETUP_KINDS,
+    ENDS,
+    counts=("gems", "tiles"),
+    totals=("board", "sockets", "tray", "pile"),
+)
 
 
 def parse_script(text):
-    return read_statements(text, parse_line, SETUP_KINDS, "".join(PLAYERS))
-
-
-def _player(line, word):
-    return seat_word(line, word, "".join(PLAYERS))
-
-
-_number = number_word
+    return WORDS.read(text, _move, _expect, _pieces, ERROR)
 
 
 def _cell(line, word):
-    cell = parse_cell(word)
-    if cell is None:
-        raise ScriptError(line, f"expected a cell X,Y like 1,-1, not {word!r}")
-    return cell
+    return WORDS.parsed(line, word, parse_cell, "a cell X,Y like 1,-1")
 
 
 def _edge(line, cell_word, side_word):
@@ -82,61 +59,19 @@ def _edge(line, cell_word, side_word):
     return edge(_cell(line, cell_word), DIRECTION_NAMES.index(side))
 
 
-def parse_line(line, code):
-    words = code.split()
+def _pieces(line, code, words):
     head = words[0].lower()
-    n = len(words)
-    if head == "players":
-        if n != 2:
-            raise ScriptError(line, "expected `players N` (2 to 4)")
-        value = _number(line, words[1], "a number of players, 2 to 4")
-        if not MIN_PLAYERS <= value <= MAX_PLAYERS:
-            raise ScriptError(line, "Gembatan is for 2 to 4 players")
-        return Statement(line, "players", code, value)
-    if head == "seed":
-        if n != 2:
-            raise ScriptError(line, "expected `seed N`")
-        return Statement(line, "seed", code, _number(line, words[1]))
     if head == "tiles":
-        tiles = []
-        for w in words[1:]:
-            t = parse_tile(w)
-            if t is None:
-                raise ScriptError(
-                    line, f"expected a tile like RB-G (north east south west), not {w!r}"
-                )
-            tiles.append(t)
-        if sorted(tiles) != sorted(TILES):
-            raise ScriptError(
-                line,
-                f"`tiles` lists the game's {len(TILES)} tiles, each once, the first "
-                "starting the board",
-            )
-        return Statement(line, "tiles", code, tiles)
-    if head == "gems":
-        gems = []
-        for w in words[1:]:
-            g = parse_gem(w)
-            if g is None:
-                raise ScriptError(line, f"expected a gem like RB (two of R, B, G, Y), not {w!r}")
-            gems.append(g)
-        if sorted(gems) != sorted(GEMS):
-            raise ScriptError(line, f"`gems` lists the game's {len(GEMS)} gems, each once")
-        return Statement(line, "gems", code, gems)
-    if head == "start":
-        if n != 2:
-            raise ScriptError(line, "expected `start A` (or B, C, D)")
-        return Statement(line, "start", code, _player(line, words[1]))
-    if head == "expect":
-        return _expect(line, code, words)
-    if len(head) == 1 and head.upper() in PLAYERS and n >= 2:
-        return Statement(
-            line, "move", code, player=_player(line, words[0]), move=_move(line, words[1:])
+        like = "a tile like RB-G (north east south west)"
+        listing = (
+            f"`tiles` lists the game's {len(TILES)} tiles, each once, the first starting the board"
         )
-    raise ScriptError(
-        line,
-        "expected players, seed, tiles, gems, start, a move (A tile 1 at 1,0 turn 0) or expect",
-    )
+        return WORDS.pieces(line, code, words, parse_tile, TILES, like, listing)
+    if head == "gems":
+        like = "a gem like RB (two of R, B, G, Y)"
+        listing = f"`gems` lists the game's {len(GEMS)} gems, each once"
+        return WORDS.pieces(line, code, words, parse_gem, GEMS, like, listing)
+    return None
 
 
 def _move(line, words):
@@ -145,16 +80,18 @@ def _move(line, words):
     if kind == mv.TILE:
         if n != 6 or words[2].lower() != "at" or words[4].lower() != "turn":
             raise ScriptError(line, "expected `tile N at X,Y turn T` (T: 0-3)")
-        rotation = _number(line, words[5], "a turn, 0-3")
+        rotation = number_word(line, words[5], "a turn, 0-3")
         if rotation > 3:
             raise ScriptError(line, f"expected a turn, 0-3, not {words[5]!r}")
         return mv.tile(
-            _number(line, words[1], "a hand slot (1-4)"), _cell(line, words[3]), rotation
+            number_word(line, words[1], "a hand slot (1-4)"), _cell(line, words[3]), rotation
         )
     if kind == mv.GEM:
         if n != 5 or words[2].lower() != "at":
             raise ScriptError(line, "expected `gem N at X,Y SIDE`")
-        return mv.gem(_number(line, words[1], "a hand slot (1-4)"), _edge(line, words[3], words[4]))
+        return mv.gem(
+            number_word(line, words[1], "a hand slot (1-4)"), _edge(line, words[3], words[4])
+        )
     if kind == mv.DONE and n == 1:
         return mv.done()
     if kind == mv.TRADE:
@@ -166,7 +103,7 @@ def _move(line, words):
                 continue
             if current is None:
                 raise ScriptError(line, "expected `trade tiles N... gems N...`")
-            slot = _number(line, w, "a hand slot (1-4)")
+            slot = number_word(line, w, "a hand slot (1-4)")
             if slot in current:
                 raise ScriptError(line, f"slot {slot} listed twice")
             current.append(slot)
@@ -177,14 +114,6 @@ def _move(line, words):
 def _expect(line, code, words):
     n = len(words)
     what = words[1].lower() if n > 1 else ""
-    if what in ("score", "gems", "tiles") and n == 4:
-        return Statement(
-            line, "expect", code, _number(line, words[3]), _player(line, words[2]), what=what
-        )
-    if what in ("board", "sockets", "tray", "pile") and n == 3:
-        return Statement(line, "expect", code, _number(line, words[2]), what=what)
-    if what == "turn" and n == 3:
-        return Statement(line, "expect", code, _player(line, words[2]), what=what)
     if what == "socket" and n == 5:
         e = _edge(line, words[2], words[3])
         value = words[4].lower()
@@ -193,11 +122,7 @@ def _expect(line, code, words):
             if gem is None:
                 raise ScriptError(line, f"expected a gem like RB, or empty, not {words[4]!r}")
             value = gem
-        return Statement(line, "expect", code, value, what=what, edge=e)
-    if what == "over" and n == 3 and words[2].lower() in ("yes", "no"):
-        return Statement(line, "expect", code, words[2].lower() == "yes", what=what)
-    if what == "ended" and n == 3 and words[2].lower() in ENDS + ("no",):
-        return Statement(line, "expect", code, words[2].lower(), what=what)
+        return Statement(line, "expect", code, value, what=what, at=e)
     raise ScriptError(line, EXPECTS_HELP)
 
 
@@ -209,6 +134,8 @@ class RulesRunner(runner.RulesRunner):
     NAME, TITLE = "gembatan", "Gembatan"
     SETUP = (("players", 2), ("seed", 0), ("tiles", None), ("gems", None), ("start", 0))
     IllegalMove = IllegalMove
+    GameState = GameState
+    COUNTED = (("gems", "hand_gems"), ("tiles", "hand_tiles"), ("tray", "tray"), ("pile", "pile"))
     BOARD_PICTURE = "simulator.games.gembatan.board_png"
     DEAL_WORDS = "the start"
 
@@ -223,18 +150,6 @@ class RulesRunner(runner.RulesRunner):
         if not options.get("rules_only", True) or "ir_loss" in options:
             self.mode = "on the referee: Gembatan is not played on the tiles"
 
-    def headline(self, setup):
-        return f"Gembatan, {setup['players']} players, seed {setup['seed']} ({self.mode})"
-
-    def deal(self, setup):
-        return GameState(
-            players=setup["players"],
-            seed=setup["seed"],
-            tiles=setup["tiles"],
-            gems=setup["gems"],
-            start=setup["start"],
-        )
-
     def opening(self):
         s = self.state
         self.say(f"the board starts with {s.board.tiles[(0, 0)][0]} on 0,0")
@@ -247,20 +162,12 @@ class RulesRunner(runner.RulesRunner):
     def read(self, st):
         s = self.state
         what = st.what
-        if what == "gems":
-            return len(s.hand_gems[st.player])
-        if what == "tiles":
-            return len(s.hand_tiles[st.player])
         if what == "board":
             return len(s.board.tiles)
         if what == "sockets":
             return len(s.board.open_sockets())
-        if what == "tray":
-            return len(s.tray)
-        if what == "pile":
-            return len(s.pile)
         if what == "socket":
-            gem = s.board.gems.get(st.edge)
+            gem = s.board.gems.get(st.at)
             return "empty" if gem is None else parse_gem("".join(gem))
         raise ValueError(f"no expect reads {what!r}")
 

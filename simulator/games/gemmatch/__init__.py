@@ -1,11 +1,14 @@
 """Gem Match on the host, all in this package: rules and geometry (`rules`, `field`), moves,
-the referee and observations, bots (`tactics`, `bots`), session scripts (`script`, `runner`,
-`physical`), playtests and the table the simulator shows. This module describes the game to the
+the referee and observations, bots (`tactics`, `bots`), playtest figures, session scripts
+(`script`), its moves on the tiles (`tiles`) and a person against a bot in the window
+(`window`). This module describes the game to the
 platform (simulator.games); docs/gemmatch.md gives the rules.
 
     from simulator.games.gemmatch.bots import play_game
     play_game("careful", seed=3).scores
 """
+
+from simulator.games import script_hooks
 
 NAME = "gemmatch"
 TITLE = "Gem Match"
@@ -58,6 +61,12 @@ def legend(players=2):
     return [("Gems: a token's letters, face 0 first", items[:3]), ("", items[3:])]
 
 
+# `blinks session run`: the hex game's script language and runners, loaded when a script runs
+_parse_hex, session_runners = script_hooks(
+    "simulator.games.gemmatch.script", "simulator.games.gemmatch.tiles"
+)
+
+
 def parse_script(text):
     """A `.gm` script in its variant's language: a `variant printed` header line picks the
     printed game's (printed_script), else the hex game's (script)."""
@@ -65,9 +74,7 @@ def parse_script(text):
 
     if printed_script.variant_of(text) == "printed":
         return printed_script.parse_script(text)
-    from simulator.games.gemmatch.script import parse_script as parse
-
-    return parse(text)
+    return _parse_hex(text)
 
 
 def script_runners(statements):
@@ -78,17 +85,6 @@ def script_runners(statements):
     if printed_script.is_printed(statements):
         return printed_script.RulesRunner, printed_script.RulesRunner
     return session_runners()
-
-
-def session_runners():
-    """(rules runner class, tiles runner class or None while the world or firmware is missing)."""
-    from simulator.games.gemmatch.script import RulesRunner
-
-    try:
-        from simulator.games.gemmatch.physical import TilesRunner
-    except ImportError:
-        TilesRunner = None
-    return RulesRunner, TilesRunner
 
 
 RETURNS = (0, 27)  # the play layer's returns: a point a token at most
@@ -118,8 +114,8 @@ def sim_bot_problem(args):
 
 def attach_sim_bot(app, name, seed, scripts=None):
     """`blinks sim --game gemmatch --bot NAME`: the person plays A against the bot playing B
-    on the app's 27 tiles (bot_play). Raises OSError if the `scripts` folder cannot be made."""
-    from simulator.games.gemmatch.bot_play import BotGame
+    on the app's 27 tiles (window). Raises OSError if the `scripts` folder cannot be made."""
+    from simulator.games.gemmatch.window import BotGame
 
     BotGame(app, name, seed, scripts).attach()
 

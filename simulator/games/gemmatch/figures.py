@@ -17,7 +17,13 @@ from simulator.games.gemmatch.referee import IllegalMove
 from simulator.games.gemmatch.rules import ENDS, PLAYERS, TIER_NAMES
 from simulator.games.gemmatch.script import game_script as hex_script
 from simulator.output_path import folder_problem
-from simulator.play.figures import ended_fractions, seat_figures, seat_lines, seats_words, with_bots
+from simulator.play.figures import (
+    ended_fractions,
+    report_seats,
+    seat_figures,
+    seats_words,
+    with_bots,
+)
 
 VARIANTS = ("hex", "printed")
 
@@ -121,17 +127,9 @@ def report(args, figures):
     if figures.get("variant") == "printed":
         size = figures["field_size"]
         who = f"printed, field {size} by {size}, {who}"
-    print(f"Gem Match, {who}: {figures['games']} games from seed {args.seed}")
-    if args.physical:
-        print("every move also played on 27 simulated tiles: they agreed with the referee")
-    for line in seat_lines(figures):
-        print(line)
-    ended = figures["ended"]
-    print(
-        f"ended: the pile ran out {100 * ended['pile']:.1f}%, both skipped "
-        f"{100 * ended['skips']:.1f}%, the turn limit {100 * ended['turns']:.1f}%; "
-        f"turns a game {figures['mean_turns']:.1f}"
-    )
+    head = f"Gem Match, {who}: {figures['games']} games from seed {args.seed}"
+    ends = (("pile", "the pile ran out"), ("skips", "both skipped"), ("turns", "the turn limit"))
+    report_seats(args, head, figures, ends)
     groups = figures["groups_per_game"]
     print("groups a game: " + ", ".join(f"{count:.2f} of {n} gems" for n, count in groups.items()))
 

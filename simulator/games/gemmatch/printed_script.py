@@ -10,17 +10,8 @@ the field whole while it is shared.
 
 from simulator.games.gemmatch import printed as pr
 from simulator.games.gemmatch.rules import PLAYERS, SIDES
-from simulator.games.gemmatch.script import counted_expect
-from simulator.games.gemmatch.script import parse_line as hex_line
 from simulator.play import runner, scripts_out
-from simulator.sessions import script
-from simulator.sessions.script import (
-    ScriptError,
-    number_word,
-    read_statements,
-    script_lines,
-    seat_word,
-)
+from simulator.sessions.script import ScriptError, Statement, Words, number_word, script_lines
 
 VARIANTS = ("hex", "printed")
 SETUP_KINDS = ("variant", "field", "seed", "deck", "start")
@@ -34,19 +25,6 @@ EXPECTS_HELP = (
     f"resolving {'|'.join(RESOLVING)}, cell X,Y TOKEN SIDE|empty, under TOKEN GEMS, "
     f"over yes|no, or ended {'|'.join(pr.ENDS)}|no"
 )
-
-
-class Statement(script.Statement):
-    """A printed script's line; an `expect cell` or `expect under` line also names its
-    `target`, a square or a token."""
-
-    __slots__ = ("target",)
-
-    def __init__(
-        self, line, kind, text, value=None, player=None, move=None, what=None, target=None
-    ):
-        script.Statement.__init__(self, line, kind, text, value, player, move, what)
-        self.target = target
 
 
 def variant_of(text):
@@ -66,12 +44,21 @@ def is_printed(statements):
     return any(st.kind == "variant" and st.value == "printed" for st in statements)
 
 
+ERROR = "expected variant, field, seed, deck, start, a move (A place 1 at 0,0 turn 0) or expect"
+# the words the hex game's scripts share with every game's: seed, start, a move's seat, and
+# expect score, turn, over, ended and the counts
+WORDS = Words(
+    "".join(PLAYERS),
+    "Gem Match",
+    SETUP_KINDS,
+    pr.ENDS,
+    counts=("heap", "hand", "improved"),
+    totals=("field", "pile"),
+)
+
+
 def parse_script(text):
-    return read_statements(text, parse_line, SETUP_KINDS, "".join(PLAYERS))
-
-
-def _player(line, word):
-    return seat_word(line, word, "".join(PLAYERS))
+    return WORDS.read(text, _move, _expect, _own, ERROR)
 
 
 def _token(line, word):
@@ -94,8 +81,8 @@ def _side(line, word):
     return SIDES.index(word.lower())
 
 
-def parse_line(line, code):
-    words = code.split()
+def _own(line, code, words):
+    """The printed game's own setup lines: variant, field and deck (and no deal)."""
     head, n = words[0].lower(), len(words)
     if head == "variant":
         return Statement(line, "variant", code, words[1].lower())  # variant_of checked it
@@ -105,8 +92,6 @@ def parse_line(line, code):
             low, high = pr.FIELD_SIZES[0], pr.FIELD_SIZES[-1]
             raise ScriptError(line, f"expected `field N`, N from {low} to {high} (N by N squares)")
         return Statement(line, "field", code, size)
-    if head in ("seed", "start"):  # as the hex game reads them
-        return hex_line(line, code)
     if head == "deck":
         deck = [_token(line, w) for w in words[1:]]
         if sorted(deck) != list(range(len(pr.TOKENS))):
@@ -116,16 +101,7 @@ def parse_line(line, code):
         return Statement(line, "deck", code, deck)
     if head == "deal":
         raise ScriptError(line, "the printed game has no tiles to deal: leave `deal` out")
-    if head == "expect":
-        return _expect(line, code, words)
-    if len(head) == 1 and head.upper() in PLAYERS and n >= 2:
-        return Statement(
-            line, "move", code, player=_player(line, words[0]), move=_move(line, words[1:])
-        )
-    raise ScriptError(
-        line,
-        "expected variant, field, seed, deck, start, a move (A place 1 at 0,0 turn 0) or expect",
-    )
+    return None
 
 
 def _move(line, words):
@@ -150,9 +126,6 @@ def _move(line, words):
 def _expect(line, code, words):
     n = len(words)
     what = words[1].lower() if n > 1 else ""
-    counted = counted_expect(line, code, words)  # as the hex game reads them
-    if counted is not None:
-        return counted
     if what == "resolving" and n == 3 and words[2].lower() in RESOLVING:
         return Statement(line, "expect", code, words[2].lower(), what=what)
     if what == "cell" and n in (4, 5):
@@ -160,14 +133,14 @@ def _expect(line, code, words):
         if n == 4:
             if words[3].lower() != "empty":
                 raise ScriptError(line, "expected `expect cell X,Y TOKEN SIDE` or `... empty`")
-            return Statement(line, "expect", code, "empty", what=what, target=square)
+            return Statement(line, "expect", code, "empty", what=what, at=square)
         value = _token_side(_token(line, words[3]), _side(line, words[4]))
-        return Statement(line, "expect", code, value, what=what, target=square)
+        return Statement(line, "expect", code, value, what=what, at=square)
     if what == "under" and n == 4:
         gems = words[3].upper()
         if len(gems) != 4 or any(g not in pr.GEMS for g in gems):
             raise ScriptError(line, f"expected a side's four gems ({pr.GEMS}), not {words[3]!r}")
-        return Statement(line, "expect", code, gems, what=what, target=_token(line, words[2]))
+        return Statement(line, "expect", code, gems, what=what, at=_token(line, words[2]))
     raise ScriptError(line, EXPECTS_HELP)
 
 
@@ -227,9 +200,9 @@ class RulesRunner(runner.RulesRunner):
 
     def actual(self, st):
         if st.what == "cell":
-            return self._cell(st.target)
+            return self._cell(st.at)
         if st.what == "under":
-            return self._under(st, st.target)
+            return self._under(st, st.at)
         return runner.RulesRunner.actual(self, st)
 
     def _cell(self, square):

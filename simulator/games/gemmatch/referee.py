@@ -91,6 +91,9 @@ class Event:
 
 
 class GameState(PointsGame):
+    IllegalMove = IllegalMove
+    Event = Event
+
     def __init__(self, seed=0, deck=None, start=0):
         deck = deck_to_deal(
             deck,
@@ -172,15 +175,7 @@ class GameState(PointsGame):
         return []
 
     # --- changing --------------------------------------------------------------------------
-    def apply(self, move):
-        """Perform `move` for the player to move; return the Event. Raises IllegalMove."""
-        if self.over:
-            raise IllegalMove("the game is over: no more moves")
-        if move not in self.legal_moves():
-            raise IllegalMove(self._why_not(move))
-        p = self.current
-        ev = Event(p, move)
-        self.moves += 1
+    def _apply(self, move, ev):
         if move.kind == mv.PLACE:
             self._place(move, ev)
         elif move.kind in (mv.HEAP, mv.HAND):
@@ -191,8 +186,6 @@ class GameState(PointsGame):
             ev.skipped = True
             self.skips += 1
             self._end_turn(ev)
-        self.history.append(ev)
-        return ev
 
     def _why_not(self, move):
         if not isinstance(move, mv.Move):
@@ -296,14 +289,10 @@ class GameState(PointsGame):
                 self.last_turn = (self.start + self.players - 1) % self.players
             if self.ended is None and self.current == self.last_turn:
                 self.ended = "pile"
-        if self.ended:
-            self.phase = OVER
-            return
-        self._start_turn(ev)
+        self.turn_ended(ev)
 
     def _start_turn(self, ev):
-        if ev is not None:
-            self.current = (self.current + 1) % self.players
+        self.next_seat(ev)
         self.pending = None
         self.bonus = False
         self.phase = PLACING
@@ -334,22 +323,19 @@ class GameState(PointsGame):
                 out[cell_name(cell)] = entry
             return out
 
-        return {
-            "game": "gemmatch",
-            "players": self.players,
-            "over": self.over,
-            "ended": self.ended,
-            "turns": self.turns,
-            "current": names[self.current],
-            "phase": self.phase,
-            "scores": {n: self.score(p) for p, n in enumerate(names)},
-            "winners": [names[p] for p in self.winners()],
-            "field": field_json(),
-            "hands": {n: [self.token_json(t) for t in self.hands[p]] for p, n in enumerate(names)},
-            "heaps": {n: len(self.heaps[p]) for p, n in enumerate(names)},
-            "pile": len(self.pile),
-            "resolving": None if self.pending is None else self.pending.describe(),
-        }
+        out = self.summary("gemmatch", names)
+        out.update(
+            {
+                "field": field_json(),
+                "hands": {
+                    n: [self.token_json(t) for t in self.hands[p]] for p, n in enumerate(names)
+                },
+                "heaps": {n: len(self.heaps[p]) for p, n in enumerate(names)},
+                "pile": len(self.pile),
+                "resolving": None if self.pending is None else self.pending.describe(),
+            }
+        )
+        return out
 
 
 __all__ = ["Event", "GameState", "IllegalMove", "merged"]

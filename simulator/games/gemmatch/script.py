@@ -12,18 +12,11 @@ from simulator.games.gemmatch import moves as mv
 from simulator.games.gemmatch.referee import GameState, IllegalMove
 from simulator.games.gemmatch.rules import ENDS, PLAYERS, SIDES, TIER_NAMES, parse_cell
 from simulator.play import runner, scripts_out
-from simulator.sessions import script
-from simulator.sessions.script import (
-    ScriptError,
-    number_word,
-    read_statements,
-    seat_word,
-)
+from simulator.sessions.script import ScriptError, Statement, Words, number_word
 
-SUFFIX = ".gm"  # the descriptor's SCRIPT_SUFFIX; bot_play saves games with it
+SUFFIX = ".gm"  # the descriptor's SCRIPT_SUFFIX; the bot game (window) saves games with it
 
 SETUP_KINDS = ("variant", "seed", "deck", "deal", "start")
-SHAPES = ("blob", "line", "ring", "random")
 TILE_STATES = ("undealt", "dealing", "uncertain", "pile", "hand", "field", "taken")
 RESOLVING = tuple(TIER_NAMES.values()) + ("none",)
 MOVES_HELP = "expected a move: place N at Q,R turn T, heap Q,R, hand Q,R basic|improved, pass, skip"
@@ -34,34 +27,25 @@ EXPECTS_HELP = (
 )
 
 
-class Statement(script.Statement):
-    """A Gem Match line; an `expect cell` line also names its `cell`."""
-
-    __slots__ = ("cell",)
-
-    def __init__(
-        self, line, kind, text, value=None, player=None, move=None, what=None, tile=None, cell=None
-    ):
-        script.Statement.__init__(self, line, kind, text, value, player, move, what, tile)
-        self.cell = cell
+ERROR = "expected seed, deck, deal, start, a move (A place 1 at 0,0 turn 0) or expect"
+VARIANT_HELP = "expected `variant hex` (the tiles' game)"
+WORDS = Words(
+    "".join(PLAYERS),
+    "Gem Match",
+    SETUP_KINDS,
+    ENDS,
+    counts=("heap", "hand", "improved"),
+    totals=("field", "pile"),
+    shows=(TILE_STATES, tokens.parse, "its token (T1-T9)", True),
+)
 
 
 def parse_script(text):
-    return read_statements(text, parse_line, SETUP_KINDS, "".join(PLAYERS))
-
-
-def _player(line, word):
-    return seat_word(line, word, "".join(PLAYERS))
-
-
-_number = number_word
+    return WORDS.read(text, _move, _expect, _own, ERROR)
 
 
 def _cell(line, word):
-    cell = parse_cell(word)
-    if cell is None:
-        raise ScriptError(line, f"expected a cell Q,R like 1,-1, not {word!r}")
-    return cell
+    return WORDS.parsed(line, word, parse_cell, "a cell Q,R like 1,-1")
 
 
 def _side(line, word):
@@ -71,50 +55,20 @@ def _side(line, word):
     return SIDES.index(w)
 
 
-def parse_line(line, code):
-    words = code.split()
+def _own(line, code, words):
+    """`variant hex` (`variant printed` is printed_script's language) and `deck ...`."""
     head = words[0].lower()
-    n = len(words)
-    if head == "variant":  # `variant printed` is printed_script's language
-        if n != 2 or words[1].lower() != "hex":
-            raise ScriptError(line, "expected `variant hex` (the tiles' game)")
+    if head == "variant":
+        if len(words) != 2 or words[1].lower() != "hex":
+            raise ScriptError(line, VARIANT_HELP)
         return Statement(line, "variant", code, "hex")
-    if head == "seed":
-        if n != 2:
-            raise ScriptError(line, "expected `seed N`")
-        return Statement(line, "seed", code, _number(line, words[1]))
-    if head == "deck":
-        kinds = []
-        for w in words[1:]:
-            kind = tokens.parse(w)
-            if kind is None:
-                raise ScriptError(line, f"expected a token like T1 (T1-T9), not {w!r}")
-            kinds.append(kind)
-        if sorted(kinds) != tokens.deck():
-            raise ScriptError(
-                line,
-                f"a deck lists the {tokens.DECK_SIZE} tokens of the game (T1-T9, three of "
-                "each), each once",
-            )
-        return Statement(line, "deck", code, kinds)
-    if head == "deal":
-        shape = words[1].lower() if n == 2 else "blob"
-        if n > 2 or shape not in SHAPES:
-            raise ScriptError(line, f"expected `deal` or `deal SHAPE` ({', '.join(SHAPES)})")
-        return Statement(line, "deal", code, shape)
-    if head == "start":
-        if n != 2:
-            raise ScriptError(line, "expected `start A` (or B)")
-        return Statement(line, "start", code, _player(line, words[1]))
-    if head == "expect":
-        return _expect(line, code, words)
-    if len(head) == 1 and head.upper() in PLAYERS and n >= 2:
-        return Statement(
-            line, "move", code, player=_player(line, words[0]), move=_move(line, words[1:])
-        )
-    raise ScriptError(
-        line, "expected seed, deck, deal, start, a move (A place 1 at 0,0 turn 0) or expect"
+    if head != "deck":
+        return None
+    listing = (
+        f"a deck lists the {tokens.DECK_SIZE} tokens of the game (T1-T9, three of each), each once"
     )
+    like = "a token like T1 (T1-T9)"
+    return WORDS.pieces(line, code, words, tokens.parse, tokens.deck(), like, listing)
 
 
 def _move(line, words):
@@ -123,8 +77,8 @@ def _move(line, words):
     if kind == mv.PLACE:
         if n != 6 or words[2].lower() != "at" or words[4].lower() != "turn":
             raise ScriptError(line, "expected `place N at Q,R turn T` (T: 0-5)")
-        slot = _number(line, words[1], "a hand slot (1-5)")
-        rotation = _number(line, words[5], "a turn, 0-5")
+        slot = number_word(line, words[1], "a hand slot (1-5)")
+        rotation = number_word(line, words[5], "a turn, 0-5")
         if rotation > 5:
             raise ScriptError(line, f"expected a turn, 0-5, not {words[5]!r}")
         return mv.place(slot, _cell(line, words[3]), rotation)
@@ -142,19 +96,6 @@ def _move(line, words):
 def _expect(line, code, words):
     n = len(words)
     what = words[1].lower() if n > 1 else ""
-    if what == "tile":
-        if n != 5 or words[3].lower() != "shows":
-            raise ScriptError(line, "expected `expect tile T shows STATE`")
-        tile = _number(line, words[2], "a tile id")
-        shown = words[4].lower()
-        if shown not in TILE_STATES and tokens.parse(shown) is None:
-            raise ScriptError(
-                line, f"a tile shows a state ({', '.join(TILE_STATES)}) or its token (T1-T9)"
-            )
-        return Statement(line, "expect_tile", code, shown, what="tile", tile=tile)
-    counted = counted_expect(line, code, words)
-    if counted is not None:
-        return counted
     if what == "resolving" and n == 3 and words[2].lower() in RESOLVING:
         return Statement(line, "expect", code, words[2].lower(), what=what)
     if what == "cell" and n in (4, 5):
@@ -162,46 +103,24 @@ def _expect(line, code, words):
         if n == 4:
             if words[3].lower() != "empty":
                 raise ScriptError(line, "expected `expect cell Q,R TOKEN SIDE` or `... empty`")
-            return Statement(line, "expect", code, "empty", what=what, cell=cell)
+            return Statement(line, "expect", code, "empty", what=what, at=cell)
         kind = tokens.parse(words[3])
         if kind is None:
             raise ScriptError(line, f"expected a token like T1 (T1-T9), not {words[3]!r}")
         value = f"{tokens.name(kind)} {SIDES[_side(line, words[4])]}"
-        return Statement(line, "expect", code, value, what=what, cell=cell)
+        return Statement(line, "expect", code, value, what=what, at=cell)
     raise ScriptError(line, EXPECTS_HELP)
 
 
-def counted_expect(line, code, words):
-    """An expect both Gem Match variants read alike (the counts, whose turn, the end), or
-    None for the others."""
-    n = len(words)
-    what = words[1].lower() if n > 1 else ""
-    if what in ("score", "heap", "hand", "improved") and n == 4:
-        return Statement(
-            line, "expect", code, _number(line, words[3]), _player(line, words[2]), what=what
-        )
-    if what in ("field", "pile") and n == 3:
-        return Statement(line, "expect", code, _number(line, words[2]), what=what)
-    if what == "turn" and n == 3:
-        return Statement(line, "expect", code, _player(line, words[2]), what=what)
-    if what == "over" and n == 3 and words[2].lower() in ("yes", "no"):
-        return Statement(line, "expect", code, words[2].lower() == "yes", what=what)
-    if what == "ended" and n == 3 and words[2].lower() in ENDS + ("no",):
-        return Statement(line, "expect", code, words[2].lower(), what=what)
-    return None
-
-
 class RulesRunner(runner.RulesRunner):
-    """A Gem Match script on the referee alone (`--rules-only`); physical.py's TilesRunner
-    plays it on the tiles. With --board-png DIR it draws the field after each move."""
+    """A Gem Match script on the referee alone (`--rules-only`); tiles.py's TilesRunner
+    plays it on the tiles."""
 
     NAME, TITLE = "gemmatch", "Gem Match"
     SETUP = (("variant", "hex"), ("seed", 0), ("deck", None), ("deal", "blob"), ("start", 0))
     IllegalMove = IllegalMove
-
-    def deal(self, setup):
-        """Start the game (on the tiles: deal them first); return the GameState or None."""
-        return GameState(seed=setup["seed"], deck=setup["deck"], start=setup["start"])
+    GameState = GameState
+    COUNTED = (("heap", "heaps"), ("hand", "hands"), ("field", "field"), ("pile", "pile"))
 
     def opening(self):
         s = self.state
@@ -216,20 +135,12 @@ class RulesRunner(runner.RulesRunner):
     def read(self, st):
         s = self.state
         what = st.what
-        if what == "heap":
-            return len(s.heaps[st.player])
-        if what == "hand":
-            return len(s.hands[st.player])
         if what == "improved":
             return sum(1 for t in s.hands[st.player] if s.sides[t])
-        if what == "field":
-            return len(s.field)
-        if what == "pile":
-            return len(s.pile)
         if what == "resolving":
             return "none" if s.pending is None else TIER_NAMES[s.pending.tier]
         if what == "cell":
-            t = s.token_at(st.cell)
+            t = s.token_at(st.at)
             return "empty" if t is None else f"{tokens.name(s.kinds[t])} {SIDES[s.sides[t]]}"
         raise ValueError(f"no expect reads {what!r}")
 

@@ -7,7 +7,7 @@
   (`lost_points`) and what a deal allowed at best (`deal_ceiling`);
 - session scripts: the `.lg` language (`script`), played on the referee alone (`runner`) or on
   18 simulated tiles (`physical`), and games written back as scripts (`game_scripts`);
-- the simulator's bot game, `blinks sim --bot` (`bot_play`, `bot_panel`, `table_moves`).
+- the simulator's bot game, `blinks sim --bot` (`window`, `table_moves`).
 
     from simulator.games.lostgems import GameState, Move, play_game, run_games, score_stats
     g = GameState(seed=3)                  # or GameState(deck=[...], start=1)
@@ -134,7 +134,7 @@ def bot_names():
 
 def sim_bot_problem(args):
     """What is wrong with `blinks sim --bot NAME` and its other options, or None."""
-    from simulator.games.lostgems.bot_play import BOT_TILES, check_bot_name
+    from simulator.games.lostgems.window import BOT_TILES, check_bot_name
 
     if args.tiles not in (None, BOT_TILES):
         return f"--bot plays full Lost Gems on {BOT_TILES} tiles, not --tiles {args.tiles}"
@@ -143,7 +143,7 @@ def sim_bot_problem(args):
 
 def attach_sim_bot(app, name, seed, scripts=None):
     """`blinks sim --bot NAME`: the person plays A against the bot playing B on the app's
-    tiles (bot_play). Raises OSError if the `scripts` folder cannot be made."""
-    from simulator.games.lostgems.bot_play import BotGame
+    tiles (window). Raises OSError if the `scripts` folder cannot be made."""
+    from simulator.games.lostgems.window import BotGame
 
     BotGame(app, name, seed, scripts).attach()

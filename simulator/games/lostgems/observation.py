@@ -44,13 +44,8 @@ class Observation(views.Observation):
         """Hint knowledge of `player`'s hand: a (colour mask, value mask) per slot."""
         return list(self._state.knowledge[player])
 
-    @property
-    def gems(self):
-        return list(self._state.gems)
-
-    @property
-    def discards(self):
-        return list(self._state.discards)
+    gems = views.copied("gems")
+    discards = views.copied("discards")
 
     hints = views.shared("hints")
     errors = views.shared("errors")

@@ -22,6 +22,7 @@ from simulator.games.lostgems.playtest import final_score
 from simulator.games.lostgems.referee import PLAYERS, GameState
 from simulator.games.lostgems.runner import RulesRunner, SessionResult
 from simulator.games.lostgems.shards import DECK_SIZE, full_deck, parse_shard, shard_name
+from simulator.play.physical import Mismatch
 from simulator.sessions.runner import EXIT_EXPECT_FAILED
 from simulator.sessions.script import ScriptError
 from simulator.world import World, shapes
@@ -35,10 +36,6 @@ DISCARD_HOLD_MS = 2100
 HAND_CELLS = ((30, -20), (30, 20))  # where each player's hand starts; shards 3 cells apart
 BOARD_CELL = (-40, 0)  # the gem board grows east from here
 DISCARD_CELL = (0, 40)  # discarded shards lie 2 cells apart from here
-
-
-class Mismatch(Exception):
-    """The tiles do not show what the referee expects."""
 
 
 class Table:

@@ -13,7 +13,6 @@ a time limit). Short waits inside a gesture (click timing) run at once with exac
 clicks work at any speed; longer waits are spread over frames.
 """
 
-from simulator.app import steps
 from simulator.app.layout import DIRECTIONS, hex_distance
 from simulator.app.steps import Gestures
 from simulator.games.lostgems import physical
@@ -29,10 +28,6 @@ from simulator.games.lostgems.physical import (
 from simulator.games.lostgems.shards import full_deck, parse_shard
 
 HINT_MS = 500  # a hint moves no tile; the turn still takes a moment
-
-
-class Steps(steps.Steps):
-    failure = Mismatch
 
 
 class AppTable(Gestures, physical.Table):

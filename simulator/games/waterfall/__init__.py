@@ -1,11 +1,13 @@
 """Waterfall on the host, all in this package: rules and geometry (`rules`), moves, the referee
-and observations, bots, session scripts (`script`, `runner`, `physical`), playtests and the
-table the simulator shows. This module describes the game to the platform (simulator.games).
+and observations, bots, playtest figures, session scripts (`script`), its moves on the tiles
+(`tiles`) and a person against bots in the window (`window`). This module describes the game to the platform (simulator.games).
 
     from simulator.games.waterfall.referee import GameState
     from simulator.games.waterfall.bots import play_game
     play_game("greedy", seed=3, players=3).scores
 """
+
+from simulator.games import script_hooks
 
 NAME = "waterfall"
 TITLE = "Waterfall"
@@ -76,21 +78,10 @@ GEM_WORDS = ("R ruby", "G emerald", "B sapphire")
 ACTIONS = ("ADD", "DRAW", "SCORE", "STOP")
 
 
-def parse_script(text):
-    from simulator.games.waterfall.script import parse_script as parse
-
-    return parse(text)
-
-
-def session_runners():
-    """(rules runner class, tiles runner class or None while the world or firmware is missing)."""
-    from simulator.games.waterfall.script import RulesRunner
-
-    try:
-        from simulator.games.waterfall.physical import TilesRunner
-    except ImportError:
-        TilesRunner = None
-    return RulesRunner, TilesRunner
+# `blinks session run`: the script language and its runners, loaded when a script runs
+parse_script, session_runners = script_hooks(
+    "simulator.games.waterfall.script", "simulator.games.waterfall.tiles"
+)
 
 
 RETURNS = (0, 54)  # the play layer's returns: a score pile holds at most the deck's 54 points
@@ -120,8 +111,8 @@ def sim_bot_problem(args):
 
 def attach_sim_bot(app, name, seed, scripts=None, players=None):
     """`blinks sim --game waterfall --bot NAME [--players N]`: the person plays A against the
-    bot in every other seat, on the app's 27 tiles (bot_play). Raises OSError if the `scripts`
+    bot in every other seat, on the app's 27 tiles (window). Raises OSError if the `scripts`
     folder cannot be made."""
-    from simulator.games.waterfall.bot_play import BotGame
+    from simulator.games.waterfall.window import BotGame
 
     BotGame(app, name, seed, scripts, players or DEFAULT_PLAYERS).attach()

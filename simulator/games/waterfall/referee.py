@@ -106,6 +106,9 @@ def setup_order(deck, players):
 class GameState(PointsGame):
     """`rules`: the named rules options in play (rules.RULES; docs/waterfall.md#rules-options)."""
 
+    IllegalMove = IllegalMove
+    Event = Event
+
     def __init__(self, players=2, seed=0, deck=None, start=0, rules=DEFAULT_RULES):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"Waterfall is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
@@ -197,15 +200,8 @@ class GameState(PointsGame):
         return []
 
     # --- changing --------------------------------------------------------------------------
-    def apply(self, move):
-        """Perform `move` for the player to move; return the Event. Raises IllegalMove."""
-        if self.over:
-            raise IllegalMove("the game is over: no more moves")
-        if move not in self.legal_moves():
-            raise IllegalMove(self._why_not(move))
-        p = self.current
-        ev = Event(p, move)
-        self.moves += 1
+    def _apply(self, move, ev):
+        p = ev.player
         hand = self.hands[p]
         if move.kind == mv.PLAY:
             t = hand.pop(move.slot - 1)
@@ -231,8 +227,6 @@ class GameState(PointsGame):
                 self._go_on(ev)
         else:  # done
             self._go_on(ev)
-        self.history.append(ev)
-        return ev
 
     def _why_not(self, move):
         if not isinstance(move, mv.Move):
@@ -339,14 +333,10 @@ class GameState(PointsGame):
             self.ended = "deck"
         elif self.turns >= MAX_TURNS:
             self.ended = "turns"
-        if self.ended:
-            self.phase = OVER
-            return
-        self._start_turn(ev)
+        self.turn_ended(ev)
 
     def _start_turn(self, ev):
-        if ev is not None:
-            self.current = (self.current + 1) % self.players
+        self.next_seat(ev)
         self.steps = 0
         self.visited = set()
         self.scored_now = 0
@@ -368,30 +358,24 @@ class GameState(PointsGame):
         def tiles(ids):
             return [cards.name(self.kinds[t]) for t in ids]
 
-        return {
-            "game": "waterfall",
-            "players": self.players,
-            "over": self.over,
-            "ended": self.ended,
-            "turns": self.turns,
-            "current": names[self.current],
-            "phase": self.phase,
-            "steps": self.steps,
-            "scores": {n: self.score(p) for p, n in enumerate(names)},
-            "winners": [names[p] for p in self.winners()],
-            "waterfall": {
-                place_name(pl): cards.name(self.kinds[t])
-                for pl, t in sorted(self.waterfall.items())
-            },
-            "pawns": {
-                n: None if self.pawns[p] is None else place_name(self.pawns[p])
-                for p, n in enumerate(names)
-            },
-            "hands": {n: tiles(self.hands[p]) for p, n in enumerate(names)},
-            "score_piles": {n: tiles(self.score_piles[p]) for p, n in enumerate(names)},
-            "draw_pile": len(self.pile),
-            "discards": tiles(self.discards),
-        }
+        out = self.summary("waterfall", names, steps=self.steps)
+        out.update(
+            {
+                "waterfall": {
+                    place_name(pl): cards.name(self.kinds[t])
+                    for pl, t in sorted(self.waterfall.items())
+                },
+                "pawns": {
+                    n: None if self.pawns[p] is None else place_name(self.pawns[p])
+                    for p, n in enumerate(names)
+                },
+                "hands": {n: tiles(self.hands[p]) for p, n in enumerate(names)},
+                "score_piles": {n: tiles(self.score_piles[p]) for p, n in enumerate(names)},
+                "draw_pile": len(self.pile),
+                "discards": tiles(self.discards),
+            }
+        )
+        return out
 
 
 __all__ = ["Event", "GameState", "IllegalMove", "above"]

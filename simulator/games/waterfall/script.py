@@ -11,99 +11,49 @@ from games.waterfall import cards
 
 from simulator.games.waterfall import moves as mv
 from simulator.games.waterfall.referee import GameState, IllegalMove
-from simulator.games.waterfall.rules import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    PLAYERS,
-    RULES,
-    parse_place,
-    place_name,
-)
+from simulator.games.waterfall.rules import ENDS, PLAYERS, RULES, parse_place, place_name
 from simulator.play import runner, scripts_out
-from simulator.sessions.script import (
-    ScriptError,
-    Statement,
-    read_statements,
-    seat_word,
-)
+from simulator.sessions.script import ScriptError, Statement, Words, number_word
 
 SETUP_KINDS = ("players", "seed", "deck", "deal", "start", "rules")
-SHAPES = ("blob", "line", "ring", "random")
 TILE_STATES = ("undealt", "dealing", "uncertain", "card", "revealed", "waterfall")
 EXPECTS = ("score", "hand", "pawn", "waterfall", "draw", "over", "ended", "turn")
+ERROR = "expected players, seed, deck, deal, start, rules, a move (A play 1) or expect"
+WORDS = Words(
+    "".join(PLAYERS),
+    "Waterfall",
+    SETUP_KINDS,
+    ENDS,
+    counts=("hand",),
+    totals=("waterfall", "draw"),
+    shows=(TILE_STATES, cards.parse, "a card", False),
+)
 
 
 def parse_script(text):
-    return read_statements(text, parse_line, SETUP_KINDS, "".join(PLAYERS))
+    return WORDS.read(text, _move, _expect, _deck_or_rules, ERROR)
 
 
-def _player(line, word):
-    return seat_word(line, word, "".join(PLAYERS))
-
-
-def _number(line, word, what="a whole number"):
-    if word.isascii() and word.isdigit() and len(word) <= 6:
-        return int(word)
-    raise ScriptError(line, f"expected {what}, not {word!r}")
-
-
-def parse_line(line, code):
-    words = code.split()
+def _deck_or_rules(line, code, words):
     head = words[0].lower()
-    n = len(words)
-    if head == "players":
-        if n != 2:
-            raise ScriptError(line, "expected `players N` (2 to 4)")
-        value = _number(line, words[1], "a number of players, 2 to 4")
-        if not MIN_PLAYERS <= value <= MAX_PLAYERS:
-            raise ScriptError(line, "Waterfall is for 2 to 4 players")
-        return Statement(line, "players", code, value)
-    if head == "seed":
-        if n != 2:
-            raise ScriptError(line, "expected `seed N`")
-        return Statement(line, "seed", code, _number(line, words[1]))
     if head == "deck":
-        kinds = []
-        for w in words[1:]:
-            kind = cards.parse(w)
-            if kind is None:
-                raise ScriptError(line, f"expected a tile like ADD-R1, not {w!r}")
-            kinds.append(kind)
-        if sorted(kinds) != cards.deck():
-            raise ScriptError(
-                line, f"a deck lists the {cards.DECK_SIZE} tiles of the game, each once"
-            )
-        return Statement(line, "deck", code, kinds)
-    if head == "deal":
-        shape = words[1].lower() if n == 2 else "blob"
-        if n > 2 or shape not in SHAPES:
-            raise ScriptError(line, f"expected `deal` or `deal SHAPE` ({', '.join(SHAPES)})")
-        return Statement(line, "deal", code, shape)
-    if head == "start":
-        if n != 2:
-            raise ScriptError(line, "expected `start A` (or B, C, D)")
-        return Statement(line, "start", code, _player(line, words[1]))
+        listing = f"a deck lists the {cards.DECK_SIZE} tiles of the game, each once"
+        return WORDS.pieces(
+            line, code, words, cards.parse, cards.deck(), "a tile like ADD-R1", listing
+        )
     if head == "rules":
         chosen = tuple(sorted({w.lower() for w in words[1:]}))
         if not chosen or any(w not in RULES for w in chosen):
             raise ScriptError(line, f"expected `rules OPTION` ({', '.join(RULES)})")
         return Statement(line, "rules", code, chosen)
-    if head == "expect":
-        return _expect(line, code, words)
-    if len(head) == 1 and head.upper() in PLAYERS and n >= 2:
-        return Statement(
-            line, "move", code, player=_player(line, words[0]), move=_move(line, words[1:])
-        )
-    raise ScriptError(
-        line, "expected players, seed, deck, deal, start, rules, a move (A play 1) or expect"
-    )
+    return None
 
 
 def _move(line, words):
     kind = words[0].lower()
     n = len(words)
     if kind in (mv.PLAY, mv.SCORE) and n == 2:
-        slot = _number(line, words[1], "a hand slot (1, 2, ...)")
+        slot = number_word(line, words[1], "a hand slot (1, 2, ...)")
         return mv.play(slot) if kind == mv.PLAY else mv.score(slot)
     if kind in (mv.FALL, mv.DONE) and n == 1:
         return mv.fall() if kind == mv.FALL else mv.done()
@@ -113,7 +63,7 @@ def _move(line, words):
         place = parse_place(words[3])
         if place is None:
             raise ScriptError(line, f"expected a place ROW.PLACE like 2.1, not {words[3]!r}")
-        return mv.add(_number(line, words[1], "a hand slot (1, 2, ...)"), place)
+        return mv.add(number_word(line, words[1], "a hand slot (1, 2, ...)"), place)
     raise ScriptError(
         line, "expected a move: play N, fall, step left|right, add N at ROW.PLACE, score N, done"
     )
@@ -122,31 +72,11 @@ def _move(line, words):
 def _expect(line, code, words):
     n = len(words)
     what = words[1].lower() if n > 1 else ""
-    if what == "tile":
-        if n < 5 or words[3].lower() != "shows":
-            raise ScriptError(line, "expected `expect tile T shows STATE`")
-        tile = _number(line, words[2], "a tile id")
-        shown = " ".join(words[4:]).lower()
-        if shown not in TILE_STATES and cards.parse(shown) is None:
-            raise ScriptError(line, f"a tile shows a state ({', '.join(TILE_STATES)}) or a card")
-        return Statement(line, "expect_tile", code, shown, what="tile", tile=tile)
-    if what in ("score", "hand") and n == 4:
-        return Statement(
-            line, "expect", code, _number(line, words[3]), _player(line, words[2]), what=what
-        )
     if what == "pawn" and n == 4:
         place = words[3].lower()
         if place != "above" and parse_place(place) is None:
             raise ScriptError(line, "expected `expect pawn P ROW.PLACE` or `expect pawn P above`")
-        return Statement(line, "expect", code, place, _player(line, words[2]), what=what)
-    if what in ("waterfall", "draw") and n == 3:
-        return Statement(line, "expect", code, _number(line, words[2]), what=what)
-    if what == "over" and n == 3 and words[2].lower() in ("yes", "no"):
-        return Statement(line, "expect", code, words[2].lower() == "yes", what=what)
-    if what == "ended" and n == 3 and words[2].lower() in ("twenty", "deck", "turns", "no"):
-        return Statement(line, "expect", code, words[2].lower(), what=what)
-    if what == "turn" and n == 3:
-        return Statement(line, "expect", code, _player(line, words[2]), what=what)
+        return Statement(line, "expect", code, place, WORDS.player(line, words[2]), what=what)
     raise ScriptError(
         line,
         "expected expect score P N, hand P N, pawn P ROW.PLACE|above, waterfall N, draw N, "
@@ -155,7 +85,7 @@ def _expect(line, code, words):
 
 
 class RulesRunner(runner.RulesRunner):
-    """A Waterfall script on the referee alone (`--rules-only`); physical.py's TilesRunner
+    """A Waterfall script on the referee alone (`--rules-only`); tiles.py's TilesRunner
     plays it on the tiles."""
 
     NAME, TITLE = "waterfall", "Waterfall"
@@ -168,37 +98,18 @@ class RulesRunner(runner.RulesRunner):
         ("rules", ()),
     )
     IllegalMove = IllegalMove
-
-    def headline(self, setup):
-        return f"Waterfall, {setup['players']} players, seed {setup['seed']} ({self.mode})"
-
-    def deal(self, setup):
-        """Start the game (on the tiles: deal them first); return the GameState or None."""
-        return GameState(
-            players=setup["players"],
-            seed=setup["seed"],
-            deck=setup["deck"],
-            start=setup["start"],
-            rules=setup["rules"],
-        )
+    GameState = GameState
+    COUNTED = (("hand", "hands"), ("waterfall", "waterfall"), ("draw", "pile"))
 
     def opening(self):
         s = self.state
         self.say("waterfall starts with " + cards.name(s.kinds[s.waterfall[(0, 0)]]))
 
     def read(self, st):
-        s = self.state
-        what = st.what
-        if what == "hand":
-            return len(s.hands[st.player])
-        if what == "pawn":
-            pawn = s.pawns[st.player]
+        if st.what == "pawn":
+            pawn = self.state.pawns[st.player]
             return "above" if pawn is None else place_name(pawn)
-        if what == "waterfall":
-            return len(s.waterfall)
-        if what == "draw":
-            return len(s.pile)
-        raise ValueError(f"no expect reads {what!r}")
+        return runner.RulesRunner.read(self, st)
 
 
 def game_script(state, title, seed=0):

@@ -5,7 +5,7 @@ your own: a `Bot` subclass in a module that can be imported from the current dir
 Python path.
 """
 
-from simulator.games.lostgems.bots.base import Bot, play_game
+from simulator.games.lostgems.bots.base import Bot, bot_seed, play_game
 from simulator.games.lostgems.bots.cautious import CautiousBot
 from simulator.games.lostgems.bots.conventions import ConventionBot
 from simulator.games.lostgems.bots.search import SearchBot
@@ -51,4 +51,4 @@ def _bot_of_your_own(spec):
     return load_class(spec, "bot", Bot, "simulator.games.lostgems.Bot", UnknownBot)
 
 
-__all__ = ["BEST_BOT", "BOTS", "Bot", "UnknownBot", "bot_class", "play_game"]
+__all__ = ["BEST_BOT", "BOTS", "Bot", "UnknownBot", "bot_class", "bot_seed", "play_game"]

@@ -1,36 +1,43 @@
-"""The side panel of a Gem Match bot game: who is to move, scores, hands and heaps, the
-person's buttons and the transcript.
+"""`blinks sim --game gemmatch --bot NAME`: a person plays A against a bot playing B, on the 27
+simulated tiles. Gem Match's parts of the bot game (simulator.app.bot_game keeps the turns,
+pauses, messages, hands-off rule and saved `.gm` scripts) and its side panel.
 
-Buttons are rebuilt on every draw, so what is clickable is exactly what is shown; a greyed
-button is a move the rules do not allow now (or not your turn). Placing takes three choices:
-the hand token (slot), its turn (0-5: the direction its face 0 points, 0 north, clockwise) and
-the cell (the captions on the field's tokens name theirs); a line says what that placement
-would make. Resolving a group: a token to the heap, or to the hand with the side chosen.
+The referee (`referee.GameState`) keeps the rules; the tiles show the game. The bot sees only
+its `Observation`. Everything in Gem Match lies face up but the pile, so the panel shows both
+hands and heaps, the scores and who is to move.
+
+The person moves with the panel's buttons, which offer the referee's legal moves; they are
+rebuilt on every draw, so what is clickable is exactly what is shown, and a greyed one is a
+move the rules do not allow now (or not your turn). Placing takes three choices: the hand
+token (slot), its turn (0-5: the direction its face 0 points, 0 north, clockwise) and the cell
+(the captions on the field's tokens name theirs); a line says what that placement would make.
+Resolving a group: a token to the heap, or to the hand with the side chosen. The move is then
+made on the tiles the way the session runner makes it (see tiles), through the app's table
+operations, so it is visible and recorded. A bot's move comes after a short pause, and after
+every move the tiles are checked against the referee; a disagreement stops the game with the
+reason in the panel (New game deals again).
 """
 
 from games.gemmatch import tokens
 
-from simulator.app import bot_panel
+from simulator.app import bot_game, bot_panel
+from simulator.app.bot_game import BROKEN, NEW_GAME, OVER
+from simulator.app.bot_game import PERSON as TURN
 from simulator.app.bot_panel import BUTTON_FILL, CHOSEN_FILL
 from simulator.app.panels import DIM, TEXT_COLOR, WARN, wrap
+from simulator.games.gemmatch import bots
 from simulator.games.gemmatch import moves as mv
-from simulator.games.gemmatch.rules import BASIC, IMPROVED, SIDES, cell_name
+from simulator.games.gemmatch.referee import GameState
+from simulator.games.gemmatch.rules import BASIC, IMPROVED, PLAYERS, SIDES, cell_name
+from simulator.games.gemmatch.script import SUFFIX, game_script
 from simulator.games.gemmatch.tactics import Outlook
+from simulator.games.gemmatch.tiles import PERSON, AppTable
 
-STATUS = {**bot_panel.STATUS, "setup": "Dealing and setting up..."}
 PHASE_WORDS = {
     "place": "place a token on the field",
     "extra": "place another token, or pass",
     "resolve": "take the group's tokens",
 }
-
-
-def status(game):
-    if game.phase == "person":
-        return "Your turn: " + PHASE_WORDS.get(game.state.phase, game.state.phase)
-    if game.phase == "thinking":
-        return "B is thinking..."
-    return STATUS[game.phase]
 
 
 def _row(surface, game, x, y, label, items, width=42):
@@ -50,7 +57,7 @@ def draw_game_panel(surface, panel, game, x, y):
     state = game.state
     game.buttons = []
     y = t.blit(surface, f"You (A) vs bot {game.bot_name} (B)", (x, y), 20, WARN).bottom
-    y = t.blit(surface, status(game), (x, y + px(2)), 18).bottom + px(4)
+    y = t.blit(surface, bot_panel.status(game, PHASE_WORDS), (x, y + px(2)), 18).bottom + px(4)
     if state is not None:
         for p in range(state.players):
             who = "A (you)" if p == 0 else "B"
@@ -128,3 +135,61 @@ def _preview(surface, game, x, y):
     for line in wrap(text, 40):
         y = game.app.text.blit(surface, line, (x, y), 15, DIM).bottom
     return y + game.app.panel.px(4)
+
+
+class BotGame(bot_game.BotGame):
+    """Gem Match's parts of the bot game: the set-up, the placements, the cell captions, the
+    panel's three choices for a placement (which hand token, turned how, on which cell) and
+    the side a token taken to the hand shows."""
+
+    HELP = (
+        "Your move: the buttons above",
+        "The tiles move themselves; captions",
+        "  name field cells (q,r) and your slots",
+        "Space pause  N step  S speed  D links",
+        "Esc quit",
+    )
+    SUFFIX = SUFFIX
+    DEALING = "Dealing: a bot holds a pile tile for 6 s."
+    DEALT = "Dealt. You are A (bottom): place a token on the field's centre."
+    panel = staticmethod(draw_game_panel)
+    game_script = staticmethod(game_script)
+    BOTS = bots
+
+    def begin(self, seed):
+        self.table = AppTable(self.app, seed)
+        self.slot = 1  # the panel's chosen hand token, turn and side
+        self.turn = 0
+        self.side = IMPROVED
+        self.field_before = set()  # the field's cells before the move (a lone one starts it)
+
+    def set_up(self):
+        deck = self.table.choose_order(self.seed)
+        self.state = GameState(seed=self.seed, deck=deck, start=PERSON)
+        yield from self.table.set_up(self.state)
+
+    def seen_by(self, event, seat):
+        """Everything but the pile lies face up: each seat sees every move as it is."""
+        return event
+
+    def _apply(self, move):
+        self.field_before = set(self.state.field.cells)
+        bot_game.BotGame._apply(self, move)
+
+    def perform(self, event):
+        return self.table.perform(self.state, event, self.field_before)
+
+    def place_words(self, ref):
+        """A field token's cell (q,r)."""
+        for cell, placed in self.state.field.cells.items():
+            if placed.token == ref:
+                return cell_name(cell)
+        return None
+
+    def tell(self, event):
+        who = "You" if event.player == PERSON else PLAYERS[event.player]
+        self.say(f"{who}: {event.describe()}", "you" if event.player == PERSON else "bot")
+
+
+# the bot game's phases and its New game button, as a test or a panel names them
+__all__ = ["BROKEN", "NEW_GAME", "OVER", "TURN", "BotGame"]
