@@ -196,6 +196,25 @@ class RulesRunner:
             self.failed(st.line, message)
 
 
+class RefereeOnly(RulesRunner):
+    """The runner of a game with no tiles (Gembatan, the printed Gem Match): it serves `blinks
+    session run` with or without --rules-only and says which, and refuses the tiles' options.
+    CALLED names the game in that refusal; NO_TILES says why it is on the referee."""
+
+    CALLED = NO_TILES = None
+
+    def __init__(self, statements, seed=None, say=None, failed=None, board_png=None, **options):
+        RulesRunner.__init__(self, statements, seed, say, failed, board_png)
+        if options.get("mpy") or options.get("ir_loss") or options.get("bit_flip"):
+            raise ScriptError(
+                0,
+                f"{self.CALLED} is played on the referee only: --mpy, --ir-loss and "
+                "--ir-bit-flip need tiles",
+            )
+        if not options.get("rules_only", True) or "ir_loss" in options:  # the tiles' runner
+            self.mode = f"on the referee: {self.NO_TILES}"
+
+
 def shown(st, value):
     """An expected or actual value as a script writes it: a seat's letter for `turn`, yes/no."""
     if st.what == "turn":

@@ -126,7 +126,7 @@ def _expect(line, code, words):
     raise ScriptError(line, EXPECTS_HELP)
 
 
-class RulesRunner(runner.RulesRunner):
+class RulesRunner(runner.RefereeOnly):
     """A Gembatan script on the referee. Gembatan is not played on the tiles (docs/gembatan.md,
     "why not on the tiles"), so this runner serves `blinks session run` with or without
     --rules-only, and says so. With --board-png DIR it draws the board after every move."""
@@ -138,17 +138,7 @@ class RulesRunner(runner.RulesRunner):
     COUNTED = (("gems", "hand_gems"), ("tiles", "hand_tiles"), ("tray", "tray"), ("pile", "pile"))
     BOARD_PICTURE = "simulator.games.gembatan.board_png"
     DEAL_WORDS = "the start"
-
-    def __init__(self, statements, seed=None, say=None, failed=None, board_png=None, **options):
-        runner.RulesRunner.__init__(self, statements, seed, say, failed, board_png)
-        if options.get("mpy") or options.get("ir_loss") or options.get("bit_flip"):
-            raise ScriptError(
-                0,
-                "Gembatan is played on the referee only: --mpy, --ir-loss and "
-                "--ir-bit-flip need tiles",
-            )
-        if not options.get("rules_only", True) or "ir_loss" in options:
-            self.mode = "on the referee: Gembatan is not played on the tiles"
+    CALLED, NO_TILES = "Gembatan", "Gembatan is not played on the tiles"
 
     def opening(self):
         s = self.state

@@ -148,7 +148,7 @@ def _token_side(token, side):
     return f"{pr.token_word(token)} {SIDES[side]}"
 
 
-class RulesRunner(runner.RulesRunner):
+class RulesRunner(runner.RefereeOnly):
     """A printed script on the referee. The printed game has no tiles, so this runner serves
     `blinks session run` with or without --rules-only, and says so. With --board-png DIR it
     draws the field after every move (printed_png)."""
@@ -163,17 +163,7 @@ class RulesRunner(runner.RulesRunner):
     )
     IllegalMove = pr.IllegalMove
     BOARD_PICTURE = "simulator.games.gemmatch.printed_png"
-
-    def __init__(self, statements, seed=None, say=None, failed=None, board_png=None, **options):
-        runner.RulesRunner.__init__(self, statements, seed, say, failed, board_png)
-        if options.get("mpy") or options.get("ir_loss") or options.get("bit_flip"):
-            raise ScriptError(
-                0,
-                "the printed Gem Match is played on the referee only: --mpy, --ir-loss and "
-                "--ir-bit-flip need tiles",
-            )
-        if "ir_loss" in options:  # the tiles' runner was asked for
-            self.mode = "on the referee: the printed game has no tiles"
+    CALLED, NO_TILES = "the printed Gem Match", "the printed game has no tiles"
 
     def headline(self, setup):
         size = setup["field"]
