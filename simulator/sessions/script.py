@@ -222,6 +222,20 @@ class Words:
             raise ScriptError(line, listing)
         return self.make(line, words[0].lower(), code, items)
 
+    def placement(self, line, words, cell, like, slots, turns, refuse_turns=True):
+        """(slot, cell, turn) of a placement's words `VERB N at CELL turn T` (`words` from the
+        verb on): a hand slot from 1 to `slots`, CELL read by `cell(line, word)` and written
+        `like` (Q,R or X,Y), a turn from 0 to `turns` (with `refuse_turns` False, a larger
+        turn is left to the referee, whose refusal says why)."""
+        if len(words) != 6 or words[2].lower() != "at" or words[4].lower() != "turn":
+            verb = words[0].lower()
+            raise ScriptError(line, f"expected `{verb} N at {like} turn T` (T: 0-{turns})")
+        slot = number_word(line, words[1], f"a hand slot (1-{slots})")
+        turn = number_word(line, words[5], f"a turn, 0-{turns}")
+        if refuse_turns and turn > turns:
+            raise ScriptError(line, f"expected a turn, 0-{turns}, not {words[5]!r}")
+        return slot, cell(line, words[3]), turn
+
     def move(self, line, code, words, parse_move):
         """The Statement of a move line (`A play 1`: a seat, then the words `parse_move(line,
         words)` reads into a move), or None for a line that starts with no seat."""

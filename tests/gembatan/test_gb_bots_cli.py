@@ -5,6 +5,7 @@ import json
 import pathlib
 
 import pytest
+from script_refusal import refused
 
 from host_tools.cli import main
 from simulator.games.gembatan import bots
@@ -109,10 +110,7 @@ def write(tmp_path, text):
     ],
 )
 def test_a_bad_script_names_its_line_and_exits_2(tmp_path, capsys, text, line, message):
-    path = write(tmp_path, text)
-    assert main(["session", "run", path]) == 2
-    err = capsys.readouterr().err
-    assert f"{path}:{line}: " in err and message in err
+    refused(tmp_path, capsys, text, line, message, ".gb")
 
 
 def test_a_failed_expect_exits_1_and_json_is_the_referees_game(tmp_path, capsys):

@@ -5,6 +5,7 @@ import json
 import pathlib
 
 import pytest
+from script_refusal import refused
 
 from host_tools.cli import main
 from simulator.games.gemmatch import bots
@@ -128,10 +129,7 @@ DECK = "deck T1 T2 T7 T3 T8 T4 T5 T6 T9 T1 T1 T2 T2 T3 T3 T4 T4 T5 T5 T6 T6 T7 T
     ],
 )
 def test_a_bad_script_names_its_line_and_exits_2(tmp_path, capsys, text, line, message):
-    path = write(tmp_path, text)
-    assert main(["session", "run", "--rules-only", path]) == 2
-    err = capsys.readouterr().err
-    assert f"{path}:{line}: " in err and message in err
+    refused(tmp_path, capsys, text, line, message, ".gm", "--rules-only")
 
 
 def test_a_failed_expect_exits_1_and_the_session_goes_on(tmp_path, capsys):

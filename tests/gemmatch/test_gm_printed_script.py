@@ -6,6 +6,7 @@ import json
 import pathlib
 
 import pytest
+from script_refusal import refused
 
 from host_tools.cli import main
 from simulator.games.gemmatch import printed as pr
@@ -99,10 +100,7 @@ def test_a_failed_expect_exits_1_and_names_its_line(tmp_path, capsys):
     ],
 )
 def test_a_malformed_line_names_its_line_and_exits_2(tmp_path, capsys, text, line, message):
-    path = write(tmp_path, text)
-    assert run(path) == 2
-    err = capsys.readouterr().err
-    assert f"{path}:{line}: " in err and message in err
+    refused(tmp_path, capsys, text, line, message, ".gm")
 
 
 @pytest.mark.parametrize(
@@ -125,10 +123,7 @@ def test_a_malformed_line_names_its_line_and_exits_2(tmp_path, capsys, text, lin
 def test_an_illegal_move_exits_2_naming_the_line_and_the_rule(
     tmp_path, capsys, moves, line, message
 ):
-    path = write(tmp_path, HEADER + moves)
-    assert run("--json", path) == 2
-    out, err = capsys.readouterr()
-    assert f"{path}:{line}: " in err and message in err
+    out = refused(tmp_path, capsys, HEADER + moves, line, message, ".gm", "--json")
     assert json.loads(out)["game"] == "gemmatch"  # the game as it stood
 
 

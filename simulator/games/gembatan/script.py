@@ -78,14 +78,7 @@ def _move(line, words):
     kind = words[0].lower()
     n = len(words)
     if kind == mv.TILE:
-        if n != 6 or words[2].lower() != "at" or words[4].lower() != "turn":
-            raise ScriptError(line, "expected `tile N at X,Y turn T` (T: 0-3)")
-        rotation = number_word(line, words[5], "a turn, 0-3")
-        if rotation > 3:
-            raise ScriptError(line, f"expected a turn, 0-3, not {words[5]!r}")
-        return mv.tile(
-            number_word(line, words[1], "a hand slot (1-4)"), _cell(line, words[3]), rotation
-        )
+        return mv.tile(*WORDS.placement(line, words, _cell, "X,Y", 4, 3))
     if kind == mv.GEM:
         if n != 5 or words[2].lower() != "at":
             raise ScriptError(line, "expected `gem N at X,Y SIDE`")

@@ -107,11 +107,8 @@ def _own(line, code, words):
 def _move(line, words):
     kind, n = words[0].lower(), len(words)
     if kind == pr.PLACE:
-        if n != 6 or words[2].lower() != "at" or words[4].lower() != "turn":
-            raise ScriptError(line, "expected `place N at X,Y turn T` (T: 0-3 quarter turns)")
-        slot = number_word(line, words[1], "a hand slot (1-5)")
-        turn = number_word(line, words[5], "a turn, 0-3")
-        return pr.place(slot, turn, _square(line, words[3]))
+        slot, square, turn = WORDS.placement(line, words, _square, "X,Y", 5, 3, False)
+        return pr.place(slot, turn, square)
     if kind == pr.HEAP and n == 2:
         return pr.heap(_token(line, words[1]))
     if kind == "hand" and n == 3:

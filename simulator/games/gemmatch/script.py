@@ -12,7 +12,7 @@ from simulator.games.gemmatch import moves as mv
 from simulator.games.gemmatch.referee import GameState, IllegalMove
 from simulator.games.gemmatch.rules import ENDS, PLAYERS, SIDES, TIER_NAMES, parse_cell
 from simulator.play import runner, scripts_out
-from simulator.sessions.script import ScriptError, Statement, Words, number_word
+from simulator.sessions.script import ScriptError, Statement, Words
 
 SUFFIX = ".gm"  # the descriptor's SCRIPT_SUFFIX; the bot game (window) saves games with it
 
@@ -75,13 +75,7 @@ def _move(line, words):
     kind = words[0].lower()
     n = len(words)
     if kind == mv.PLACE:
-        if n != 6 or words[2].lower() != "at" or words[4].lower() != "turn":
-            raise ScriptError(line, "expected `place N at Q,R turn T` (T: 0-5)")
-        slot = number_word(line, words[1], "a hand slot (1-5)")
-        rotation = number_word(line, words[5], "a turn, 0-5")
-        if rotation > 5:
-            raise ScriptError(line, f"expected a turn, 0-5, not {words[5]!r}")
-        return mv.place(slot, _cell(line, words[3]), rotation)
+        return mv.place(*WORDS.placement(line, words, _cell, "Q,R", 5, 5))
     if kind == mv.HEAP and n == 2:
         return mv.heap(_cell(line, words[1]))
     if kind == mv.HAND and n == 3:
