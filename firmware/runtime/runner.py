@@ -193,7 +193,7 @@ class Runner:
         except (MemoryError, OSError) as exc:
             self._share = None
             self._sharing = False
-            self.log("BLINKS share resume failed: " + repr(exc))
+            self._hal.log("BLINKS share resume failed: " + repr(exc))
 
     def _share_for(self):
         share = self._share
