@@ -355,7 +355,9 @@ export class EmuTile {
     this.nowNs = t;
     this.pio.frozen = true; // a face's light while it sleeps steps no state machine
     this.events.dormant(this, true, t);
-    this.checkWake(t, false); // a level, or an edge latched before, wakes it at once
+    // a level, or an edge latched before, wakes it at once: runCpu checks, once the CPU loop
+    // has stopped (a wake from in here would move the clock under the instruction that wrote
+    // "coma", and the loop would write its own time back over the jump)
   }
 
   /** A pin changed at t: if it is one that wakes the board, the crystal starts again. */
@@ -493,6 +495,7 @@ export class EmuTile {
     }
     for (;;) {
       if (this.dormancy.asleep) {
+        this.checkWake(this.nowNs, false); // what was there when it fell asleep (fallAsleep)
         while (this.dormancy.asleep && this.cpuInputs.nextT < end) {
           this.cpuInputs.runNext(); // the button may wake it
         }
