@@ -10,9 +10,10 @@
 // the wall clock (what a person at a serial port expects), "fast" runs flat out, "driven" runs
 // only up to the time the host last asked for (tests).
 //
-// Protocol: one JSON object a line each way. In: {"cmd": "serial"|"host"|"button"|"power"|"part"|
-// "join"|"run_until"|"mode"|"loss"|"transceiver"|"stats"|"quit", ...}. Out: {"ev": "serial"|"up"|"leds"|"reset"|"at"|
-// "stats"|"ready", ...}; times in ms of emulated time.
+// Protocol: one JSON object a line each way. In: {"cmd": "serial"|"host"|"button"|"power"|
+// "vbus"|"shine"|"part"|"join"|"run_until"|"mode"|"loss"|"transceiver"|"stats"|"quit", ...}.
+// Out: {"ev": "serial"|"up"|"leds"|"reset"|"at"|"stats"|"ready", ...}; times in ms of emulated
+// time.
 
 import fs from 'node:fs';
 import readline from 'node:readline';
@@ -266,6 +267,14 @@ input.on('line', (line) => {
       break;
     case 'power':
       tile.power(msg.on);
+      break;
+    case 'vbus':
+      tile.scheduleVbus(msg.high, Math.max(nowNs, Math.round((msg.at ?? 0) * 1e6)));
+      break;
+    case 'shine':
+      for (const face of msg.faces) {
+        tile.shine(face, msg.pulses, nowNs);
+      }
       break;
     case 'part':
       for (let face = 0; face < 6; face++) {

@@ -217,6 +217,9 @@ export class EmuTile {
     });
     rx.forEach((pin, face) => mcu.gpio[pin].setInputValue(!this.detectors[face].low));
     mcu.gpio[button].setInputValue(!this.buttonDown);
+    if (this.pins.vbus !== undefined) {
+      mcu.gpio[this.pins.vbus].setInputValue(this.vbusHigh === true); // on battery: low
+    }
     this.leds = new Ws2812Decoder(pixels, (rgb) => this.events.leds(this, rgb, mcu.clock.nanos));
     mcu.gpio[pixel].addListener((state) => this.leds.level(state === HIGH, mcu.clock.nanos));
     mcu.core.PC = 0x10000000; // boot2 at the start of flash, as the rp2040js demo boots
@@ -437,6 +440,30 @@ export class EmuTile {
         this.checkWake(t, false);
       }
     });
+  }
+
+  /** USB power plugged in (high) or out at t: the VBUS sense pin follows (a wake source). */
+  scheduleVbus(high, t) {
+    this.vbusHigh = high;
+    this.cpuInputs.add(t, () => {
+      if (!this.off) {
+        this.mcu.gpio[this.pins.vbus].setInputValue(high);
+        this.checkWake(t, false);
+      }
+    });
+  }
+
+  /** Light from no tile (host_tools/emu/ambient.py) on a face's detector: `pulses` [[on_ms,
+   * off_ms], ...], none before `fromNs`. Each change is an input of the face's (so the
+   * fabric's lookahead sees it as one); the detector answers it as any light. */
+  shine(face, pulses, fromNs) {
+    const detector = this.detectors[face];
+    for (const [onMs, offMs] of pulses) {
+      const on = Math.max(fromNs, Math.round(onMs * 1e6));
+      const off = Math.max(on + 1, Math.round(offMs * 1e6));
+      this.scheduleRx(face, on, () => detector.light(true, on));
+      this.scheduleRx(face, off, () => detector.light(false, off));
+    }
   }
 
   /** Whether the fabric could interrupt this CPU (an interrupt it raises is enabled). */
