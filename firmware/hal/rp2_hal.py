@@ -12,7 +12,8 @@
 - Log: lines are queued and written in the idle time between passes, never waiting for a host
   that does not read (hal/serial_log.py).
 - Deep sleep (hal/dormant.py): once the cluster has fallen asleep, a tile on battery switches
-  its pixel rail off and stops every clock until its button or any face sees a falling edge.
+  its pixel rail off and stops every clock until its button or any face sees a falling edge,
+  or USB is plugged in (GP24 rises).
   On USB power it stays in warm sleep, so its serial port stays up (DORMANT stops USB).
 
 A steady pass allocates nothing here: frames are read into each face's own buffer and handed to
@@ -69,6 +70,7 @@ class Rp2Hal(IrFaces):
     pass_ms = 20  # a loop pass every 20 ms, as the simulator's tiles run
     share_pass_ms = 4  # while sharing: the RX rings (44 ms of traffic each) read far sooner
     sleep_pass_ms = 100  # asleep: a slower loop (the DMA keeps every frame meanwhile)
+    listen_pass_ms = 2  # woken from deep sleep, listening: a knock is taken within 2 ms
 
     def __init__(self):
         links = make_links(board, RING_BITS, RX_COUNT)
@@ -182,18 +184,26 @@ class Rp2Hal(IrFaces):
         """On battery (no USB power) and on an RP2040 (hal/dormant.py)."""
         return not self._vbus.value() and dormant.supported()
 
-    def deep_sleep(self) -> None:
-        """Pixels off, then DORMANT until the button or a face sees a falling edge. What woke
-        the tile is the runtime's to see: a button edge (the pin IRQ records it), or the
-        neighbour's next frames (the one whose light woke it may be lost: the link resends)."""
+    def deep_sleep(self) -> str:
+        """Pixels off, then DORMANT until the button or a face sees a falling edge, or USB is
+        plugged in. Returns what woke it: "usb", "light" (a face: the runtime listens for a
+        neighbour's knock, the frame whose light woke it being lost) or "button" (the pin IRQ
+        has recorded the edge for the runtime)."""
         self._pixel_pin.value(0)  # nothing drives the first pixel's input while its rail is off
         self._pixel_power.value(0)
         self.serial_log.flush(100)
-        dormant.sleep_until_edge(self._wake_pins)
+        woke = dormant.sleep_until_edge(self._wake_pins, (board.VBUS_SENSE_PIN,))
         self.deep_sleeps += 1
+        if board.VBUS_SENSE_PIN in woke:
+            source = "usb"
+        elif woke and board.BUTTON_PIN not in woke:
+            source = "light"
+        else:
+            source = "button"
         self._pixel_power.value(1)
         for face in range(FACE_COUNT):
             self._shown[face] = -1  # the pixels lost their colours with their rail: send all
+        return source
 
     def entropy(self) -> int:
         return int.from_bytes(os.urandom(4), "little")

@@ -133,3 +133,44 @@ def node_check(script, *args, timeout=300):
     )
     assert proc.stdout, proc.stderr
     return proc.returncode, json.loads(proc.stdout.splitlines()[-1])
+
+
+def sleepy_image(work, sleep_ms):
+    """A build of the firmware whose tiles fall asleep after `sleep_ms` without a press (the
+    runner's SLEEP_MS patched in a copy under `work`; nothing else changes), so a test or the
+    bench reaches DORMANT in seconds."""
+    import shutil
+
+    from simulator.mpy.build import build
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    firmware = os.path.join(work, "firmware")
+    shutil.copytree(
+        os.path.join(root, "firmware"),
+        firmware,
+        ignore=shutil.ignore_patterns("__pycache__", "waterfall"),
+    )
+    runner_py = os.path.join(firmware, "runtime", "runner.py")
+    with open(runner_py) as f:
+        source = f.read()
+    if "SLEEP_MS = 10 * 60 * 1000" not in source:
+        raise AssertionError("runtime/runner.py no longer sets SLEEP_MS = 10 * 60 * 1000")
+    with open(runner_py, "w") as f:
+        f.write(source.replace("SLEEP_MS = 10 * 60 * 1000", f"SLEEP_MS = {sleep_ms}"))
+    return build(firmware_dir=firmware)
+
+
+def until_dormant(tiles, i, limit_ms=30000):
+    """Advance a driven cluster until tile i is DORMANT."""
+    waited = 0
+    while not (tiles.dormancy[i] and tiles.dormancy[i][-1][1] == "asleep"):
+        if waited >= limit_ms:
+            raise AssertionError(f"tile {i} not DORMANT in {limit_ms} ms: {tiles.log_lines(i)[-5:]}")
+        tiles.advance(250)
+        waited += 250
+
+
+def awake_spans(tiles, i, since):
+    """(woke, DORMANT again) of each of tile i's wakes from `since` on, in emulated ms."""
+    events = [(t, what) for t, what in tiles.dormancy[i] if t >= since]
+    return [(t, events[k + 1][0]) for k, (t, what) in enumerate(events[:-1]) if what == "awake"]
