@@ -186,6 +186,7 @@ def run(hal, tile, recovery):
     listening_ms = getattr(hal, "listen_pass_ms", sharing_ms)
     idle = getattr(hal, "idle", sleep_ms)  # the rp2 HAL writes its log lines meanwhile
     deep_sleep = getattr(hal, "deep_sleep", None)
+    waking = False  # back from deep sleep, and not yet up for good (hal.woke_for_good)
     if recovery is not None:
         recovery.start(hal.millis())
     due = heap_due = hal.millis()
@@ -203,6 +204,10 @@ def run(hal, tile, recovery):
                 source = deep_sleep()
                 due = now = hal.millis()
                 tile.woke_from_deep_sleep(now, source)
+                waking = True
+            elif waking and not (tile.asleep and hal.can_deep_sleep()):
+                waking = False  # its game woke, or USB power keeps it up
+                hal.woke_for_good(now)
             if tile.asleep and not tile.listening:
                 due += asleep_ms
             elif tile.listening:  # woken from deep sleep

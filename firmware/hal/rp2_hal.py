@@ -43,6 +43,7 @@ from hal.ir_links import make_links
 from hal.ir_send import send_values
 from hal.ir_values import take_values
 from hal.serial_log import SerialLog
+from hal.sleep_log import SleepLog
 from hal.storage import STATE_FILE, read_file, write_atomic
 
 FACE_COUNT = 6
@@ -102,6 +103,7 @@ class Rp2Hal(IrFaces):
         self._vbus = machine.Pin(board.VBUS_SENSE_PIN, machine.Pin.IN)
         self._wake_pins = (board.BUTTON_PIN,) + tuple(board.IR_RX_PINS)
         self.deep_sleeps = 0
+        self.sleep_log = SleepLog()  # each wake from DORMANT, for `blinks diag --sleep-log`
         self._store = None
 
     def receive_values(self, pairs) -> int:
@@ -192,6 +194,7 @@ class Rp2Hal(IrFaces):
         self._pixel_pin.value(0)  # nothing drives the first pixel's input while its rail is off
         self._pixel_power.value(0)
         self.serial_log.flush(100)
+        self.sleep_log.slept(self.millis())
         woke = dormant.sleep_until_edge(self._wake_pins, (board.VBUS_SENSE_PIN,))
         self.deep_sleeps += 1
         if board.VBUS_SENSE_PIN in woke:
@@ -203,7 +206,13 @@ class Rp2Hal(IrFaces):
         self._pixel_power.value(1)
         for face in range(FACE_COUNT):
             self._shown[face] = -1  # the pixels lost their colours with their rail: send all
+        self.sleep_log.woke(source, self.millis())
         return source
+
+    def woke_for_good(self, now: int) -> None:
+        """After a deep sleep, the tile is up: its game woke, or USB power keeps it out of
+        DORMANT. The sleep log's records go to flash now (hal/sleep_log.py)."""
+        self.sleep_log.up(now)
 
     def entropy(self) -> int:
         return int.from_bytes(os.urandom(4), "little")
