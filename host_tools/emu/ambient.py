@@ -12,8 +12,11 @@ detector.mjs), as a SIR receiver answers any fast edge.
   Each burst is a 38 kHz carrier: light for a third of each 26.3 us cycle (SB-Projects gives
   1/3 or 1/4 as the usual duty).
 - A lamp's flicker: a lamp on the mains brightens and dims twice a cycle (its light follows
-  the power, which peaks twice a period), so on 50 Hz mains a light edge every 10 ms; taken as
-  light for half of each 10 ms.
+  the power, which peaks twice a period), so on 50 Hz mains every 10 ms. A SIR receiver is
+  AC-coupled: the slow swell of the light it rejects, but a fluorescent tube on a magnetic
+  ballast strikes again each half period, a sharp rise of light. So the lamp here is that rise
+  alone, a LAMP_FLASH_MS flash every half period: a pulse on every face it reaches, 100 a
+  second, which is the worst a lamp gives (an incandescent bulb's smooth swell gives none).
 """
 
 CARRIER_HZ = 38000
@@ -24,6 +27,7 @@ NEC_SPACE_MS = 4.5
 NEC_REPEAT_SPACE_MS = 2.25
 NEC_REPEAT_MS = 108.0
 MAINS_HZ = 50
+LAMP_FLASH_MS = 0.02  # the restrike's rise, as light that lasts 20 us
 
 
 def burst(start_ms, length_ms):
@@ -55,7 +59,7 @@ def nec_repeat(start_ms):
 
 
 def lamp(start_ms, length_ms, mains_hz=MAINS_HZ):
-    """A lamp's flicker for `length_ms`: light for half of each half mains period."""
+    """A lamp's flicker for `length_ms`: a flash at the start of each half mains period."""
     period = 500 / mains_hz
     count = int(length_ms * mains_hz * 2 // 1000)  # not length/period: 1000/8.33... is 119.99
-    return [(start_ms + k * period, start_ms + (k + 0.5) * period) for k in range(count)]
+    return [(start_ms + k * period, start_ms + k * period + LAMP_FLASH_MS) for k in range(count)]

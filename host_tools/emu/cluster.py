@@ -316,10 +316,16 @@ class EmuCluster:
         pin goes high or low (the emulated USB host is not changed)."""
         self._send(cmd="vbus", tile=tile, high=on, at=self.now_ms if at_ms is None else at_ms)
 
-    def shine(self, tile, faces, pulses):
+    def shine(self, tile, faces, pulses, every_ms=None, until_ms=None):
         """Light that is no tile's on `faces` of `tile` (host_tools/emu/ambient.py's shapes):
-        `pulses` [(on_ms, off_ms), ...] in emulated ms, none before now."""
-        self._send(cmd="shine", tile=tile, faces=list(faces), pulses=[list(p) for p in pulses])
+        `pulses` [(on_ms, off_ms), ...] in emulated ms, none before now; with `every_ms`, again
+        that much later each time, none from `until_ms` on (a lamp left on, a key held)."""
+        repeat = {} if every_ms is None else {"every": every_ms}
+        if until_ms is not None:
+            repeat["until"] = until_ms
+        self._send(
+            cmd="shine", tile=tile, faces=list(faces), pulses=[list(p) for p in pulses], **repeat
+        )
 
     def lift(self, tile):
         """Take `tile` away from all its neighbours: it lies alone, on a spot of its own far from

@@ -40,5 +40,6 @@ def test_a_held_key_repeats_a_leader_a_short_space_and_one_burst():
 def test_a_lamp_on_50_hz_mains_brightens_100_times_a_second():
     spans = ambient.lamp(0.0, 1000)
     assert len(spans) == 100
-    assert all(abs(off - on - 5.0) < 1e-9 for on, off in spans)
+    assert [round(on, 6) for on, _ in spans[:3]] == [0.0, 10.0, 20.0]
+    assert all(abs(off - on - ambient.LAMP_FLASH_MS) < 1e-9 for on, off in spans)
     assert len(ambient.lamp(0.0, 1000, mains_hz=60)) == 120

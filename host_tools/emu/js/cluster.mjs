@@ -244,6 +244,7 @@ function stats() {
     boots: tiles.map((x) => x.boots),
     busy_ms: tiles.map((x) => x.busyNs / 1e6),
     late_light: tiles.map((x) => x.late),
+    shone: tiles.map((x) => x.shone), // edges of room light put on its detectors
     usb_nak: tiles.map((x) => x.host.nakked),
     late_irqs: tiles.map((x) => x.lateIrqs),
     late_irq_us: Math.max(...tiles.map((x) => x.lateIrqNs)) / 1e3,
@@ -273,7 +274,7 @@ input.on('line', (line) => {
       break;
     case 'shine':
       for (const face of msg.faces) {
-        tile.shine(face, msg.pulses, nowNs);
+        tile.shine(face, msg.pulses, nowNs, (msg.every ?? 0) * 1e6, (msg.until ?? Infinity) * 1e6);
       }
       break;
     case 'part':

@@ -133,6 +133,7 @@ export class EmuTile {
     this.late = 0; // light that reached a detector in this board's past (must stay 0)
     this.lateIrqs = 0; // interrupts the fabric raised in this CPU's past
     this.lateIrqNs = 0; // the most any of them was late by
+    this.shone = 0; // rising edges of light from no tile (shine)
     this.build();
   }
 
@@ -454,16 +455,30 @@ export class EmuTile {
   }
 
   /** Light from no tile (host_tools/emu/ambient.py) on a face's detector: `pulses` [[on_ms,
-   * off_ms], ...], none before `fromNs`. Each change is an input of the face's (so the
-   * fabric's lookahead sees it as one); the detector answers it as any light. */
-  shine(face, pulses, fromNs) {
+   * off_ms], ...], none before `fromNs`; again every `everyNs` (0: once) until `untilNs`. Each
+   * change is an input of the face's (so the fabric's lookahead sees it as one); the detector
+   * answers it as any light. A repeat is scheduled when the one before begins: a period ahead. */
+  shine(face, pulses, fromNs, everyNs = 0, untilNs = Infinity) {
     const detector = this.detectors[face];
-    for (const [onMs, offMs] of pulses) {
-      const on = Math.max(fromNs, Math.round(onMs * 1e6));
-      const off = Math.max(on + 1, Math.round(offMs * 1e6));
-      this.scheduleRx(face, on, () => detector.light(true, on));
-      this.scheduleRx(face, off, () => detector.light(false, off));
-    }
+    const schedule = (shiftNs) => {
+      pulses.forEach(([onMs, offMs], k) => {
+        const on = Math.max(fromNs, Math.round(onMs * 1e6) + shiftNs);
+        if (on >= untilNs) {
+          return;
+        }
+        const off = Math.max(on + 1, Math.round(offMs * 1e6) + shiftNs);
+        const again = k === 0 && everyNs > 0;
+        this.scheduleRx(face, on, () => {
+          detector.light(true, on);
+          this.shone++;
+          if (again) {
+            schedule(shiftNs + everyNs);
+          }
+        });
+        this.scheduleRx(face, off, () => detector.light(false, off));
+      });
+    };
+    schedule(0);
   }
 
   /** Whether the fabric could interrupt this CPU (an interrupt it raises is enabled). */
