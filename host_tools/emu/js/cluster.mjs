@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import { Detector } from './detector.mjs';
 import { Fabric } from './fabric.mjs';
+import { shine } from './room_light.mjs';
 import { EmuTile, FLASH_BYTES, flashFromUf2 } from './tile.mjs';
 import { Wire } from './wire.mjs';
 
@@ -274,7 +275,7 @@ input.on('line', (line) => {
       break;
     case 'shine':
       for (const face of msg.faces) {
-        tile.shine(face, msg.pulses, nowNs, (msg.every ?? 0) * 1e6, (msg.until ?? Infinity) * 1e6);
+        shine(tile, face, msg.pulses, nowNs, (msg.every ?? 0) * 1e6, (msg.until ?? Infinity) * 1e6);
       }
       break;
     case 'part':

@@ -32,6 +32,7 @@ import { XorShift32, seedFor } from './random.mjs';
 import { flashBreakpoint, patchBootrom } from './rom_flash.mjs';
 import { fastThumb } from './thumb_fast.mjs';
 import { forgetBlocks, runBlocks, wireBlocks } from './thumb_blocks.mjs';
+import { answerUniqueId } from './unique_id.mjs';
 import { UsbHost } from './usb_host.mjs';
 import { Ws2812Decoder } from './ws2812.mjs';
 
@@ -40,8 +41,6 @@ const NS_PER_CYCLE = 8; // 125 MHz
 const HIGH = 1; // GPIOPinState.High
 const UARTDR = 0x000;
 const UART_TX_INTR = 1 << 5;
-const SSI_DR0 = 0x60;
-const FLASH_READ_UNIQUE_ID = 0x4b;
 const ROSC_STATUS = 0x18;
 const ROSC_RANDOMBIT = 0x1c;
 const DETECTOR_STREAM = 2; // seedFor's stream for the detectors (wire.mjs's loss uses another)
@@ -183,7 +182,7 @@ export class EmuTile {
     }
     this.dormancy = new Dormancy(mcu, (t) => this.fallAsleep(t));
     this.resumeNs = 0; // when the board last woke from DORMANT, its crystal stable again
-    this.hookUniqueId(mcu);
+    answerUniqueId(mcu, this.serial);
     mcu.peripherals[0x40060] = new RingOscillator(mcu, this.seed ^ (this.boots * 0x9e3779b9));
     this.host.attach(mcu, () => this.events.up(this));
     immediateDma(mcu);
@@ -224,35 +223,6 @@ export class EmuTile {
     this.leds = new Ws2812Decoder(pixels, (rgb) => this.events.leds(this, rgb, mcu.clock.nanos));
     mcu.gpio[pixel].addListener((state) => this.leds.level(state === HIGH, mcu.clock.nanos));
     mcu.core.PC = 0x10000000; // boot2 at the start of flash, as the rp2040js demo boots
-  }
-
-  hookUniqueId(mcu) {
-    // The flash's Read Unique ID command (0x4B, 4 dummy bytes, 8 ID bytes), which the SDK
-    // sends through the SSI at boot: answer with this tile's serial number.
-    const ssi = mcu.peripherals[0x18000];
-    const read = ssi.readUint32.bind(ssi);
-    const write = ssi.writeUint32.bind(ssi);
-    let sent = -1;
-    const answers = [];
-    ssi.writeUint32 = (offset, value) => {
-      if (offset === SSI_DR0) {
-        if (sent < 0 && value === FLASH_READ_UNIQUE_ID) {
-          sent = 0;
-        }
-        if (sent >= 0) {
-          answers.push(sent >= 5 ? this.serial[sent - 5] : 0);
-          sent = sent === 12 ? -1 : sent + 1;
-          return;
-        }
-      }
-      write(offset, value);
-    };
-    ssi.readUint32 = (offset) => {
-      if (offset === SSI_DR0 && answers.length) {
-        return answers.shift();
-      }
-      return read(offset);
-    };
   }
 
   /** Count interrupts the fabric raises for a CPU already past that moment: the CPU takes
@@ -452,33 +422,6 @@ export class EmuTile {
         this.checkWake(t, false);
       }
     });
-  }
-
-  /** Light from no tile (host_tools/emu/ambient.py) on a face's detector: `pulses` [[on_ms,
-   * off_ms], ...], none before `fromNs`; again every `everyNs` (0: once) until `untilNs`. Each
-   * change is an input of the face's (so the fabric's lookahead sees it as one); the detector
-   * answers it as any light. A repeat is scheduled when the one before begins: a period ahead. */
-  shine(face, pulses, fromNs, everyNs = 0, untilNs = Infinity) {
-    const detector = this.detectors[face];
-    const schedule = (shiftNs) => {
-      pulses.forEach(([onMs, offMs], k) => {
-        const on = Math.max(fromNs, Math.round(onMs * 1e6) + shiftNs);
-        if (on >= untilNs) {
-          return;
-        }
-        const off = Math.max(on + 1, Math.round(offMs * 1e6) + shiftNs);
-        const again = k === 0 && everyNs > 0;
-        this.scheduleRx(face, on, () => {
-          detector.light(true, on);
-          this.shone++;
-          if (again) {
-            schedule(shiftNs + everyNs);
-          }
-        });
-        this.scheduleRx(face, off, () => detector.light(false, off));
-      });
-    };
-    schedule(0);
   }
 
   /** Whether the fabric could interrupt this CPU (an interrupt it raises is enabled). */
