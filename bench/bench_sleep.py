@@ -67,7 +67,7 @@ def measure(image, work, presses):
         longest, per_press = 0.0, []
         for _ in range(presses):
             start = tiles.now_ms + 100
-            spans, end = ambient.nec_frame(start)
+            spans, _ = ambient.nec_frame(start)
             tiles.shine(0, range(6), spans)
             tiles.advance(start + PRESS_EVERY_MS - tiles.now_ms)
             woken = awake_spans(tiles, 0, start)

@@ -165,7 +165,9 @@ def until_dormant(tiles, i, limit_ms=30000):
     waited = 0
     while not (tiles.dormancy[i] and tiles.dormancy[i][-1][1] == "asleep"):
         if waited >= limit_ms:
-            raise AssertionError(f"tile {i} not DORMANT in {limit_ms} ms: {tiles.log_lines(i)[-5:]}")
+            raise AssertionError(
+                f"tile {i} not DORMANT in {limit_ms} ms: {tiles.log_lines(i)[-5:]}"
+            )
         tiles.advance(250)
         waited += 250
 

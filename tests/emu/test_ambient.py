@@ -1,5 +1,7 @@
 """The room's light shapes (host_tools/emu/ambient.py) against the figures of their sources."""
 
+from itertools import pairwise
+
 from host_tools.emu import ambient
 
 
@@ -22,12 +24,12 @@ def test_an_nec_press_is_a_leader_32_bits_and_a_stop_burst_of_38_khz_carrier():
     assert leader[0] == 100.0 and 8.9 < leader[1] - leader[0] <= 9.0
     assert abs(groups[1][0] - 113.5) < 1e-9  # 9 ms leader, 4.5 ms space
     starts = [g[0] for g in groups[1:]]
-    bits = [round((b - a) / ambient.NEC_UNIT_MS) == 4 for a, b in zip(starts, starts[1:])]
+    bits = [round((b - a) / ambient.NEC_UNIT_MS) == 4 for a, b in pairwise(starts)]
     data = sum(1 << i for i, one in enumerate(bits) if one)
     assert data == 0x00 | 0xFF << 8 | 0x45 << 16 | 0xBA << 24  # address, ~address, cmd, ~cmd
     # 16 ones whatever the code (a byte and its inverse): 9 + 4.5 + 16 x 1.125 + 16 x 2.25 = 67.5
     assert abs(end - 100.0 - (67.5 + 0.5625)) < 1e-9  # and the closing burst
-    period = [b[0] - a[0] for a, b in zip(spans, spans[1:]) if b[0] - a[0] < 0.1]
+    period = [b[0] - a[0] for a, b in pairwise(spans) if b[0] - a[0] < 0.1]
     assert all(abs(p - 1000 / 38000) < 1e-9 for p in period)
     assert all(abs((off - on) - 1000 / 38000 / 3) < 1e-9 for on, off in spans)
 

@@ -87,6 +87,7 @@ def test_the_sleep_log_a_tile_kept_on_battery_is_read_back_over_usb(cluster, sle
     out = subprocess.run(
         [sys.executable, "-m", "host_tools.cli", "diag", "--sleep-log", "--json"]
         + ["--port", tiles.ports[0]],
+        check=False,
         capture_output=True,
         text=True,
         timeout=600,
