@@ -70,14 +70,20 @@ def deal_three_in_a_line(cluster, state_dir, image, line):
     tiles = cluster(3, state=state_dir, shape="line", mode="driven")
     for i in range(3):
         assert booted_build(tiles, i) == image.build
-    tiles.press(1, 6300)  # the middle tile held for the deal
+    return tiles, hold_middle_to_deal(tiles, line)
+
+
+def hold_middle_to_deal(tiles, line):
+    """Hold the middle tile of a booted line of three for the deal; what each was dealt
+    (`dealt_items`), once all three say. The held tile's log says it dealt them, once."""
+    tiles.press(1, 6300)
     waited = 0
     while None in dealt_items(tiles, line):
         assert waited < 20000, [tiles.log_lines(i)[-4:] for i in range(3)]
         tiles.advance(250)
         waited += 250
     assert sum("dealt size=3" in text for text in tiles.log_lines(1)) == 1  # the held tile
-    return tiles, dealt_items(tiles, line)
+    return dealt_items(tiles, line)
 
 
 def restored_after_power_cut(tiles, i, words):

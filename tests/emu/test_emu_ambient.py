@@ -8,16 +8,16 @@ pulse every 10 ms, and a press's 38 kHz bursts garble the frames they fall on. T
   Lost Gems deal wants six tiles, which the emulator runs at half the speed);
 - `blinks share` brings a build to a line of three, as in a dark room.
 
-And in the dark, with transceivers that lose single pulses inside frames and light that leaks
-between a tile's own faces (host_tools/emu/transceiver.py's `pulse_loss`, `crosstalk`), the
-same deal.
+And in the dark, with leaky transceivers that lose single pulses inside frames and let light
+through between a tile's own faces (host_tools/emu/transceiver.py's `pulse_loss`,
+`crosstalk`), the same deal.
 """
 
 import re
 from dataclasses import replace
 
 import pytest
-from emu_helpers import booted_build, dealt_items, flashed_image
+from emu_helpers import booted_build, flashed_image, hold_middle_to_deal
 from test_emu_share import builds_in_ports, line_of_three, share, share_log
 
 from host_tools.emu import ambient
@@ -26,6 +26,9 @@ from simulator.mpy.build import build
 
 ROOM_MS = 60 * 60 * 1000  # the light stays on longer than any test here runs
 PRESS_EVERY_MS = 5000
+# a pulse in a hundred lost, and each pulse reaching each of its tile's other faces one time in
+# fifty (transceiver.py: levels to try, no datasheet gives them)
+LEAKY = replace(DATASHEET_WORST, pulse_loss=0.01, crosstalk=0.02)
 TOKEN = re.compile(r"GM state tile=\w+ t=\d+ dealing -> pile token=(T\d)")
 
 
@@ -42,15 +45,9 @@ def light_the_room(tiles):
 
 
 def deal_three(tiles):
-    """Boot, then hold the middle tile for the deal; each tile must log its token, once."""
+    """Boot, then the middle tile held for the deal (every tile logs its token)."""
     tiles.advance(2500)
-    tiles.press(1, 6300)  # the middle tile held for the deal
-    waited = 0
-    while None in dealt_items(tiles, TOKEN):
-        assert waited < 20000, [tiles.log_lines(i)[-4:] for i in range(3)]
-        tiles.advance(250)
-        waited += 250
-    assert sum("dealt size=3" in line for line in tiles.log_lines(1)) == 1
+    hold_middle_to_deal(tiles, TOKEN)
 
 
 @pytest.mark.long
@@ -80,12 +77,9 @@ def test_blinks_share_reaches_a_line_of_three_in_a_rooms_light(cluster, firmware
 
 @pytest.mark.long
 def test_three_tiles_are_dealt_with_lost_pulses_and_light_between_their_faces(cluster, tmp_path):
-    # a pulse in a hundred lost, and each pulse reaching each of its tile's other faces one
-    # time in fifty (transceiver.py: levels to try, no datasheet gives them)
-    leaky = replace(DATASHEET_WORST, pulse_loss=0.01, crosstalk=0.02)
     flashed_image(build(game="games.gemmatch:Gemmatch"), tmp_path / "line", tiles=3)
     tiles = cluster(
-        3, state=tmp_path / "line", shape="line", mode="driven", seed=11, transceiver=leaky
+        3, state=tmp_path / "line", shape="line", mode="driven", seed=11, transceiver=LEAKY
     )
     deal_three(tiles)
     assert all(tiles.resets[i] == [] for i in range(3)) and tiles.stats()["boots"] == [1, 1, 1]
