@@ -11,9 +11,9 @@ re-flashed. Lines starting `BLINKS ` are the bridge's (boot, fatal errors); the 
 On an rp2 board (hal/recovery.py): too old a MicroPython is refused with both versions named; a
 crash restarts the tile and is counted; three quick crashes, or the button held at power-up,
 boot into safe mode (no game, the REPL free); Ctrl-C from the host stops the game cleanly. The
-loop runs a pass every `hal.pass_ms` (slower while the tile sleeps) and idles in between; once
-the cluster has settled asleep, a HAL that can (an rp2 tile on battery) stops its clocks until
-its button or a face wakes it.
+loop runs a pass every `hal.pass_ms` (slower while the tile sleeps, faster while it listens
+after deep sleep) and idles in between; once the cluster has settled asleep, a HAL that can (an
+rp2 tile on battery) stops its clocks until its button, a face or USB power wakes it.
 
 While awake the loop logs `BLINKS heap free=<bytes> used=<bytes>` after the first pass (the
 game set up) and then every HEAP_LOG_MS, after a collection (so the figures are the live
@@ -178,12 +178,15 @@ def log_heap(hal):
 
 def run(hal, tile, recovery):
     """The game loop: a pass every hal.pass_ms (hal.sleep_pass_ms while the tile sleeps,
-    hal.share_pass_ms while it shares a build)."""
+    hal.listen_pass_ms while it listens after deep sleep, hal.share_pass_ms while it shares a
+    build)."""
     awake_ms = getattr(hal, "pass_ms", 20)
     asleep_ms = getattr(hal, "sleep_pass_ms", awake_ms)
     sharing_ms = getattr(hal, "share_pass_ms", awake_ms)
+    listening_ms = getattr(hal, "listen_pass_ms", sharing_ms)
     idle = getattr(hal, "idle", sleep_ms)  # the rp2 HAL writes its log lines meanwhile
     deep_sleep = getattr(hal, "deep_sleep", None)
+    waking = False  # back from deep sleep, and not yet up for good (hal.woke_for_good)
     if recovery is not None:
         recovery.start(hal.millis())
     due = heap_due = hal.millis()
@@ -197,11 +200,18 @@ def run(hal, tile, recovery):
                 log_heap(hal)
                 heap_due = now + HEAP_LOG_MS
             if deep_sleep is not None and tile.settled_asleep() and hal.can_deep_sleep():
-                deep_sleep()  # until the button or a face wakes it (its clock stood still)
+                # until the button, a face or USB wakes it (its clock stood still)
+                source = deep_sleep()
                 due = now = hal.millis()
-                tile.woke_from_deep_sleep(now)
-            if tile.asleep:
+                tile.woke_from_deep_sleep(now, source)
+                waking = True
+            elif waking and not (tile.asleep and hal.can_deep_sleep()):
+                waking = False  # its game woke, or USB power keeps it up
+                hal.woke_for_good(now)
+            if tile.asleep and not tile.listening:
                 due += asleep_ms
+            elif tile.listening:  # woken from deep sleep
+                due += listening_ms
             elif tile.hurry:  # sending or receiving a build (runtime/share.py)
                 due += sharing_ms
             else:

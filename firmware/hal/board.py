@@ -16,7 +16,9 @@ PIXEL_PIN = 22
 PIXEL_COUNT = 6
 PIXEL_POWER_PIN = 20  # the pixel rail's boost EN: high = 5 V on the pixels, low = off
 BUTTON_PIN = 21  # push button to ground; the internal pull-up holds it high
-VBUS_SENSE_PIN = 24  # the Pico's own: high while USB power is there (its datasheet, section 2.1)
+# the Pico's own: high while USB power is there (its datasheet, section 2.1); its rising edge
+# wakes a tile from DORMANT (hal/dormant.py), so plugging USB in wakes a sleeping tile
+VBUS_SENSE_PIN = 24
 
 IR_TX_PINS = (0, 2, 4, 6, 8, 10)
 IR_RX_PINS = (1, 3, 5, 7, 9, 11)

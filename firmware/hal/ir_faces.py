@@ -29,7 +29,7 @@ except ImportError:  # CPython: plain Python (runtime/native.py)
 
 from runtime.hal_contract import Hal
 
-from hal.ir_frames import BOF, BULK_WORDS, EOF, SPECIAL, encode_words
+from hal.ir_frames import BOF, BULK_WORDS, EOF, KNOCK_DARK_BYTES, SPECIAL, encode_words
 
 try:
     from uctypes import addressof
@@ -222,6 +222,24 @@ class IrFaces(Hal):
             regs[READ_ADDR] = addressof(words)
             regs[TRANS_COUNT_TRIG] = end
         return queued
+
+    def knock(self, face: int, data) -> bool:
+        """Hal.knock: the frame, KNOCK_DARK_BYTES of darkness, the frame again, in one DMA
+        transfer from the face's bulk buffer (a face that hears nobody shares nothing)."""
+        link = self._links[face]
+        if link.sm.tx_fifo() or link.tx.active() or self.receiving[face]:
+            return False
+        words = link.bulk
+        if words is None:
+            words = link.bulk = array("H", range(BULK_WORDS))
+        end = self.encode_words(data, words, 0)
+        for i in range(end, end + KNOCK_DARK_BYTES):
+            words[i] = 0  # a byte time of darkness
+        end = self.encode_words(data, words, end + KNOCK_DARK_BYTES)
+        regs = link.tx_regs
+        regs[READ_ADDR] = addressof(words)
+        regs[TRANS_COUNT_TRIG] = end
+        return True
 
     def link_stats(self) -> dict:
         """Frames lost on the air as each face's reader saw them, and ring overruns."""

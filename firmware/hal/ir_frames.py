@@ -36,6 +36,10 @@ MAX_WORDS = MAX_WIRE + DARK_BYTES  # the transmitter's halfwords of the longest 
 # eight did not fit: a tile's heap mid-game is free in pieces of 3.6 kB at most.
 BULK_WORDS = 1200
 BITS_PER_BYTE = 10  # start bit, 8 data bits, stop bit
+# A knock (IrFaces.knock) is a frame, this many byte times of darkness (8 ms at 115.2 kbit/s),
+# and the frame again: longer than a woken neighbour's crystal takes to start (about 6 ms), so
+# the second copy finds it awake, listening (runtime/runner.py, LIGHT_LISTEN_MS).
+KNOCK_DARK_BYTES = 93
 
 
 def _build_special():

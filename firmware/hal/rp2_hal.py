@@ -12,7 +12,8 @@
 - Log: lines are queued and written in the idle time between passes, never waiting for a host
   that does not read (hal/serial_log.py).
 - Deep sleep (hal/dormant.py): once the cluster has fallen asleep, a tile on battery switches
-  its pixel rail off and stops every clock until its button or any face sees a falling edge.
+  its pixel rail off and stops every clock until its button or any face sees a falling edge,
+  or USB is plugged in (GP24 rises).
   On USB power it stays in warm sleep, so its serial port stays up (DORMANT stops USB).
 
 A steady pass allocates nothing here: frames are read into each face's own buffer and handed to
@@ -42,6 +43,7 @@ from hal.ir_links import make_links
 from hal.ir_send import send_values
 from hal.ir_values import take_values
 from hal.serial_log import SerialLog
+from hal.sleep_log import SleepLog
 from hal.storage import STATE_FILE, read_file, write_atomic
 
 FACE_COUNT = 6
@@ -69,6 +71,7 @@ class Rp2Hal(IrFaces):
     pass_ms = 20  # a loop pass every 20 ms, as the simulator's tiles run
     share_pass_ms = 4  # while sharing: the RX rings (44 ms of traffic each) read far sooner
     sleep_pass_ms = 100  # asleep: a slower loop (the DMA keeps every frame meanwhile)
+    listen_pass_ms = 2  # woken from deep sleep, listening: a knock is taken within 2 ms
 
     def __init__(self):
         links = make_links(board, RING_BITS, RX_COUNT)
@@ -100,6 +103,7 @@ class Rp2Hal(IrFaces):
         self._vbus = machine.Pin(board.VBUS_SENSE_PIN, machine.Pin.IN)
         self._wake_pins = (board.BUTTON_PIN,) + tuple(board.IR_RX_PINS)
         self.deep_sleeps = 0
+        self.sleep_log = SleepLog()  # each wake from DORMANT, for `blinks diag --sleep-log`
         self._store = None
 
     def receive_values(self, pairs) -> int:
@@ -182,18 +186,33 @@ class Rp2Hal(IrFaces):
         """On battery (no USB power) and on an RP2040 (hal/dormant.py)."""
         return not self._vbus.value() and dormant.supported()
 
-    def deep_sleep(self) -> None:
-        """Pixels off, then DORMANT until the button or a face sees a falling edge. What woke
-        the tile is the runtime's to see: a button edge (the pin IRQ records it), or the
-        neighbour's next frames (the one whose light woke it may be lost: the link resends)."""
+    def deep_sleep(self) -> str:
+        """Pixels off, then DORMANT until the button or a face sees a falling edge, or USB is
+        plugged in. Returns what woke it: "usb", "light" (a face: the runtime listens for a
+        neighbour's knock, the frame whose light woke it being lost) or "button" (the pin IRQ
+        has recorded the edge for the runtime)."""
         self._pixel_pin.value(0)  # nothing drives the first pixel's input while its rail is off
         self._pixel_power.value(0)
         self.serial_log.flush(100)
-        dormant.sleep_until_edge(self._wake_pins)
+        self.sleep_log.slept(self.millis())
+        woke = dormant.sleep_until_edge(self._wake_pins, (board.VBUS_SENSE_PIN,))
         self.deep_sleeps += 1
+        if board.VBUS_SENSE_PIN in woke:
+            source = "usb"
+        elif woke and board.BUTTON_PIN not in woke:
+            source = "light"
+        else:
+            source = "button"
         self._pixel_power.value(1)
         for face in range(FACE_COUNT):
             self._shown[face] = -1  # the pixels lost their colours with their rail: send all
+        self.sleep_log.woke(source, self.millis())
+        return source
+
+    def woke_for_good(self, now: int) -> None:
+        """After a deep sleep, the tile is up: its game woke, or USB power keeps it out of
+        DORMANT. The sleep log's records go to flash now (hal/sleep_log.py)."""
+        self.sleep_log.up(now)
 
     def entropy(self) -> int:
         return int.from_bytes(os.urandom(4), "little")

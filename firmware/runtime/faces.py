@@ -24,6 +24,10 @@ re-deal was left unsettled). Without either, a neighbour that came back, or turn
 id and seq we last delivered from it: we acknowledged that new datagram as a repeat without
 delivering it, and the sender, acknowledged, forgot it (a Waterfall PULL lost so, seed 15).
 
+Knocks: a face that hears nobody (expired) probes with `hal.knock`, which a tile that sleeps deep
+sends twice, the second 9 ms after the first began: a neighbour in DORMANT is woken by the first
+and hears the second (runtime/runner.py, LIGHT_LISTEN_MS). Other HALs send it once.
+
 Sleep: a tile falling asleep sends the sleep frame SLEEP_REPEAT times on every face, SLEEP_REPEAT_MS
 apart, and then stays silent. A received sleep frame is noted (`sleep_rx_ms`) for the tile to act
 on; it is not a sign of life, so it neither refreshes the face nor asks for a reply.
@@ -247,15 +251,20 @@ class Faces:
         ack_due = self.ack_due
         value_out = self.value_out
         values = self._values
+        last_rx = self.last_rx
         due = 0  # the faces owing a frame
         plain = 0  # those of them whose frame is their plain value
+        knock = 0  # those of them that hear nobody: their probe is a knock (hal.knock)
         for f in range(FACE_COUNT):
             pending = tx_seq[f]
             if reply_due[f] or now >= next_probe[f] or (pending and now >= self.retry_at[f]):
                 due |= 1 << f
                 if not (pending or ack_due[f]):
-                    plain |= 1 << f
                     values[f] = value_out[f] | fl
+                    if now - last_rx[f] > EXPIRE_MS:
+                        knock |= 1 << f
+                    else:
+                        plain |= 1 << f
         if not due:
             return
         sent = hal.send_values(values, plain) if plain else 0
@@ -263,7 +272,10 @@ class Faces:
             if not due >> f & 1:
                 continue
             pending = tx_seq[f]
-            if not sent >> f & 1:
+            if knock >> f & 1:
+                if not hal.knock(f, _VALUE_FRAME[values[f]]):
+                    continue
+            elif not sent >> f & 1:
                 if plain >> f & 1:
                     frame = _VALUE_FRAME[values[f]]
                 else:

@@ -58,6 +58,13 @@ class Hal:
             return 1
         return 0
 
+    def knock(self, face: int, data) -> bool:
+        """Optional: a probe on a face that hears nobody, which may be a neighbour in deep
+        sleep: a HAL whose tiles sleep deep sends the frame twice, far enough apart that the
+        light of the first wakes the neighbour and the second reaches it awake. True when
+        sent, False while the face is busy. This default sends it once."""
+        return self.send_frame(face, data)
+
     def build_store(self):
         """The tile's builds as runtime/share.py sees them (hal/build_store.py on a tile with
         files, a memory stand-in in the simulator), or None: the tile neither shares nor

@@ -37,8 +37,15 @@ START_NEW_GAME = 2  # the tile holds another game's saved state: this game is ne
 SLEEP_MS = 10 * 60 * 1000
 SLEEP_GRACE_MS = 200  # frames this soon after falling asleep do not wake the tile
 SLEEP_FADE_MS = 300  # falling asleep dims the colours to off over this long
-# Back from deep sleep, a tile listens this long before it may sleep again: the light that
-# woke it was one frame, lost; the neighbour's next comes within its probe time (150 ms).
+# Back from deep sleep, a tile listens before it may sleep again. Woken by light: 7 ms from
+# when its clocks are back. The frame whose light woke it is lost (its clocks were stopped for
+# the crystal's start, 6 ms), but a neighbour calling a face that hears nobody knocks
+# (runtime/faces.py): the same frame again 9 ms after the first began, so it has ended about
+# 3.4 ms after the woken tile's clocks are back, heard by a pass (2 ms apart) well within the
+# 7 ms. Light that brings no valid frame by then was not a neighbour (a remote, a lamp), and
+# the tile goes back to DORMANT within 20 ms of the wake (bench_sleep's false_wake_awake_ms).
+# Woken by its button or by USB: 500 ms, time for the press to end and be taken.
+LIGHT_LISTEN_MS = 7
 WAKE_LISTEN_MS = 500
 FLAG_SEND_MS = 500  # how long a press flag rides on outgoing frames
 FLAG_LOCKOUT_MS = 2000  # a tile takes (and spreads) a flag at most this often
@@ -163,11 +170,16 @@ class Runner:
             and self._now - self._listen_until >= 0
         )
 
-    def woke_from_deep_sleep(self, now: int) -> None:
-        """The HAL's deep sleep returned: listen before sleeping again. A woken neighbour that
-        slept again before the presser's next frame would miss every one (woken by each, lost
-        in each), and the wake would spread no further."""
-        self._listen_until = now + WAKE_LISTEN_MS
+    def woke_from_deep_sleep(self, now: int, source: str = "button") -> None:
+        """The HAL's deep sleep returned, woken by `source` ("light", "button" or "usb"):
+        listen before sleeping again (LIGHT_LISTEN_MS or WAKE_LISTEN_MS)."""
+        self._listen_until = now + (LIGHT_LISTEN_MS if source == "light" else WAKE_LISTEN_MS)
+
+    @property
+    def listening(self) -> bool:
+        """Back from deep sleep and still listening: the device loop runs its passes close
+        together, so a frame heard is taken within the listen."""
+        return self._asleep and self._now - self._listen_until < 0
 
     @property
     def sharing(self) -> bool:

@@ -1,5 +1,8 @@
 """`blinks diag`: a bring-up check the tiles run on themselves (docs/hardware.md, "Bring-up").
 
+With --sleep-log it only reads each tile's record of its wakes from deep sleep on battery
+(firmware/hal/sleep_log.py, host_tools/bridge/sleep_read.py) and prints them, or --json.
+
 Each tile named with --port is stopped, checked and restarted into its game, nothing written on
 it (host_tools/bridge/diag.py has the phases, hal/diag.py what runs on the tile,
 host_tools/bridge/diag_report.py the judgement). Exit 0 when every face with a neighbour (and
@@ -44,6 +47,12 @@ def add_arguments(parser):
         help=f"seconds to wait for each button press (default {BUTTON_S:.0f})",
     )
     parser.add_argument("--no-pixels", action="store_true", help="skip the pixel test")
+    parser.add_argument(
+        "--sleep-log",
+        action="store_true",
+        help="only read each tile's sleep log: what woke it from deep sleep on battery "
+        "(press, light, false wake, USB), kept on its flash; no check runs",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -88,6 +97,9 @@ def run(args):
             )
         return 1
 
+    if args.sleep_log:
+        return sleep_logs(args.port, args.json)
+
     def say(text):
         print(f"blinks diag: {text}", file=sys.stderr, flush=True)
 
@@ -112,6 +124,60 @@ def run(args):
     for line in failures(report):
         print(f"FAILED {line}", file=sys.stderr)
     return 0 if report["passed"] else 1
+
+
+def sleep_logs(ports, as_json):
+    """`--sleep-log`: each tile's records (host_tools/bridge/sleep_read.py); 1 if one could
+    not be read."""
+    from host_tools.bridge.link import LinkError
+    from host_tools.bridge.sleep_read import read_records, summary
+
+    tiles = []
+    for i, port in enumerate(ports):
+        try:
+            records = read_records(port)
+            tiles.append({"tile": i, "port": port, "records": records, **summary(records)})
+        except LinkError as exc:
+            tiles.append({"tile": i, "port": port, "error": str(exc)})
+            print(f"FAILED tile {i} {port}: {exc}", file=sys.stderr)
+    if as_json:
+        print(json.dumps({"tiles": tiles}, sort_keys=True))
+    else:
+        print_sleep_logs(tiles)
+    return 1 if any("error" in t for t in tiles) else 0
+
+
+def print_sleep_logs(tiles):
+    from rich.table import Table
+
+    console = table_console()
+    for t in tiles:
+        if "error" in t:
+            continue
+        by = ", ".join(f"{n} by {s}" for s, n in t["by_source"].items() if n)
+        table = Table(
+            title=f"tile {t['tile']}  {t['port']}: {t['wakes']} wake(s) from deep sleep"
+            + (f" ({by})" if by else "")
+            + f", {t['false_wakes']} false (light that was no frame; "
+            f"{t['false_awake_ms']} ms awake in all)",
+            title_justify="left",
+        )
+        for col in ("#", "woken by", "tile clock", "awake", "then"):
+            table.add_column(col)
+        for r in t["records"]:
+            table.add_row(
+                str(r["seq"]),
+                r["source"],
+                f"{r['at_ms'] / 1000:.3f} s",
+                f"{r['awake_ms']} ms",
+                "woke" if r["woke"] else "[yellow]false wake: DORMANT again[/yellow]",
+            )
+        if not t["records"]:
+            table.caption = "no wake recorded (the tile has not slept on battery since)"
+        console.print(table)
+    console.print(
+        "The tile clock stands still in deep sleep: it orders the wakes, it is no time of day."
+    )
 
 
 def _us(value):

@@ -155,6 +155,7 @@ class EmuCluster:
                 "button": board.BUTTON_PIN,
                 "pixel": board.PIXEL_PIN,
                 "pixels": board.PIXEL_COUNT,
+                "vbus": board.VBUS_SENSE_PIN,
             },
             "mode": self.mode,
             "seed": self.seed,
@@ -309,6 +310,22 @@ class EmuCluster:
 
     def power(self, tile, on):
         self._send(cmd="power", tile=tile, on=on)
+
+    def usb_power(self, tile, on, at_ms=None):
+        """USB power plugged into `tile` (on) or out at `at_ms` (default now): its VBUS sense
+        pin goes high or low (the emulated USB host is not changed)."""
+        self._send(cmd="vbus", tile=tile, high=on, at=self.now_ms if at_ms is None else at_ms)
+
+    def shine(self, tile, faces, pulses, every_ms=None, until_ms=None):
+        """Light that is no tile's on `faces` of `tile` (host_tools/emu/ambient.py's shapes):
+        `pulses` [(on_ms, off_ms), ...] in emulated ms, none before now; with `every_ms`, again
+        that much later each time, none from `until_ms` on (a lamp left on, a key held)."""
+        repeat = {} if every_ms is None else {"every": every_ms}
+        if until_ms is not None:
+            repeat["until"] = until_ms
+        self._send(
+            cmd="shine", tile=tile, faces=list(faces), pulses=[list(p) for p in pulses], **repeat
+        )
 
     def lift(self, tile):
         """Take `tile` away from all its neighbours: it lies alone, on a spot of its own far from

@@ -70,14 +70,20 @@ def deal_three_in_a_line(cluster, state_dir, image, line):
     tiles = cluster(3, state=state_dir, shape="line", mode="driven")
     for i in range(3):
         assert booted_build(tiles, i) == image.build
-    tiles.press(1, 6300)  # the middle tile held for the deal
+    return tiles, hold_middle_to_deal(tiles, line)
+
+
+def hold_middle_to_deal(tiles, line):
+    """Hold the middle tile of a booted line of three for the deal; what each was dealt
+    (`dealt_items`), once all three say. The held tile's log says it dealt them, once."""
+    tiles.press(1, 6300)
     waited = 0
     while None in dealt_items(tiles, line):
         assert waited < 20000, [tiles.log_lines(i)[-4:] for i in range(3)]
         tiles.advance(250)
         waited += 250
     assert sum("dealt size=3" in text for text in tiles.log_lines(1)) == 1  # the held tile
-    return tiles, dealt_items(tiles, line)
+    return dealt_items(tiles, line)
 
 
 def restored_after_power_cut(tiles, i, words):
@@ -133,3 +139,46 @@ def node_check(script, *args, timeout=300):
     )
     assert proc.stdout, proc.stderr
     return proc.returncode, json.loads(proc.stdout.splitlines()[-1])
+
+
+def sleepy_image(work, sleep_ms):
+    """A build of the firmware whose tiles fall asleep after `sleep_ms` without a press (the
+    runner's SLEEP_MS patched in a copy under `work`; nothing else changes), so a test or the
+    bench reaches DORMANT in seconds."""
+    import shutil
+
+    from simulator.mpy.build import build
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    firmware = os.path.join(work, "firmware")
+    shutil.copytree(
+        os.path.join(root, "firmware"),
+        firmware,
+        ignore=shutil.ignore_patterns("__pycache__", "waterfall"),
+    )
+    runner_py = os.path.join(firmware, "runtime", "runner.py")
+    with open(runner_py) as f:
+        source = f.read()
+    if "SLEEP_MS = 10 * 60 * 1000" not in source:
+        raise AssertionError("runtime/runner.py no longer sets SLEEP_MS = 10 * 60 * 1000")
+    with open(runner_py, "w") as f:
+        f.write(source.replace("SLEEP_MS = 10 * 60 * 1000", f"SLEEP_MS = {sleep_ms}"))
+    return build(firmware_dir=firmware)
+
+
+def until_dormant(tiles, i, limit_ms=30000):
+    """Advance a driven cluster until tile i is DORMANT."""
+    waited = 0
+    while not (tiles.dormancy[i] and tiles.dormancy[i][-1][1] == "asleep"):
+        if waited >= limit_ms:
+            raise AssertionError(
+                f"tile {i} not DORMANT in {limit_ms} ms: {tiles.log_lines(i)[-5:]}"
+            )
+        tiles.advance(250)
+        waited += 250
+
+
+def awake_spans(tiles, i, since):
+    """(woke, DORMANT again) of each of tile i's wakes from `since` on, in emulated ms."""
+    events = [(t, what) for t, what in tiles.dormancy[i] if t >= since]
+    return [(t, events[k + 1][0]) for k, (t, what) in enumerate(events[:-1]) if what == "awake"]

@@ -13,6 +13,8 @@ from host_tools import cli
         ("bogus=1", "expected NAME=VALUE with NAME one of"),
         ("recovery_mode=loud", "recovery_mode must be one of blind, ring"),
         ("pulse_min_us=5", "need 0 < pulse_min_us <= pulse_max_us"),
+        ("pulse_loss=x", "pulse_loss must be a number from 0 to 1"),
+        ("crosstalk=1.5", "pulse_loss and crosstalk must be from 0 to 1"),
     ],
 )
 def test_a_bad_transceiver_is_refused_with_what_is_wrong(spec, says, capsys):

@@ -15,6 +15,7 @@ import re
 import pytest
 from emu_helpers import deal, flashed_image
 from games.lostgems import display
+from runtime.button import CLICK_WINDOW_MS
 
 from simulator.mpy.build import build
 
@@ -56,8 +57,9 @@ def test_a_dealt_table_sleeps_dormant_and_one_button_wakes_it_to_play_on(
     tiles.advance(2500)
     fires, done = deal(tiles)
     assert len(done) == 6, [tiles.log_lines(i)[-3:] for i in range(6)]
+    # each tile logs its shard between passes, after its LEDs show it: give the lines time
+    until(tiles, lambda: None not in [dealt_shard(tiles, i) for i in range(6)], 2000, "logged")
     shards = [dealt_shard(tiles, i) for i in range(6)]
-    assert None not in shards, shards
 
     until(tiles, lambda: all(asleep(tiles, i) for i in range(6)), 40_000, "all six DORMANT")
     slept_at = max(tiles.dormancy[i][-1][0] for i in range(6))
@@ -73,6 +75,7 @@ def test_a_dealt_table_sleeps_dormant_and_one_button_wakes_it_to_play_on(
     assert woke[WOKEN] == min(woke.values()) and woke[WOKEN] >= pressed_at  # the button first
     face_down = display.face_down()
     until(tiles, lambda: all(tiles.colours(i) == face_down for i in range(6)), 3000, "lit")
+    tiles.advance(CLICK_WINDOW_MS)  # a click this soon after the wake click would join it
 
     tiles.clicks(WOKEN, 2)  # a double-click reveals the tile's shard: the one it was dealt
     until(

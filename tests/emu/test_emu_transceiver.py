@@ -114,12 +114,15 @@ def pair(rp2_images, tmp_path_factory):
         tiles.stop()
 
 
-def probe(pair, model, pulses=12, keep_lit=False):
+def probe(pair, model, pulses=12, keep_lit=False, watch=None):
     """Tile A's probe, `pulses` times with the transceivers set to `model`: a list of (ns until
-    its detector answered, or None; ns the answer lasted)."""
+    its detector answered, or None; ns the answer lasted). With `watch`, the detector watched
+    is that other face's of tile A, not the lit face's."""
     tiles, a, fa = pair
     tiles.set_transceiver(model)
     program = PROBE.replace("KEEP_LIT", str(int(keep_lit)))  # asm_pio sees no globals
+    if watch is not None:
+        program = program.replace("jmp_pin=Pin(2 * FACE + 1", f"jmp_pin=Pin(2 * {watch} + 1")
     lines = run_on(tiles.ports[a], program, FACE=fa, PULSES=pulses, BUDGET=BUDGET)
     out = []
     for line in lines:
@@ -183,3 +186,28 @@ def test_a_lost_burst_never_reaches_the_facing_detector(pair):
     finally:
         tiles.set_loss(0.0)
     assert all(delay is not None for delay, _ in probe(pair, clean, pulses=4))
+
+
+def test_a_lost_pulse_is_a_rising_edge_of_light_that_gives_no_pulse(pair):
+    clean = transceiver.Transceiver(recovery_us=0, echo=False)
+    lost = dataclasses.replace(clean, pulse_loss=1.0)
+    assert [delay for delay, _ in probe(pair, lost, pulses=4)] == [None] * 4
+    # each way at random, flash and answer: an answer about a quarter of the time
+    some = [delay for delay, _ in probe(pair, dataclasses.replace(clean, pulse_loss=0.5), 24)]
+    assert 0 < some.count(None) < 24
+    assert all(delay is not None for delay, _ in probe(pair, clean, pulses=4))
+
+
+def test_light_between_a_tiles_own_faces_reaches_them_at_the_level_set(pair):
+    fa = pair[2]
+    watch = (fa + 1) % 6  # a face of A's that faces nobody
+    clean = transceiver.Transceiver(recovery_us=0, echo=False)
+    assert [delay for delay, _ in probe(pair, clean, pulses=4, watch=watch)] == [None] * 4
+    leaking = dataclasses.replace(clean, crosstalk=1.0)
+    delays = [delay for delay, _ in probe(pair, leaking, pulses=4, watch=watch)]
+    assert all(delay is not None and 270 <= delay <= 770 + TURN_NS for delay in delays), delays
+    half = [
+        delay
+        for delay, _ in probe(pair, dataclasses.replace(clean, crosstalk=0.5), 24, watch=watch)
+    ]
+    assert 0 < half.count(None) < 24

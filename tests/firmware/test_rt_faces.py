@@ -342,3 +342,24 @@ def test_a_face_silent_for_5s_forgets_what_it_delivered():
     hal.rx[1].append((9955, data_frame(77, 4, b"new")))
     run_to(hal, tile, 9960)
     assert tile.get_datagram_on_face(1) == b"new"
+
+
+def test_a_face_that_hears_nobody_knocks_and_one_that_hears_a_neighbour_does_not():
+    hal, tile = make()
+    knocks = []
+
+    def knock(face, data):
+        knocks.append((hal.t, face, bytes(data)))
+        return hal.send_frame(face, data)
+
+    hal.knock = knock
+    run_to(hal, tile, 10)
+    assert sorted(f for t, f, d in knocks) == [0, 1, 2, 3, 4, 5]  # nobody heard yet
+    assert all(d == value_frame(0) for t, f, d in knocks)
+    hal.rx[2].extend((t, value_frame(9)) for t in range(15, 400, 50))  # a neighbour talks
+    knocks.clear()
+    run_to(hal, tile, 400)
+    assert 2 not in {f for t, f, d in knocks}  # replies and probes to a neighbour: plain
+    assert [t for t, f, d in hal.sent if f == 2 and t > 15][:1] == [20]  # the ping-pong reply
+    assert {f for t, f, d in knocks} == {0, 1, 3, 4, 5}  # the others still knock, at probe pace
+    assert len([t for t, f, d in knocks if f == 0]) == 2  # every 150 ms

@@ -389,3 +389,33 @@ def test_two_tiles_with_skewed_timers_fall_asleep_together_and_one_press_wakes_b
     run(t + 500, every=10, edges_b=[(t + 10, True), (t + 70, False)])
     assert not a.inspect()["asleep"] and not b.inspect()["asleep"]
     assert a.start_state() == START_WOKE and b.start_state() == START_WOKE
+
+
+def settled_at_10_minutes(hal, tile):
+    asleep_at_10_minutes(hal, tile)
+    run_to(hal, tile, SLEEP_MS + 1000, every=100)
+    assert tile.settled_asleep()
+
+
+def test_a_tile_woken_by_light_listens_7_ms_and_by_its_button_or_usb_500_ms():
+    hal, tile = make()
+    settled_at_10_minutes(hal, tile)
+    for source, listen in (("light", 7), ("button", 500), ("usb", 500)):
+        woke = hal.t
+        tile.woke_from_deep_sleep(woke, source)
+        run_to(hal, tile, woke + listen - 1, every=1)
+        assert tile.listening and not tile.settled_asleep(), source
+        run_to(hal, tile, woke + listen, every=1)
+        assert not tile.listening and tile.settled_asleep(), source
+        assert tile.inspect()["asleep"]  # nothing heard: asleep all along
+
+
+def test_a_frame_heard_while_listening_wakes_the_tile():
+    hal, tile = make()
+    settled_at_10_minutes(hal, tile)
+    woke = hal.t
+    tile.woke_from_deep_sleep(woke, "light")
+    hal.rx[2].append((woke + 4, link.VALUE_FRAME[7]))  # the knock's second frame
+    run_to(hal, tile, woke + 6, every=2)
+    assert not tile.inspect()["asleep"] and not tile.listening
+    assert tile.get_last_value_received_on_face(2) == 7

@@ -10,10 +10,12 @@ from array import array
 
 from hal.ir_faces import READ_ADDR, RING_BYTES, RING_MASK, RX_COUNT, TRANS_COUNT_TRIG, IrFaces
 from hal.ir_frames import (
+    BITS_PER_BYTE,
     BOF,
     BULK_WORDS,
     EOF,
     ESC,
+    KNOCK_DARK_BYTES,
     MAX_FRAME,
     MAX_WIRE,
     FrameReader,
@@ -237,3 +239,21 @@ def test_a_frame_whose_tail_never_came_is_forgotten_after_a_pass_with_no_byte():
     link.arrive(wire)
     hal.receive_values(pairs)
     assert take_all(hal, 5) == [bytes(range(40))]
+
+
+def test_a_knock_is_the_frame_8_ms_of_darkness_and_the_frame_again_in_one_transfer():
+    hal, links = faces()
+    link = links[4]
+    frame = b"\x85\x33"
+    link.tx.busy = True
+    assert not hal.knock(4, frame) and link.tx_regs[TRANS_COUNT_TRIG] == 0
+    link.tx.busy = False
+    assert hal.knock(4, frame)
+    one = array("H", bytes(2 * MAX_WIRE))
+    n = encode_words(frame, one)
+    end = link.tx_regs[TRANS_COUNT_TRIG]
+    assert end == 2 * n + KNOCK_DARK_BYTES
+    words = list(link.bulk[:end])
+    assert words[:n] == list(one[:n]) and words[n + KNOCK_DARK_BYTES :] == list(one[:n])
+    assert words[n : n + KNOCK_DARK_BYTES] == [0] * KNOCK_DARK_BYTES  # no light at all
+    assert KNOCK_DARK_BYTES * BITS_PER_BYTE / 115200 >= 0.008  # 8 ms at 115.2 kbit/s

@@ -10,14 +10,16 @@
 // the wall clock (what a person at a serial port expects), "fast" runs flat out, "driven" runs
 // only up to the time the host last asked for (tests).
 //
-// Protocol: one JSON object a line each way. In: {"cmd": "serial"|"host"|"button"|"power"|"part"|
-// "join"|"run_until"|"mode"|"loss"|"transceiver"|"stats"|"quit", ...}. Out: {"ev": "serial"|"up"|"leds"|"reset"|"at"|
-// "stats"|"ready", ...}; times in ms of emulated time.
+// Protocol: one JSON object a line each way. In: {"cmd": "serial"|"host"|"button"|"power"|
+// "vbus"|"shine"|"part"|"join"|"run_until"|"mode"|"loss"|"transceiver"|"stats"|"quit", ...}.
+// Out: {"ev": "serial"|"up"|"leds"|"reset"|"at"|"stats"|"ready", ...}; times in ms of emulated
+// time.
 
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { Detector } from './detector.mjs';
 import { Fabric } from './fabric.mjs';
+import { shine } from './room_light.mjs';
 import { EmuTile, FLASH_BYTES, flashFromUf2 } from './tile.mjs';
 import { Wire } from './wire.mjs';
 
@@ -243,6 +245,7 @@ function stats() {
     boots: tiles.map((x) => x.boots),
     busy_ms: tiles.map((x) => x.busyNs / 1e6),
     late_light: tiles.map((x) => x.late),
+    shone: tiles.map((x) => x.shone), // edges of room light put on its detectors
     usb_nak: tiles.map((x) => x.host.nakked),
     late_irqs: tiles.map((x) => x.lateIrqs),
     late_irq_us: Math.max(...tiles.map((x) => x.lateIrqNs)) / 1e3,
@@ -266,6 +269,14 @@ input.on('line', (line) => {
       break;
     case 'power':
       tile.power(msg.on);
+      break;
+    case 'vbus':
+      tile.scheduleVbus(msg.high, Math.max(nowNs, Math.round((msg.at ?? 0) * 1e6)));
+      break;
+    case 'shine':
+      for (const face of msg.faces) {
+        shine(tile, face, msg.pulses, nowNs, (msg.every ?? 0) * 1e6, (msg.until ?? Infinity) * 1e6);
+      }
       break;
     case 'part':
       for (let face = 0; face < 6; face++) {

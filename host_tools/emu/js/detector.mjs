@@ -11,6 +11,10 @@
 //   gives nothing: the detector is saturated, then recovers. In "ring" mode it makes pulses of
 //   its own meanwhile, the usual width, 2-20 us apart (end to start), until recovery ends.
 //
+// - With probability `pulse_loss` a rising edge of light from another face gives no pulse: a
+//   single pulse lost inside a frame (one bit, or one byte's start), unlike `--loss`, which
+//   loses whole bursts.
+//
 // Pulses that overlap keep the output low until the last one ends. Every draw comes from the
 // detector's own generator, in the order its light changes, so a run repeats exactly.
 
@@ -46,6 +50,8 @@ export class Detector {
     this.recoveryNs = model.recovery_us * 1000;
     this.ring = model.recovery_mode === 'ring';
     this.echo = model.echo !== false;
+    this.pulseLoss = model.pulse_loss ?? 0;
+    this.crosstalk = model.crosstalk ?? 0; // wire.mjs reads it: light to the tile's other faces
   }
 
   /** The earliest an output change can follow light seen at t: the fabric's lookahead. */
@@ -58,6 +64,9 @@ export class Detector {
     if (on) {
       this.external++;
       if (this.external === 1 && !this.ownOn && t >= this.deafUntil) {
+        if (this.pulseLoss > 0 && this.rng.next() < this.pulseLoss) {
+          return; // (drawn only when set: a run without it repeats as before)
+        }
         this.pulse(t + this.delayNs + this.rng.next() * this.jitterNs);
       }
     } else {

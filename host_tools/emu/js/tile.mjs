@@ -32,6 +32,7 @@ import { XorShift32, seedFor } from './random.mjs';
 import { flashBreakpoint, patchBootrom } from './rom_flash.mjs';
 import { fastThumb } from './thumb_fast.mjs';
 import { forgetBlocks, runBlocks, wireBlocks } from './thumb_blocks.mjs';
+import { answerUniqueId } from './unique_id.mjs';
 import { UsbHost } from './usb_host.mjs';
 import { Ws2812Decoder } from './ws2812.mjs';
 
@@ -40,8 +41,6 @@ const NS_PER_CYCLE = 8; // 125 MHz
 const HIGH = 1; // GPIOPinState.High
 const UARTDR = 0x000;
 const UART_TX_INTR = 1 << 5;
-const SSI_DR0 = 0x60;
-const FLASH_READ_UNIQUE_ID = 0x4b;
 const ROSC_STATUS = 0x18;
 const ROSC_RANDOMBIT = 0x1c;
 const DETECTOR_STREAM = 2; // seedFor's stream for the detectors (wire.mjs's loss uses another)
@@ -133,6 +132,7 @@ export class EmuTile {
     this.late = 0; // light that reached a detector in this board's past (must stay 0)
     this.lateIrqs = 0; // interrupts the fabric raised in this CPU's past
     this.lateIrqNs = 0; // the most any of them was late by
+    this.shone = 0; // rising edges of light from no tile (shine)
     this.build();
   }
 
@@ -182,7 +182,7 @@ export class EmuTile {
     }
     this.dormancy = new Dormancy(mcu, (t) => this.fallAsleep(t));
     this.resumeNs = 0; // when the board last woke from DORMANT, its crystal stable again
-    this.hookUniqueId(mcu);
+    answerUniqueId(mcu, this.serial);
     mcu.peripherals[0x40060] = new RingOscillator(mcu, this.seed ^ (this.boots * 0x9e3779b9));
     this.host.attach(mcu, () => this.events.up(this));
     immediateDma(mcu);
@@ -217,38 +217,12 @@ export class EmuTile {
     });
     rx.forEach((pin, face) => mcu.gpio[pin].setInputValue(!this.detectors[face].low));
     mcu.gpio[button].setInputValue(!this.buttonDown);
+    if (this.pins.vbus !== undefined) {
+      mcu.gpio[this.pins.vbus].setInputValue(this.vbusHigh === true); // on battery: low
+    }
     this.leds = new Ws2812Decoder(pixels, (rgb) => this.events.leds(this, rgb, mcu.clock.nanos));
     mcu.gpio[pixel].addListener((state) => this.leds.level(state === HIGH, mcu.clock.nanos));
     mcu.core.PC = 0x10000000; // boot2 at the start of flash, as the rp2040js demo boots
-  }
-
-  hookUniqueId(mcu) {
-    // The flash's Read Unique ID command (0x4B, 4 dummy bytes, 8 ID bytes), which the SDK
-    // sends through the SSI at boot: answer with this tile's serial number.
-    const ssi = mcu.peripherals[0x18000];
-    const read = ssi.readUint32.bind(ssi);
-    const write = ssi.writeUint32.bind(ssi);
-    let sent = -1;
-    const answers = [];
-    ssi.writeUint32 = (offset, value) => {
-      if (offset === SSI_DR0) {
-        if (sent < 0 && value === FLASH_READ_UNIQUE_ID) {
-          sent = 0;
-        }
-        if (sent >= 0) {
-          answers.push(sent >= 5 ? this.serial[sent - 5] : 0);
-          sent = sent === 12 ? -1 : sent + 1;
-          return;
-        }
-      }
-      write(offset, value);
-    };
-    ssi.readUint32 = (offset) => {
-      if (offset === SSI_DR0 && answers.length) {
-        return answers.shift();
-      }
-      return read(offset);
-    };
   }
 
   /** Count interrupts the fabric raises for a CPU already past that moment: the CPU takes
@@ -355,7 +329,9 @@ export class EmuTile {
     this.nowNs = t;
     this.pio.frozen = true; // a face's light while it sleeps steps no state machine
     this.events.dormant(this, true, t);
-    this.checkWake(t, false); // a level, or an edge latched before, wakes it at once
+    // a level, or an edge latched before, wakes it at once: runCpu checks, once the CPU loop
+    // has stopped (a wake from in here would move the clock under the instruction that wrote
+    // "coma", and the loop would write its own time back over the jump)
   }
 
   /** A pin changed at t: if it is one that wakes the board, the crystal starts again. */
@@ -437,6 +413,17 @@ export class EmuTile {
     });
   }
 
+  /** USB power plugged in (high) or out at t: the VBUS sense pin follows (a wake source). */
+  scheduleVbus(high, t) {
+    this.vbusHigh = high;
+    this.cpuInputs.add(t, () => {
+      if (!this.off) {
+        this.mcu.gpio[this.pins.vbus].setInputValue(high);
+        this.checkWake(t, false);
+      }
+    });
+  }
+
   /** Whether the fabric could interrupt this CPU (an interrupt it raises is enabled). */
   fabricCanInterrupt() {
     const mcu = this.mcu;
@@ -493,6 +480,7 @@ export class EmuTile {
     }
     for (;;) {
       if (this.dormancy.asleep) {
+        this.checkWake(this.nowNs, false); // what was there when it fell asleep (fallAsleep)
         while (this.dormancy.asleep && this.cpuInputs.nextT < end) {
           this.cpuInputs.runNext(); // the button may wake it
         }

@@ -9,11 +9,16 @@
 // which cut a bulk frame into a burst at every such byte: "30 % loss" then damaged almost every
 // 268-byte frame, not 30 % of them. Faces are joined and parted while lit: light
 // that is on crosses (or stops crossing) at that moment, as when two tiles slide together.
+//
+// Light between a tile's own faces (the transceiver's `crosstalk`, 0-1: light leaking inside a
+// shell): each pulse of a face's emitter reaches each other face of its tile with that
+// probability, drawn per pulse and face from the sending face's own generator.
 
 import { XorShift32, seedFor } from './random.mjs';
 
 const BURST_GAP_NS = 300000;
 const LOSS_STREAM = 1; // seedFor's stream for the loss draws (the detectors use another)
+const CROSSTALK_STREAM = 3;
 
 export class Wire {
   /**
@@ -32,6 +37,8 @@ export class Wire {
         offNs: -Infinity, // when its light last went out
         crossing: false, // its light is on at the other face's detector now
         rng: new XorShift32(seedFor(seed, LOSS_STREAM, tile.index * 8 + face)),
+        leaking: 0, // bit g: this pulse's light reaches the tile's own face g
+        leakRng: new XorShift32(seedFor(seed, CROSSTALK_STREAM, tile.index * 8 + face)),
       })),
     );
   }
@@ -40,6 +47,7 @@ export class Wire {
   emit(a, fa, on, t) {
     this.tiles[a].detectors[fa].own(on, t);
     const out = this.out[a][fa];
+    this.leak(a, fa, out, on, t);
     if (on && t - out.offNs > BURST_GAP_NS) {
       out.lost = this.loss > 0 && out.rng.next() < this.loss; // a new burst: does it cross?
     }
@@ -48,6 +56,27 @@ export class Wire {
     }
     if (out.to) {
       this.cross(out, on && !out.lost, t);
+    }
+  }
+
+  /** Face fa's light reaching the other faces of its own tile (crosstalk). */
+  leak(a, fa, out, on, t) {
+    const detectors = this.tiles[a].detectors;
+    if (on) {
+      const level = detectors[fa].crosstalk;
+      for (let g = 0; level > 0 && g < 6; g++) {
+        if (g !== fa && out.leakRng.next() < level) {
+          out.leaking |= 1 << g;
+          detectors[g].light(true, t);
+        }
+      }
+    } else if (out.leaking) {
+      for (let g = 0; g < 6; g++) {
+        if ((out.leaking >> g) & 1) {
+          detectors[g].light(false, t);
+        }
+      }
+      out.leaking = 0;
     }
   }
 
