@@ -10,6 +10,7 @@ the field whole while it is shared.
 
 from simulator.games.gemmatch import printed as pr
 from simulator.games.gemmatch.rules import PLAYERS, SIDES
+from simulator.games.gemmatch.script import field_expect
 from simulator.play import runner, scripts_out
 from simulator.sessions.script import ScriptError, Statement, Words, number_word, script_lines
 
@@ -121,24 +122,19 @@ def _move(line, words):
 
 
 def _expect(line, code, words):
-    n = len(words)
-    what = words[1].lower() if n > 1 else ""
-    if what == "resolving" and n == 3 and words[2].lower() in RESOLVING:
-        return Statement(line, "expect", code, words[2].lower(), what=what)
-    if what == "cell" and n in (4, 5):
-        square = _square(line, words[2])
-        if n == 4:
-            if words[3].lower() != "empty":
-                raise ScriptError(line, "expected `expect cell X,Y TOKEN SIDE` or `... empty`")
-            return Statement(line, "expect", code, "empty", what=what, at=square)
-        value = _token_side(_token(line, words[3]), _side(line, words[4]))
-        return Statement(line, "expect", code, value, what=what, at=square)
-    if what == "under" and n == 4:
+    found = field_expect(line, code, words, RESOLVING, _square, "X,Y", _token_name)
+    if found is not None:
+        return found
+    if len(words) == 4 and words[1].lower() == "under":
         gems = words[3].upper()
         if len(gems) != 4 or any(g not in pr.GEMS for g in gems):
             raise ScriptError(line, f"expected a side's four gems ({pr.GEMS}), not {words[3]!r}")
-        return Statement(line, "expect", code, gems, what=what, at=_token(line, words[2]))
+        return Statement(line, "expect", code, gems, what="under", at=_token(line, words[2]))
     raise ScriptError(line, EXPECTS_HELP)
+
+
+def _token_name(line, word):
+    return pr.token_word(_token(line, word))
 
 
 def _token_side(token, side):

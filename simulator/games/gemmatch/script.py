@@ -88,22 +88,36 @@ def _move(line, words):
 
 
 def _expect(line, code, words):
+    found = field_expect(line, code, words, RESOLVING, _cell, "Q,R", _token_name)
+    if found is None:
+        raise ScriptError(line, EXPECTS_HELP)
+    return found
+
+
+def _token_name(line, word):
+    kind = tokens.parse(word)
+    if kind is None:
+        raise ScriptError(line, f"expected a token like T1 (T1-T9), not {word!r}")
+    return tokens.name(kind)
+
+
+def field_expect(line, code, words, resolving, cell, like, token_name):
+    """`expect resolving TIER` and `expect cell CELL TOKEN SIDE|empty`, read alike by both Gem
+    Match languages: `resolving` the tiers' words, `cell(line, word)` reads CELL (written
+    `like`), `token_name(line, word)` a token's name; None for any other expect."""
     n = len(words)
     what = words[1].lower() if n > 1 else ""
-    if what == "resolving" and n == 3 and words[2].lower() in RESOLVING:
+    if what == "resolving" and n == 3 and words[2].lower() in resolving:
         return Statement(line, "expect", code, words[2].lower(), what=what)
     if what == "cell" and n in (4, 5):
-        cell = _cell(line, words[2])
+        at = cell(line, words[2])
         if n == 4:
             if words[3].lower() != "empty":
-                raise ScriptError(line, "expected `expect cell Q,R TOKEN SIDE` or `... empty`")
-            return Statement(line, "expect", code, "empty", what=what, at=cell)
-        kind = tokens.parse(words[3])
-        if kind is None:
-            raise ScriptError(line, f"expected a token like T1 (T1-T9), not {words[3]!r}")
-        value = f"{tokens.name(kind)} {SIDES[_side(line, words[4])]}"
-        return Statement(line, "expect", code, value, what=what, at=cell)
-    raise ScriptError(line, EXPECTS_HELP)
+                raise ScriptError(line, f"expected `expect cell {like} TOKEN SIDE` or `... empty`")
+            return Statement(line, "expect", code, "empty", what=what, at=at)
+        value = f"{token_name(line, words[3])} {SIDES[_side(line, words[4])]}"
+        return Statement(line, "expect", code, value, what=what, at=at)
+    return None
 
 
 class RulesRunner(runner.RulesRunner):
