@@ -3,6 +3,7 @@ Node checks of the emulated CPU."""
 
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 import time
@@ -13,10 +14,21 @@ from session_summary import EMU_UNAVAILABLE
 from host_tools.emu import images
 from host_tools.emu.flashed import flash_tiles
 from host_tools.emu.node_env import EmuSetupError, harness_dir, node_command
+from simulator.mpy.build import build
 
 
 def boot_lines(tiles, i):
     return [line for line in tiles.log_lines(i) if line.startswith("BLINKS")]
+
+
+def demo_only(firmware_copy, tag):
+    """A build of the firmware with the demo game alone (43 files, 92 kB, where the copy with
+    Lost Gems and Gem Match is 55 files, 121 kB): each share or flash is shorter, and what is
+    tested is the share or the flash (bench/bench_share.py shares the whole firmware)."""
+    tree = firmware_copy(tag)
+    for game in ("lostgems", "gemmatch"):
+        shutil.rmtree(os.path.join(tree, "games", game))
+    return build(game="games.demo:Demo", firmware_dir=tree)
 
 
 def booted_build(tiles, i, after=0, timeout=300):
@@ -97,16 +109,18 @@ def restored_after_power_cut(tiles, i, words):
     return restored[-1]
 
 
-def deal(tiles, limit_ms=30000):
-    """Hold tile 0 of a driven cluster of Lost Gems tiles for the 6-second deal; returns (the
-    moment the hold fires, {tile: when its decoded LEDs first showed it face down}), in emulated
-    ms. The bench's rp2_deal_ms is the last of those, less the first."""
-    from games.lostgems import display
-
+def deal(tiles, limit_ms=30000, holder=0, face_down=None):
+    """Hold tile `holder` of a driven cluster for the 6-second deal; returns (the moment the
+    hold fires, {tile: when its decoded LEDs first showed `face_down`}), in emulated ms. The
+    LEDs, not the log: a tile whose port nobody reads logs nothing. By default Lost Gems' face
+    down; the bench's rp2_deal_ms is the last of those, less the first."""
     from host_tools.emu.cluster import pixel_colour
 
-    face_down = display.face_down()
-    fires = tiles.press(0, 6300) - 300
+    if face_down is None:
+        from games.lostgems import display
+
+        face_down = display.face_down()
+    fires = tiles.press(holder, 6300) - 300
     done = {}
     while len(done) < tiles.n and tiles.now_ms < fires + limit_ms:
         tiles.advance(50)

@@ -7,6 +7,7 @@ again from the tile's flash image), and the board's own identity and peripherals
 
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -102,6 +103,23 @@ sm.active(0)
 """
     us = int(mpremote(port, "exec", script).split("us")[1])
     assert abs(us - 105800) <= 200
+
+
+def test_switched_to_realtime_after_running_flat_out_a_tile_goes_on_at_the_walls_pace(cluster):
+    """`blinks emu`'s realtime mode keeps emulated time to the wall clock; a cluster that ran
+    flat out first (a test's fast setup, then a person's part) goes on from where it is, not
+    frozen until the wall clock catches up with it."""
+    tiles = cluster(1, mode="fast")
+    port = tiles.ports[0]
+    mpremote(port, "exec", "import time; time.sleep(40)")  # flat out: in a few wall seconds
+    now = tiles.stats()
+    assert now["t"] >= now["wall_ms"] + 20_000, now  # far ahead of the wall clock
+    tiles.set_mode("realtime")
+    start = time.monotonic()
+    out = mpremote(port, "exec", "import time; time.sleep(1); print('on time')")
+    took = time.monotonic() - start
+    assert "on time" in out
+    assert took < 15, took  # a second's sleep and mpremote's own, not the 20 s and more ahead
 
 
 @pytest.mark.parametrize("shape, wires", [("line", 5), ("ring", 6), ("blob", 9)])

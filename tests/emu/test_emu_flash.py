@@ -11,7 +11,7 @@ import threading
 import time
 
 import pytest
-from emu_helpers import boot_lines, booted_build, flashed_image
+from emu_helpers import boot_lines, booted_build, demo_only, flashed_image
 
 from host_tools.cli.flash import TileResult, flash_all, flash_one
 from host_tools.emu.cluster import EmuError
@@ -21,7 +21,7 @@ from simulator.mpy.build import build
 @pytest.mark.long
 def test_six_tiles_flash_at_once_then_an_unchanged_reflash_sends_nothing(cluster, firmware_copy):
     tiles = cluster(6, mode="fast")
-    image = build(firmware_dir=firmware_copy("six"))  # without Waterfall: a fifth less to send
+    image = demo_only(firmware_copy, "six")  # the demo game alone: a quarter less to send
     results = flash_all(tiles.ports, image, quiet=True)
     assert [r.error for r in results] == [None] * 6
     assert all(r.ok and r.files_written == len(image.files) + 1 for r in results)  # + main.py
@@ -49,7 +49,7 @@ def test_a_board_with_too_old_a_micropython_is_refused_and_keeps_its_firmware(cl
 def test_a_flash_stopped_at_any_moment_leaves_the_old_or_the_new_firmware(
     cluster, firmware_copy, tmp_path
 ):
-    builds = {b.build: b for b in (build(firmware_dir=firmware_copy(tag)) for tag in "ab")}
+    builds = {b.build: b for b in (demo_only(firmware_copy, tag) for tag in "ab")}
     a, b = builds
     state = tmp_path / "tile"
     flashed_image(builds[a], state)  # a tile that runs build a

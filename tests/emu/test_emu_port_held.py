@@ -6,19 +6,20 @@ lines in a pass would outlast the tile's 2 s watchdog. A terminal left open, or 
 monitor, is that host. The tile's log (hal/serial_log.py) writes only what the USB serial has
 room for, between passes, and drops and counts lines when its queue is full.
 
-Six flashed Lost Gems tiles in a blob. Tiles 1 and 5, the two ends of the blob's arc (each
-beside the centre and one other tile, so their passes are alike), are stopped at their REPLs,
-print until a print would block and are soft-reset into their games; tile 1's host holds its
-port, so its game starts with a port that takes nothing (boot.py cannot do it: MicroPython
-starts USB after it), while tile 5's host reads: the baseline, in the same run. Tile 0 is held
-for the deal; tiles 1 and 5 are clicked on through the game. With the hold, for over 60 s of
-the game: no reset, tile 1's CPU no busier than tile 5's (its passes about as long), and once
-the host reads again, the lines the tile could not keep are counted in a `BLINKS log lost=N`
-line before the next one.
+Three flashed Gem Match tiles in a line. The two ends (each beside the middle tile only, so
+their passes are alike) are stopped at their REPLs, print until a print would block and are
+soft-reset into their games; tile 0's host holds its port, so its game starts with a port that
+takes nothing (boot.py cannot do it: MicroPython starts USB after it), while tile 2's host
+reads: the baseline, in the same run. The middle tile is held for the deal; the ends are
+double-clicked on through the game (a token drawn, then turned over: a log line each). With
+the hold, for over 60 s of the game: no reset, tile 0's CPU no busier than tile 2's (its passes
+about as long), and once the host reads again, the lines the tile could not keep are counted
+in a `BLINKS log lost=N` line before the next one.
 """
 
 import pytest
 from emu_helpers import deal, flashed_image
+from games.gemmatch import display
 
 from simulator.mpy.build import build
 
@@ -29,15 +30,15 @@ for _ in range(60):
     if time.ticks_diff(time.ticks_ms(), t) > 300:
         break  # the host's buffer is full: the next print would block as well
 """
-HELD = 1
-FREE = 5  # the baseline: placed as HELD is, its host reading
+HELD = 0
+FREE = 2  # the baseline: placed as HELD is, its host reading
 GAME_MS = 62_000  # of a game with the port held, from the soft reset's game on
 
 
 @pytest.mark.long
 def test_a_held_port_that_nobody_reads_never_resets_a_tile_mid_game(cluster, tmp_path):
-    flashed_image(build(), tmp_path, tiles=6)
-    tiles = cluster(6, state=tmp_path, shape="blob", mode="driven", seed=3)
+    flashed_image(build(game="games.gemmatch:Gemmatch"), tmp_path, tiles=3)
+    tiles = cluster(3, state=tmp_path, shape="line", mode="driven", seed=3)
     tiles.advance(2000)
     tiles.hold_port(HELD)
     for tile in (HELD, FREE):
@@ -50,9 +51,9 @@ def test_a_held_port_that_nobody_reads_never_resets_a_tile_mid_game(cluster, tmp
         tiles.write(tile, b"\x04")  # a soft reset: main.py starts the game again
     tiles.advance(3000)
     start = tiles.stats()
-    fires, done = deal(tiles)
-    assert len(done) == 6, [tiles.log_lines(i)[-3:] for i in range(6)]
-    while tiles.now_ms < start["t"] + GAME_MS:  # players at tiles 1 and 5: a line a double-click
+    fires, done = deal(tiles, holder=1, face_down=[display.BACK] * 6)  # the pile: dim blue
+    assert len(done) == 3, [tiles.log_lines(i)[-3:] for i in range(3)]
+    while tiles.now_ms < start["t"] + GAME_MS:  # players at the ends: a line a double-click
         tiles.clicks(HELD, 2)
         tiles.clicks(FREE, 2)
         tiles.advance(2000)

@@ -114,6 +114,10 @@ let targetNs = 0; // driven mode: run up to here
 let waiting = false; // driven mode: an "at" reply is owed when the target is reached
 let quitting = false;
 const wallStart = Date.now();
+// realtime mode: the wall clock's ms at emulated time 0. A switch into realtime from the other
+// modes moves it, so emulated time goes on from where it is (not frozen until the wall clock
+// catches up with a run that went flat out, nor racing to make up for a slow one).
+let wallAtZero = wallStart;
 let cpuMs = 0;
 
 /** The next time anything can happen: a CPU's wake-up, or the fabric's next event when a
@@ -189,7 +193,7 @@ function loop() {
     if (mode === 'driven') {
       limit = targetNs;
     } else if (mode === 'realtime') {
-      limit = (Date.now() - wallStart) * 1e6;
+      limit = (Date.now() - wallAtZero) * 1e6;
       if (nowNs >= limit) {
         // sleep until the next wake-up is due on the wall clock (input from the host, on
         // stdin, wakes us sooner)
@@ -292,6 +296,9 @@ input.on('line', (line) => {
       waiting = true;
       break;
     case 'mode':
+      if (msg.mode === 'realtime' && mode !== 'realtime') {
+        wallAtZero = Date.now() - nowNs / 1e6;
+      }
       mode = msg.mode;
       break;
     case 'loss':

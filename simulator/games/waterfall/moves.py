@@ -29,13 +29,15 @@ class Move(views.Move):
         return (self.kind, self.slot, self.side, self.place)
 
     def __str__(self):
-        if self.kind in (PLAY, SCORE):
-            return f"{self.kind} {self.slot}"
+        """The move in a script's words: its kind, then what it names."""
+        words = [self.kind]
+        if self.kind in (PLAY, ADD, SCORE):
+            words.append(str(self.slot))
         if self.kind == STEP:
-            return f"step {self.side}"
+            words.append(self.side)
         if self.kind == ADD:
-            return f"add {self.slot} at {place_name(self.place)}"
-        return self.kind
+            words += ["at", place_name(self.place)]
+        return " ".join(words)
 
 
 def play(slot):
