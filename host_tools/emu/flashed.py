@@ -4,7 +4,8 @@ A builder flashes one tile and then the rest; emulated tiles of the same MicroPy
 end up with the same flash image byte for byte, so the image of one tile flashed for real
 (host_tools.cli.flash over its emulated USB serial port, in fast mode) is kept in the cache and
 copied to every tile that needs it. `blinks emu --window --game NAME` uses this to start with a
-flashed table, and the emulated-tile tests use it to skip a flash per test.
+flashed table. (The emulated-tile tests start most tiles from `blinks uf2`'s file instead, made
+on the host in a moment; they use this where a tile must be one `blinks flash` wrote.)
 """
 
 import fcntl

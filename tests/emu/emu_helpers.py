@@ -11,6 +11,8 @@ import time
 import pytest
 from session_summary import EMU_UNAVAILABLE
 
+from host_tools.bridge import fs_image, uf2
+from host_tools.bridge.tile_uf2 import make_tile_uf2, read_micropython_uf2
 from host_tools.emu import images
 from host_tools.emu.flashed import flash_tiles
 from host_tools.emu.node_env import EmuSetupError, harness_dir, node_command
@@ -57,8 +59,27 @@ def _cache_dir():
 
 
 def flashed_image(image, state_dir, tiles=1):
-    """Give tiles 0..tiles-1 in `state_dir` a flash that `blinks flash` put `image` on (the
-    product's own host_tools.emu.flashed, its images kept for this test run only)."""
+    """Give tiles 0..tiles-1 in `state_dir` the flash of a Pico that `blinks uf2`'s file made:
+    the official MicroPython with `image` laid on its filesystem as `blinks flash` lays it (the
+    product's host_tools.bridge.tile_uf2, as a builder drags it onto a board). Made on the host
+    in a moment, where a flash through an emulated tile takes 10-20 s a build; the flash itself
+    is test_emu_flash's, and flashed_by_blinks_flash gives a tile that path."""
+    with open(images.firmware_path(), "rb") as f:
+        micropython = read_micropython_uf2(f.read())
+    flash = bytearray(b"\xff" * fs_image.FLASH_BYTES)  # a blank chip, as the emulator makes one
+    blocks = uf2.read_blocks(make_tile_uf2(micropython, image))
+    for address, page in uf2.flash_pages(blocks).items():
+        at = address - fs_image.FLASH_BASE
+        flash[at : at + len(page)] = page
+    os.makedirs(state_dir, exist_ok=True)
+    for i in range(tiles):
+        with open(os.path.join(state_dir, f"tile{i}.flash"), "wb") as f:
+            f.write(flash)
+
+
+def flashed_by_blinks_flash(image, state_dir, tiles=1):
+    """Tiles whose flash `blinks flash` wrote: one emulated tile flashed for real, its flash
+    cloned (the product's own host_tools.emu.flashed, its images kept for this test run)."""
     flash_tiles(
         image, state_dir, tiles, images.firmware_path(), images.bootrom_path(), _cache_dir()
     )

@@ -13,7 +13,7 @@ import signal
 import threading
 
 import pytest
-from emu_helpers import booted_build, flashed_image
+from emu_helpers import booted_build, flashed_by_blinks_flash
 from pinned_server import FileServer, isolate, serve_pins
 
 from host_tools import cli, pins
@@ -77,7 +77,7 @@ def test_the_uf2_dragged_onto_a_used_tile_boots_its_own_build(
     where the image has none, and must not outrank it."""
     old, new = firmware_copy("a"), firmware_copy("b")
     state = tmp_path / "used"
-    flashed_image(build(firmware_dir=old), state)  # a tile that ran another build
+    flashed_by_blinks_flash(build(firmware_dir=old), state)  # a tile that ran another build
     tile_uf2 = make_uf2(rp2_images, new, tmp_path / "tile.uf2")
     flash = bytearray(read(state / "tile0.flash"))
     for address, page in uf2.flash_pages(uf2.read_blocks(read(tile_uf2))).items():
