@@ -70,9 +70,9 @@ def test_a_held_port_that_nobody_reads_never_resets_a_tile_mid_game(cluster, tmp
     tiles.advance(2000)
     held_log, free_log = tiles.log_lines(HELD), tiles.log_lines(FREE)
     assert not any("crashes=" in line for line in held_log), held_log[-20:]
-    # its passes cost about what they cost with a host that reads: measured 0.107 of the time
-    # free and 0.114 held in two runs of a game (the log pumps nothing, the USB stack works on a
-    # full FIFO); a print that blocked would add 500 ms a write
+    # its passes cost about what they cost with a host that reads: measured 0.140 of the time
+    # free and 0.146 held (the log pumps nothing, the USB stack works on a full FIFO); a print
+    # that blocked would add 500 ms a write
     assert busy[0] <= busy[1] * 1.15, busy
     assert max(done.values()) - fires < 1000  # the deal: a few passes, the held tile among them
     print(f"busy {busy[1]:.4f} free, {busy[0]:.4f} held")
