@@ -67,14 +67,19 @@ def flashed_image(image, state_dir, tiles=1):
     with open(images.firmware_path(), "rb") as f:
         micropython = read_micropython_uf2(f.read())
     flash = bytearray(b"\xff" * fs_image.FLASH_BYTES)  # a blank chip, as the emulator makes one
-    blocks = uf2.read_blocks(make_tile_uf2(micropython, image))
-    for address, page in uf2.flash_pages(blocks).items():
-        at = address - fs_image.FLASH_BASE
-        flash[at : at + len(page)] = page
+    drop_uf2(flash, make_tile_uf2(micropython, image))
     os.makedirs(state_dir, exist_ok=True)
     for i in range(tiles):
         with open(os.path.join(state_dir, f"tile{i}.flash"), "wb") as f:
             f.write(flash)
+
+
+def drop_uf2(flash, data):
+    """A UF2 file dragged onto a Pico in BOOTSEL mode: its pages written into `flash` (a whole
+    chip's bytes), every other page left as it was."""
+    for address, page in uf2.flash_pages(uf2.read_blocks(data)).items():
+        at = address - fs_image.FLASH_BASE
+        flash[at : at + len(page)] = page
 
 
 def flashed_by_blinks_flash(image, state_dir, tiles=1):

@@ -113,8 +113,7 @@ def test_a_power_cut_mid_transfer_leaves_x_or_y_and_a_second_share_ends_on_y(
         _wait_for(tiles, 1, "BLINKS share receive ", 900)
         wait = rng.uniform(0.0, 0.9 * transfer)  # a random moment while its files arrive
         _wait_for(tiles, 1, "BLINKS share received ", wait, need=False)
-        seen.append(cut_power(tiles, 1))
-        assert seen[-1] in (x, y), boot_lines(tiles, 1)
+        seen.append(cut_power(tiles, 1, (x, y)))
         tries = 0
         while seen[-1] != y:  # around the switch, a little later each time
             tries += 1
@@ -122,8 +121,7 @@ def test_a_power_cut_mid_transfer_leaves_x_or_y_and_a_second_share_ends_on_y(
             received = len(lines_of(tiles, 1, "BLINKS share received "))
             _wait_for(tiles, 1, "BLINKS share received ", 900, count=received + 1)
             time.sleep(rng.uniform(0.0, 1.5 * tries))
-            seen.append(cut_power(tiles, 1))
-            assert seen[-1] in (x, y), boot_lines(tiles, 1)
+            seen.append(cut_power(tiles, 1, (x, y)))
         first.join(SHARE_TIMEOUT)
         out = share(tiles.ports[0])  # the second share resumes, or finds it done
         assert out.returncode == 0, f"cuts {seen}: " + out.stdout + out.stderr + share_log(tiles)
@@ -134,13 +132,16 @@ def test_a_power_cut_mid_transfer_leaves_x_or_y_and_a_second_share_ends_on_y(
     assert set(seen) == {x, y}, seen
 
 
-def cut_power(tiles, i):
-    """Tile i's power off for half a second and on again: the build it boots then (X or Y)."""
+def cut_power(tiles, i, builds):
+    """Tile i's power off for half a second and on again: the build it boots then, which must
+    be one of `builds` (X or Y)."""
     boots = len(boots_of(tiles, i))
     tiles.power(i, False)
     time.sleep(0.5)
     tiles.power(i, True)
-    return next_boot(tiles, i, boots)
+    running = next_boot(tiles, i, boots)
+    assert running in builds, boot_lines(tiles, i)
+    return running
 
 
 def lines_of(tiles, i, text):

@@ -13,11 +13,11 @@ import signal
 import threading
 
 import pytest
-from emu_helpers import booted_build, flashed_by_blinks_flash
+from emu_helpers import booted_build, drop_uf2, flashed_by_blinks_flash
 from pinned_server import FileServer, isolate, serve_pins
 
 from host_tools import cli, pins
-from host_tools.bridge import bootsel, fs_image, uf2
+from host_tools.bridge import bootsel, fs_image
 from host_tools.bridge.tile_uf2 import TileUf2Error, read_micropython_uf2
 from host_tools.cli.flash import flash_all
 from host_tools.emu.node_env import harness_dir
@@ -80,9 +80,7 @@ def test_the_uf2_dragged_onto_a_used_tile_boots_its_own_build(
     flashed_by_blinks_flash(build(firmware_dir=old), state)  # a tile that ran another build
     tile_uf2 = make_uf2(rp2_images, new, tmp_path / "tile.uf2")
     flash = bytearray(read(state / "tile0.flash"))
-    for address, page in uf2.flash_pages(uf2.read_blocks(read(tile_uf2))).items():
-        at = address - fs_image.FLASH_BASE
-        flash[at : at + len(page)] = page  # the drag and drop
+    drop_uf2(flash, read(tile_uf2))
     (state / "tile0.flash").write_bytes(bytes(flash))
     tiles = cluster(1, state=state, mode="fast")
     assert booted_build(tiles, 0) == build(firmware_dir=new).build
