@@ -102,9 +102,8 @@ def add_arguments(p):
         "--game",
         metavar="GAME",
         help=f"with --window: flash GAME ({', '.join(DEALT_GAMES)}) onto the tiles and deal it "
-        "(a 6 s hold on tile 0), so a game is ready to play in one command; one tile is "
-        "flashed with `blinks flash` (about a minute the first time) and the others get its "
-        "flash image",
+        "(a 6 s hold on tile 0), so a game is ready to play in one command; the tiles start "
+        "from the file `blinks uf2` makes for GAME, as boards a builder dragged it onto",
     )
 
 

@@ -343,26 +343,17 @@ BOOTED_MS = 2500  # emulated ms by which flashed tiles have booted and linked up
 DEAL_HOLD_MS = 6300  # a 6 s hold (runtime/button.py LONG_LONG_PRESS_MS) and a little more
 
 
-def flash_game(game, cluster, firmware, bootrom):
-    """Flash `game`'s build onto the cluster's tiles before they start (host_tools.emu.flashed:
-    one tile through `blinks flash`, its flash image copied to the others)."""
-    from host_tools.emu.flashed import flash_image_path, flash_tiles
+def flash_game(game, cluster, firmware):
+    """Give the cluster's tiles, before they start, `game`'s build as `blinks uf2`'s file
+    leaves it on a Pico (host_tools.emu.flashed): made on the host, at once."""
+    from host_tools.bridge.tile_uf2 import TileUf2Error
+    from host_tools.emu.flashed import give_tiles, uf2_chip
     from simulator.mpy.build import BuildError, build
 
     try:
-        image = build(game)
-    except BuildError as exc:
-        raise EmuError(f"cannot build {game}: {exc}") from None
-    if not os.path.exists(flash_image_path(image, firmware)):
-        print(
-            f"blinks emu: flashing {game} onto an emulated tile (once for this build)...",
-            file=sys.stderr,
-            flush=True,
-        )
-    try:
-        flash_tiles(image, cluster.state_dir, cluster.n, firmware, bootrom)
-    except RuntimeError as exc:
-        raise EmuError(str(exc)) from None
+        give_tiles(uf2_chip(build(game), firmware), cluster.state_dir, cluster.n)
+    except (BuildError, TileUf2Error) as exc:
+        raise EmuError(f"cannot put {game} on the tiles: {exc}") from None
 
 
 def run_window(args, firmware, bootrom, transceiver):
@@ -398,7 +389,7 @@ def run_window(args, firmware, bootrom, transceiver):
     app = None
     try:
         if getattr(args, "game", None):
-            flash_game(args.game, cluster, firmware, bootrom)
+            flash_game(args.game, cluster, firmware)
         cluster.start(wait_up=False)
         if getattr(args, "game", None):
             # after the tiles have booted and found their neighbours, a 6 s hold deals

@@ -1,6 +1,7 @@
 """Helpers for the emulated-tile tests: boot lines, tiles that already hold a build, and the
 Node checks of the emulated CPU."""
 
+import fcntl
 import json
 import os
 import shutil
@@ -11,10 +12,10 @@ import time
 import pytest
 from session_summary import EMU_UNAVAILABLE
 
-from host_tools.bridge import fs_image, uf2
-from host_tools.bridge.tile_uf2 import make_tile_uf2, read_micropython_uf2
+from host_tools.cli.flash import flash_all
 from host_tools.emu import images
-from host_tools.emu.flashed import flash_tiles
+from host_tools.emu.cluster import EmuCluster
+from host_tools.emu.flashed import give_tiles, uf2_chip
 from host_tools.emu.node_env import EmuSetupError, harness_dir, node_command
 from simulator.mpy.build import build
 
@@ -61,33 +62,36 @@ def _cache_dir():
 def flashed_image(image, state_dir, tiles=1):
     """Give tiles 0..tiles-1 in `state_dir` the flash of a Pico that `blinks uf2`'s file made:
     the official MicroPython with `image` laid on its filesystem as `blinks flash` lays it (the
-    product's host_tools.bridge.tile_uf2, as a builder drags it onto a board). Made on the host
-    in a moment, where a flash through an emulated tile takes 10-20 s a build; the flash itself
-    is test_emu_flash's, and flashed_by_blinks_flash gives a tile that path."""
-    with open(images.firmware_path(), "rb") as f:
-        micropython = read_micropython_uf2(f.read())
-    flash = bytearray(b"\xff" * fs_image.FLASH_BYTES)  # a blank chip, as the emulator makes one
-    drop_uf2(flash, make_tile_uf2(micropython, image))
-    os.makedirs(state_dir, exist_ok=True)
-    for i in range(tiles):
-        with open(os.path.join(state_dir, f"tile{i}.flash"), "wb") as f:
-            f.write(flash)
-
-
-def drop_uf2(flash, data):
-    """A UF2 file dragged onto a Pico in BOOTSEL mode: its pages written into `flash` (a whole
-    chip's bytes), every other page left as it was."""
-    for address, page in uf2.flash_pages(uf2.read_blocks(data)).items():
-        at = address - fs_image.FLASH_BASE
-        flash[at : at + len(page)] = page
+    product's host_tools.emu.flashed, as `blinks emu --window --game` starts its tiles). Made
+    on the host in a moment, where a flash through an emulated tile takes 10-20 s a build; the
+    flash itself is test_emu_flash's, and flashed_by_blinks_flash gives a tile that path."""
+    give_tiles(uf2_chip(image, images.firmware_path()), state_dir, tiles)
 
 
 def flashed_by_blinks_flash(image, state_dir, tiles=1):
-    """Tiles whose flash `blinks flash` wrote: one emulated tile flashed for real, its flash
-    cloned (the product's own host_tools.emu.flashed, its images kept for this test run)."""
-    flash_tiles(
-        image, state_dir, tiles, images.firmware_path(), images.bootrom_path(), _cache_dir()
-    )
+    """Tiles whose flash `blinks flash` wrote: one emulated tile flashed for real over its USB
+    serial port, its flash kept for this test run (by build) and cloned to the others."""
+    cached = os.path.join(_cache_dir(), f"{image.build}.flash")
+    with open(cached + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # parallel tests wait for one flash
+        if not os.path.exists(cached):
+            work = tempfile.mkdtemp(prefix="blinks-flash-")
+            try:
+                with EmuCluster(
+                    tiles=1,
+                    state_dir=work,
+                    mode="fast",
+                    firmware=images.firmware_path(),
+                    bootrom=images.bootrom_path(),
+                ) as one:
+                    result = flash_all(one.ports, image, quiet=True)[0]
+                    assert result.ok, f"the flash of an emulated tile failed: {result.error}"
+                shutil.copyfile(os.path.join(work, "tile0.flash"), cached + ".tmp")
+                os.replace(cached + ".tmp", cached)
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
+    with open(cached, "rb") as f:
+        give_tiles(f.read(), state_dir, tiles)
 
 
 def dealt_items(tiles, line):

@@ -13,13 +13,14 @@ import signal
 import threading
 
 import pytest
-from emu_helpers import booted_build, drop_uf2, flashed_by_blinks_flash
+from emu_helpers import booted_build, flashed_by_blinks_flash
 from pinned_server import FileServer, isolate, serve_pins
 
 from host_tools import cli, pins
 from host_tools.bridge import bootsel, fs_image
 from host_tools.bridge.tile_uf2 import TileUf2Error, read_micropython_uf2
 from host_tools.cli.flash import flash_all
+from host_tools.emu.flashed import drop_uf2
 from host_tools.emu.node_env import harness_dir
 from simulator.mpy.build import build
 

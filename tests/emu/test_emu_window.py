@@ -7,7 +7,6 @@ pins and the lines on their serial ports.
 """
 
 import os
-import shutil
 import subprocess
 import sys
 
@@ -206,16 +205,7 @@ def test_the_window_s_options_are_checked_before_anything_starts(argv, said, cap
 @pytest.mark.long
 def test_blinks_emu_window_game_flashes_and_deals_in_one_command(rp2_images, tmp_path):
     """`blinks emu --window --game lostgems`: tiles that hold the game and are dealt, with no
-    other terminal. The one tile flashed for real is this run's (flashed_image), left in the
-    command's cache as a person's own first run leaves it, so no second flash is made."""
-    from host_tools.emu.flashed import flash_image_path
-
-    image = build("lostgems")
-    flashed_image(image, tmp_path / "seed", tiles=1)
-    cache = tmp_path / "cache"
-    kept = flash_image_path(image, rp2_images[0], str(cache / "blinks" / "emu-flash"))
-    os.makedirs(os.path.dirname(kept))
-    shutil.copyfile(tmp_path / "seed" / "tile0.flash", kept)
+    other terminal and no flash to wait for (they start from `blinks uf2`'s file)."""
     shot = tmp_path / "dealt.png"
     proc = subprocess.run(
         [sys.executable, "-m", "host_tools.cli", "emu", "--window", "--game", "lostgems"]
@@ -223,13 +213,12 @@ def test_blinks_emu_window_game_flashes_and_deals_in_one_command(rp2_images, tmp
         capture_output=True,
         text=True,
         timeout=600,
-        env=dict(os.environ, SDL_VIDEODRIVER="dummy", XDG_CACHE_HOME=str(cache)),
+        env=dict(os.environ, SDL_VIDEODRIVER="dummy"),
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
     assert len(proc.stdout.splitlines()) == 6  # PORT lines: six tiles by default
     assert "they hold lostgems, dealt by a 6 s hold on tile 0" in proc.stderr
-    assert "flashing lostgems" not in proc.stderr  # the cached flash image was used
     picture = pygame.image.load(str(shot))
     # face-down tiles glow green; undealt ones breathe white: count clearly green pixels
     width, height = picture.get_size()
