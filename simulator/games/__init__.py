@@ -96,13 +96,14 @@ class PlainGame:
         return [("table", "Table", (margin, margin, width - 2 * margin, height - 2 * margin))]
 
 
-def script_hooks(script, tiles):
+def script_hooks(script, tiles, words=None):
     """A descriptor's parse_script(text) and session_runners() for a game whose `script`
-    module has parse_script and RulesRunner, and whose `tiles` module has TilesRunner (None
-    while the world or firmware is missing); the modules load only when a script runs."""
+    module has RulesRunner (and parse_script, unless a `words` module has it), and whose
+    `tiles` module has TilesRunner (None while the world or firmware is missing); the modules
+    load only when a script runs."""
 
     def parse_script(text):
-        return importlib.import_module(script).parse_script(text)
+        return importlib.import_module(words or script).parse_script(text)
 
     def session_runners():
         try:

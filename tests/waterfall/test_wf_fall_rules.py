@@ -8,24 +8,23 @@ import pytest
 from wf_decks import BASIC
 
 from host_tools.cli import main
-from simulator.games.waterfall import bots
-from simulator.games.waterfall import moves as mv
-from simulator.games.waterfall.referee import GameState, IllegalMove
-from simulator.games.waterfall.script import game_script, parse_script
+from simulator.games.waterfall import bots, rules
+from simulator.games.waterfall.referee import GameState, IllegalMove, game_script
+from simulator.games.waterfall.rules import parse_script
 from simulator.sessions.script import ScriptError
 
 
 def test_a_player_may_fall_fewer_steps_than_played_once_the_pawn_has_stepped():
     s = GameState(deck=BASIC)
-    s.apply(mv.play(2))  # SCORE-R3: three steps allowed
-    s.apply(mv.fall())
-    assert mv.done() not in s.legal_moves()
+    s.apply(rules.play(2))  # SCORE-R3: three steps allowed
+    s.apply(rules.fall())
+    assert rules.done() not in s.legal_moves()
     with pytest.raises(IllegalMove, match="take at least one step before falling no further"):
-        s.apply(mv.done())
-    s.apply(mv.step("left"))  # into the start tile: ADD
-    s.apply(mv.add(2, (1, 0)))  # ADD-G1
-    assert s.phase == "fall" and s.steps == 2 and mv.done() in s.legal_moves()
-    ev = s.apply(mv.done())
+        s.apply(rules.done())
+    s.apply(rules.step("left"))  # into the start tile: ADD
+    s.apply(rules.add(2, (1, 0)))  # ADD-G1
+    assert s.phase == "fall" and s.steps == 2 and rules.done() in s.legal_moves()
+    ev = s.apply(rules.done())
     assert (
         ev.stopped == 2
         and ev.turn_over
@@ -34,15 +33,15 @@ def test_a_player_may_fall_fewer_steps_than_played_once_the_pawn_has_stepped():
     assert s.current == 1 and s.pawns[0] == (0, 0)
 
 
-def empty_hand_turn(rules=()):
+def empty_hand_turn(options=()):
     """A's turn with no tile in hand: A and B each play their whole hand and fall out."""
-    s = GameState(deck=BASIC, rules=rules)
+    s = GameState(deck=BASIC, rules=options)
     for player in (0, 1):
         while s.hands[player]:
-            s.apply(mv.play(1))
-        s.apply(mv.fall())
+            s.apply(rules.play(1))
+        s.apply(rules.fall())
         while s.current == player:  # into the start tile (ADD, nothing to add), then out
-            s.apply(mv.step("left"))
+            s.apply(rules.step("left"))
     assert s.current == 0 and s.phase == "fall" and s.steps == 1
     return s
 
@@ -50,20 +49,20 @@ def empty_hand_turn(rules=()):
 def test_the_single_step_of_an_empty_hand_is_no_choice():
     s = empty_hand_turn()
     with pytest.raises(IllegalMove, match="with no tile in hand the one step is no choice"):
-        s.apply(mv.done())
+        s.apply(rules.done())
 
 
 def test_by_default_the_empty_hand_draws_before_its_step_and_can_add_what_it_drew():
     s = empty_hand_turn()
     assert len(s.hands[0]) == 1  # drawn as B's turn ended
-    s.apply(mv.step("left"))  # into the start tile: ADD, with the tile just drawn
+    s.apply(rules.step("left"))  # into the start tile: ADD, with the tile just drawn
     assert s.phase == "add"
 
 
 def test_rules_step_first_steps_then_draws_as_the_seed_orders_them():
     s = empty_hand_turn(("step-first",))
     assert s.hands[0] == []
-    ev = s.apply(mv.step("left"))  # into the start tile: ADD, with nothing to add
+    ev = s.apply(rules.step("left"))  # into the start tile: ADD, with nothing to add
     assert ev.turn_over and len(ev.drew) == 1 and len(s.hands[0]) == 1
     assert s.current == 1
 

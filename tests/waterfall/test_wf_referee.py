@@ -5,9 +5,9 @@ import pytest
 from games.waterfall import cards
 from wf_decks import BASIC
 
-from simulator.games.waterfall import moves as mv
-from simulator.games.waterfall.observation import event_seen_by
+from simulator.games.waterfall import rules
 from simulator.games.waterfall.referee import GameState, IllegalMove
+from simulator.games.waterfall.rules import event_seen_by
 
 
 def names(state, ids):
@@ -42,15 +42,15 @@ def test_five_players_are_refused():
 def test_a_turn_needs_a_play_before_the_fall_and_add_grows_the_waterfall():
     s = GameState(deck=BASIC)
     with pytest.raises(IllegalMove, match="play at least one"):
-        s.apply(mv.fall())
-    s.apply(mv.play(1))  # DRAW-R1: 1 step
+        s.apply(rules.fall())
+    s.apply(rules.play(1))  # DRAW-R1: 1 step
     assert s.steps == 1
-    s.apply(mv.fall())
-    assert s.legal_moves() == [mv.step("left")]  # from above: the start tile only
-    ev = s.apply(mv.step("left"))
+    s.apply(rules.fall())
+    assert s.legal_moves() == [rules.step("left")]  # from above: the start tile only
+    ev = s.apply(rules.step("left"))
     assert ev.entered == (0, 0) and ev.action == cards.ADD
     assert s.open_places() == [(1, 0), (1, 1)]
-    s.apply(mv.add(2, (1, 0)))  # ADD-G1
+    s.apply(rules.add(2, (1, 0)))  # ADD-G1
     assert names(s, [s.waterfall[(1, 0)]]) == ["ADD-G1"]
     assert s.current == 1 and s.pawns[0] == (0, 0)
 
@@ -72,9 +72,9 @@ def blocked_state():
 
 def test_a_tile_holding_another_pawn_refuses_entry_while_the_other_way_is_free():
     s = blocked_state()
-    assert s.legal_moves() == [mv.step("right")]
+    assert s.legal_moves() == [rules.step("right")]
     with pytest.raises(IllegalMove, match="holds pawn B"):
-        s.apply(mv.step("left"))
+        s.apply(rules.step("left"))
 
 
 def test_both_ways_blocked_lets_the_pawn_enter_either():
@@ -83,16 +83,16 @@ def test_both_ways_blocked_lets_the_pawn_enter_either():
     s.pawns = [(1, 0), (2, 0), (2, 1)]
     s.hands.append([])
     s.score_piles.append([])
-    assert s.legal_moves() == [mv.step("left"), mv.step("right")]
-    s.apply(mv.step("left"))
+    assert s.legal_moves() == [rules.step("left"), rules.step("right")]
+    s.apply(rules.step("left"))
     assert s.pawns[0] == s.pawns[1] == (2, 0)
 
 
 def test_an_empty_place_below_is_never_blocked_and_falling_out_ends_the_turn():
     s = blocked_state()
     del s.waterfall[(2, 1)]
-    assert s.legal_moves() == [mv.step("right")]  # out at the bottom, not into B
-    ev = s.apply(mv.step("right"))
+    assert s.legal_moves() == [rules.step("right")]  # out at the bottom, not into B
+    ev = s.apply(rules.step("right"))
     assert ev.exited and ev.turn_over
     assert s.pawns[0] is None and s.current == 1
 
@@ -101,7 +101,7 @@ def test_draw_takes_three_and_reshuffles_the_discards_when_the_pile_runs_out():
     s = blocked_state()
     s.discards, s.pile = s.pile[3:], s.pile[:1]
     before = len(s.hands[0]) + len(s.discards) + len(s.pile)
-    ev = s.apply(mv.step("right"))  # 2.1: DRAW-G2
+    ev = s.apply(rules.step("right"))  # 2.1: DRAW-G2
     assert ev.action == cards.DRAW and len(ev.drew) == 3 and ev.reshuffled
     assert len(s.hands[0]) + len(s.discards) + len(s.pile) == before
     assert s.discards == []
@@ -118,17 +118,17 @@ def test_score_takes_at_most_two_tiles_of_gems_visited_this_turn():
     s = GameState(deck=BASIC)  # the start tile is ADD-R1 (ruby)
     s.waterfall[(1, 0)] = spare(s, "SCORE-R3")
     s.hands[0] = [spare(s, n) for n in ("ADD-R2", "STOP-B3", "STOP-R3", "DRAW-R1", "SCORE-G2")]
-    s.apply(mv.play(4))  # DRAW-R1: 1 step... and STOP-B3 for 3 more
-    s.apply(mv.play(2))
-    s.apply(mv.fall())
-    s.apply(mv.step("left"))  # the start tile: ADD
-    s.apply(mv.add(3, (1, 1)))  # SCORE-G2 joins; A holds ADD-R2 STOP-R3
+    s.apply(rules.play(4))  # DRAW-R1: 1 step... and STOP-B3 for 3 more
+    s.apply(rules.play(2))
+    s.apply(rules.fall())
+    s.apply(rules.step("left"))  # the start tile: ADD
+    s.apply(rules.add(3, (1, 1)))  # SCORE-G2 joins; A holds ADD-R2 STOP-R3
     s.hands[0].append(spare(s, "ADD-B1"))
-    ev = s.apply(mv.step("left"))  # 1.0: SCORE; ruby visited, sapphire not
+    ev = s.apply(rules.step("left"))  # 1.0: SCORE; ruby visited, sapphire not
     assert ev.action == cards.SCORE and s.phase == "score"
-    assert s.legal_moves() == [mv.score(1), mv.score(2), mv.done()]
-    s.apply(mv.score(2))  # STOP-R3: 3 points
-    s.apply(mv.score(1))  # ADD-R2: 2 points, and that is two: the fall goes on
+    assert s.legal_moves() == [rules.score(1), rules.score(2), rules.done()]
+    s.apply(rules.score(2))  # STOP-R3: 3 points
+    s.apply(rules.score(1))  # ADD-R2: 2 points, and that is two: the fall goes on
     assert s.score(0) == 5 and s.phase == "fall"
     assert names(s, s.hands[0]) == ["ADD-B1"]
     assert s.score(1) == 0
@@ -137,7 +137,7 @@ def test_score_takes_at_most_two_tiles_of_gems_visited_this_turn():
 def test_stop_ends_the_fall_with_steps_left():
     s = blocked_state()
     s.pawns = [(1, 0), None]
-    ev = s.apply(mv.step("left"))  # 2.0: STOP-G3
+    ev = s.apply(rules.step("left"))  # 2.0: STOP-G3
     assert ev.action == cards.STOP and ev.turn_over
     assert s.current == 1
 
@@ -152,23 +152,23 @@ def test_the_game_ends_once_the_waterfall_holds_twenty():
         if i > row:
             row, i = row + 1, 0
     s.pile = spare
-    s.apply(mv.play(1))
-    s.apply(mv.fall())
-    s.apply(mv.step("left"))  # ADD: the 20th tile
-    s.apply(mv.add(1, s.open_places()[0]))
+    s.apply(rules.play(1))
+    s.apply(rules.fall())
+    s.apply(rules.step("left"))  # ADD: the 20th tile
+    s.apply(rules.add(1, s.open_places()[0]))
     assert s.over and s.ended == "twenty"
     with pytest.raises(IllegalMove, match="over"):
-        s.apply(mv.play(1))
+        s.apply(rules.play(1))
 
 
 def test_the_game_ends_when_nothing_is_left_to_draw():
     s = GameState(deck=BASIC)
     s.pile, s.discards = [], []
-    s.apply(mv.play(1))  # to the discards: something is left to draw again
-    s.apply(mv.fall())
+    s.apply(rules.play(1))  # to the discards: something is left to draw again
+    s.apply(rules.fall())
     s.discards = []
-    s.apply(mv.step("left"))
-    s.apply(mv.add(1, (1, 0)))
+    s.apply(rules.step("left"))
+    s.apply(rules.add(1, (1, 0)))
     assert s.over and s.ended == "deck"
 
 
@@ -178,7 +178,7 @@ def test_a_player_sees_no_other_hand_and_not_what_others_drew():
     assert not hasattr(obs_b, "hands")
     assert obs_b.hand_sizes() == [len(h) for h in s.hands]
     assert obs_b.legal_moves() == []  # not B's turn
-    ev = s.apply(mv.step("right"))  # A draws 3
+    ev = s.apply(rules.step("right"))  # A draws 3
     seen = event_seen_by(ev, 1)
     assert len(seen.drew) == 3 and set(seen.drew) == {cards.NO_CARD}
     assert event_seen_by(ev, 0).drew == ev.drew and ev.drew[0] != cards.NO_CARD
@@ -186,10 +186,10 @@ def test_a_player_sees_no_other_hand_and_not_what_others_drew():
 
 def test_a_refused_step_names_the_way_down_or_the_pawn_in_it():
     s = GameState(deck=BASIC)
-    s.apply(mv.play(1))
-    s.apply(mv.fall())
+    s.apply(rules.play(1))
+    s.apply(rules.fall())
     with pytest.raises(IllegalMove, match="from above the waterfall the only way down is left"):
-        s.apply(mv.step("right"))
+        s.apply(rules.step("right"))
     s = blocked_state()
     with pytest.raises(IllegalMove, match="that tile holds pawn B, and the other way down is free"):
-        s.apply(mv.step("left"))
+        s.apply(rules.step("left"))

@@ -77,10 +77,10 @@ def test_playtest_physical_plays_each_bot_game_on_the_tiles(monkeypatch, capsys)
 def test_playtest_physical_says_which_game_the_tiles_got_wrong(monkeypatch, capsys):
     # The tiles are checked against the referee: a game written out with a wrong last
     # expect (as a tile showing the wrong thing would read) stops the run with exit 1.
-    from simulator.games.waterfall import figures
+    from simulator.games.waterfall import bots
 
-    write = figures.game_script
-    monkeypatch.setattr(figures, "game_script", lambda *a: write(*a) + "expect waterfall 99\n")
+    write = bots.game_script
+    monkeypatch.setattr(bots, "game_script", lambda *a: write(*a) + "expect waterfall 99\n")
     args = ["playtest", "--game", "waterfall", "--games", "1", "--seed", "8", "--physical"]
     assert main(args) == 1
     err = capsys.readouterr().err

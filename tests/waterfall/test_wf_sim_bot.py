@@ -14,9 +14,9 @@ from bot_window import TURN, button, click, frames, settle, shown_in
 from games.waterfall import cards
 
 from host_tools.cli import main as blinks
-from simulator.games.waterfall import moves as mv
+from simulator.games.waterfall import rules
 from simulator.games.waterfall.bots import GreedyBot
-from simulator.games.waterfall.observation import Observation
+from simulator.games.waterfall.rules import Observation
 from simulator.games.waterfall.window import BROKEN, NEW_GAME, OVER
 
 
@@ -26,7 +26,7 @@ def app_args(**kw):
 
 def press(app, game, move):
     """Press the buttons of `move` (an ADD: first its hand tile, then its place)."""
-    if move.kind == mv.ADD:
+    if move.kind == rules.ADD:
         bot_window.press(app, game, ("slot", move.slot))
         assert game.slot == move.slot
     bot_window.press(app, game, move)
@@ -44,7 +44,7 @@ def play_as_person(app, game, turns=None, each_move=lambda: None):
         move = me.act(state.observation(0))
         assert move in legal
         for other in legal:  # every legal move has an enabled button (ADD: the chosen tile's)
-            if other.kind == mv.ADD and other.slot != game.slot:
+            if other.kind == rules.ADD and other.slot != game.slot:
                 continue
             assert button(app, game, other)[1] or not game.fits(other), other
         moves = state.moves
@@ -191,7 +191,7 @@ def test_tiles_that_disagree_with_the_referee_stop_the_game_with_a_message(make_
     state = game.state
     stray = game.table.tile_of[state.hands[1][0]]
     app.ops.lift(stray)  # a tile of B's hand leaves the table behind the game's back
-    press(app, game, mv.play(1))
+    press(app, game, rules.play(1))
     settle(app, game)
     assert game.phase == BROKEN
     text = game.messages[-1][0]
@@ -240,9 +240,9 @@ def test_a_step_whose_pawn_did_not_come_is_clicked_again(make_app):
     game = app.controllers[0]
     settle(app, game)
     state = game.state
-    press(app, game, mv.play(1))
+    press(app, game, rules.play(1))
     settle(app, game)
-    press(app, game, mv.fall())
+    press(app, game, rules.fall())
     settle(app, game)
     clicks, lost = game.table.clicks, []
 
@@ -254,10 +254,10 @@ def test_a_step_whose_pawn_did_not_come_is_clicked_again(make_app):
         yield from clicks(t, n)
 
     game.table.clicks = first_click_lost
-    press(app, game, mv.step("left"))
+    press(app, game, rules.step("left"))
     settle(app, game)
     assert lost and game.phase != BROKEN, game.messages
-    assert state.history[-1].move == mv.step("left") and state.history[-1].entered == (0, 0)
+    assert state.history[-1].move == rules.step("left") and state.history[-1].entered == (0, 0)
     assert game.table.problems(state) == []
 
 

@@ -1,6 +1,7 @@
-"""Waterfall on the host, all in this package: rules and geometry (`rules`), moves, the referee
-and observations, bots, playtest figures, session scripts (`script`), its moves on the tiles
-(`tiles`) and a person against bots in the window (`window`). This module describes the game to the platform (simulator.games).
+"""Waterfall on the host, all in this package: its numbers, places, moves, observations and
+script words (`rules`), the referee and scripts played on it (`referee`), bots and playtest
+figures (`bots`), its moves on the tiles (`tiles`) and a person against bots in the window
+(`window`). This module describes the game to the platform (simulator.games).
 
     from simulator.games.waterfall.referee import GameState
     from simulator.games.waterfall.bots import play_game
@@ -11,7 +12,7 @@ from simulator.games import script_hooks
 
 NAME = "waterfall"
 TITLE = "Waterfall"
-PLAYTEST = "simulator.games.waterfall.figures"  # `blinks playtest`: its options and figures
+PLAYTEST = "simulator.games.waterfall.bots"  # `blinks playtest`: its options and figures
 FIRMWARE = ("games.waterfall", "Waterfall")
 TILES = 27  # the deck: one deal of 27 tiles
 PLAYER_COUNTS = (2, 3, 4)  # `blinks sim --players N` lays out these seats' hands and scores
@@ -80,7 +81,9 @@ ACTIONS = ("ADD", "DRAW", "SCORE", "STOP")
 
 # `blinks session run`: the script language and its runners, loaded when a script runs
 parse_script, session_runners = script_hooks(
-    "simulator.games.waterfall.script", "simulator.games.waterfall.tiles"
+    "simulator.games.waterfall.referee",
+    "simulator.games.waterfall.tiles",
+    words="simulator.games.waterfall.rules",
 )
 
 

@@ -1,17 +1,30 @@
 """Bots that play Waterfall from observations only, by name: `greedy` (the default) and
-`random`. A bot sees its own hand, the face-up waterfall and discards, the pawns and how many
-tiles the others hold; never the draw pile's order nor another player's hand.
+`random`, and the game's part of `blinks playtest`. A bot sees its own hand, the face-up
+waterfall and discards, the pawns and how many tiles the others hold; never the draw pile's
+order nor another player's hand.
 """
 
 from games.waterfall import cards
 
-from simulator.games.waterfall import moves as mv
-from simulator.games.waterfall.observation import event_seen_by
-from simulator.games.waterfall.referee import GameState, IllegalMove
-from simulator.games.waterfall.rules import DEFAULT_RULES, LEFT, RIGHT, below
+from simulator.games.waterfall import rules
+from simulator.games.waterfall.referee import (
+    GameState,
+    IllegalMove,
+    game_script,  # noqa: F401  (playtest --scripts)
+)
+from simulator.games.waterfall.rules import (
+    DEFAULT_RULES,
+    ENDS,
+    LEFT,
+    RIGHT,
+    RULES,
+    below,
+    event_seen_by,
+)
 from simulator.play import bots as play_bots
 from simulator.play.bots import BotTable, play_out
 from simulator.play.bots import bot_seed as seed_of_bot
+from simulator.play.figures import ended_fractions, mean_err
 
 
 class Bot(play_bots.Bot):
@@ -40,20 +53,20 @@ class GreedyBot(Bot):
         if phase == "add":
             slot = _lowest(hand)
             place = min(obs.open_places())  # the shallowest, leftmost place
-            return mv.add(slot, place)
+            return rules.add(slot, place)
         best = None
         for m in obs.legal_moves():
-            if m.kind == mv.SCORE and (
+            if m.kind == rules.SCORE and (
                 best is None
                 or cards.number_of(hand[m.slot - 1]) > cards.number_of(hand[best.slot - 1])
             ):
                 best = m
-        return best or mv.done()
+        return best or rules.done()
 
     def _play(self, obs, hand):
         if obs.steps and (not hand or obs.steps >= self._wanted_steps(obs, hand)):
-            return mv.fall()
-        return mv.play(_lowest(hand))
+            return rules.fall()
+        return rules.play(_lowest(hand))
 
     def _wanted_steps(self, obs, hand):
         """How far to fall: down to the best tile within reach, as the pawn would go."""
@@ -101,15 +114,15 @@ class GreedyBot(Bot):
         return 0.2
 
     def _step(self, obs, hand):
-        if mv.done() in obs.legal_moves() and self._reach(obs, hand, obs.steps)[1] < STOP_BELOW:
-            return mv.done()
+        if rules.done() in obs.legal_moves() and self._reach(obs, hand, obs.steps)[1] < STOP_BELOW:
+            return rules.done()
         options = obs.step_options()
         if len(options) == 1:
-            return mv.step(options[0])
+            return rules.step(options[0])
         here = obs.pawns[self.player]
         water = obs.waterfall
         visited = obs.visited
-        return mv.step(
+        return rules.step(
             max(
                 options,
                 key=lambda s: (self._value(below(here, s), water, hand, visited), s == LEFT),
@@ -144,3 +157,81 @@ def play_game(bot, seed=0, players=2, deck=None, start=0, seats=None, rules=DEFA
     classes = seats or [bot_class(bot)] * players
     bots = [bot_class(c)(p, bot_seed(seed, p)) for p, c in enumerate(classes)]
     return play_out(state, bots, seed, IllegalMove, event_seen_by)
+
+
+# Its part of `blinks playtest --game waterfall [--players N] [--physical]` (the driver is
+# simulator.play.playtest): the winner's mean score and how the games ended (the 20-tile rule,
+# an empty deck, or the turn limit). With --physical every game is also played move by move
+# on 27 simulated tiles, as people would, and the tiles are checked against the referee.
+
+
+def add_arguments(options):
+    options.standard("players", "physical", "scripts")
+    options.add_argument(
+        "--rules",
+        choices=RULES,
+        action="append",
+        help="a rules option, as a script's `rules` line (docs/waterfall.md#rules-options)",
+    )
+
+
+def play_options(args):
+    return {"rules": tuple(sorted(set(args.rules or ())))}
+
+
+def play(seats, seed, players, rules=()):
+    return play_game(None, seed=seed, players=players, seats=seats, rules=rules)
+
+
+def script_names(seats, players, seed):
+    return f"{seats[0]}-{players}p-seed{seed}.wf", f"{seats[0]}, {players} players, seed {seed}"
+
+
+def stats(games):
+    """The figures of finished games: winner's mean score and its standard error, the mean of
+    every player's score, the fraction of games by how they ended, turns, wins by seat."""
+    states = [s for s, _ in games]
+    n = len(states)
+    mean, stderr = mean_err([max(s.scores) for s in states])
+    ended = ended_fractions(states, ENDS)
+    players = states[0].players
+    wins = [0] * players
+    for s in states:
+        for p in s.winners():
+            wins[p] += 1
+    return {
+        "game": "waterfall",
+        "games": n,
+        "players": players,
+        "mean": mean,
+        "stderr": stderr,
+        "mean_all": sum(sum(s.scores) for s in states) / (n * players),
+        "ended": ended,
+        "twenty_fraction": ended["twenty"],
+        "deck_fraction": ended["deck"],
+        "mean_turns": sum(s.turns for s in states) / n,
+        "wins_by_seat": wins,
+    }
+
+
+def report(args, figures):
+    rules = "".join(f", rules {r}" for r in figures["rules"])
+    print(
+        f"Waterfall, {figures['players']} players{rules}, {args.bot}: "
+        f"{figures['games']} games from seed {args.seed}"
+    )
+    if args.physical:
+        print("every move also played on 27 simulated tiles: they agreed with the referee")
+    print(f"winner's score: mean {figures['mean']:.3f} ± {figures['stderr']:.3f} (standard error)")
+    print(
+        f"every player's score: mean {figures['mean_all']:.3f}; turns a game: {figures['mean_turns']:.1f}"
+    )
+    ended = figures["ended"]
+    print(
+        f"ended by the 20-tile rule {100 * ended['twenty']:.1f}%, an empty deck "
+        f"{100 * ended['deck']:.1f}%, the turn limit {100 * ended['turns']:.1f}%"
+    )
+    print(
+        "wins by seat: "
+        + ", ".join(f"{'ABCD'[p]} {w}" for p, w in enumerate(figures["wins_by_seat"]))
+    )

@@ -11,8 +11,7 @@ import random
 
 from games.waterfall import cards
 
-from simulator.games.waterfall import moves as mv
-from simulator.games.waterfall.observation import Observation
+from simulator.games.waterfall import rules
 from simulator.games.waterfall.rules import (
     DEFAULT_RULES,
     DRAW_COUNT,
@@ -27,10 +26,12 @@ from simulator.games.waterfall.rules import (
     RULES,
     SCORE_LIMIT,
     STEP_FIRST,
+    Observation,
     above,
     below,
     place_name,
 )
+from simulator.play import runner, scripts_out
 from simulator.play.referee import PointsGame, deck_to_deal
 
 PLAYING, FALLING, ADDING, SCORING, OVER = "play", "fall", "add", "score", "over"
@@ -187,38 +188,38 @@ class GameState(PointsGame):
         phase = self.phase
         n = len(self.hands[self.current])
         if phase == PLAYING:
-            out = [mv.play(s) for s in range(1, n + 1)]
-            return out + [mv.fall()] if self.steps else out
+            out = [rules.play(s) for s in range(1, n + 1)]
+            return out + [rules.fall()] if self.steps else out
         if phase == FALLING:
-            steps = [mv.step(s) for s in self.step_options()]
-            return steps + [mv.done()] if self.may_stop() else steps
+            steps = [rules.step(s) for s in self.step_options()]
+            return steps + [rules.done()] if self.may_stop() else steps
         if phase == ADDING:
             places = self.open_places()
-            return [mv.add(s, p) for s in range(1, n + 1) for p in places]
+            return [rules.add(s, p) for s in range(1, n + 1) for p in places]
         if phase == SCORING:
-            return [mv.score(s) for s in self._scorable()] + [mv.done()]
+            return [rules.score(s) for s in self._scorable()] + [rules.done()]
         return []
 
     # --- changing --------------------------------------------------------------------------
     def _apply(self, move, ev):
         p = ev.player
         hand = self.hands[p]
-        if move.kind == mv.PLAY:
+        if move.kind == rules.PLAY:
             t = hand.pop(move.slot - 1)
             self.discards.append(t)
             self.steps += cards.number_of(self.kinds[t])
-        elif move.kind == mv.FALL:
+        elif move.kind == rules.FALL:
             self.phase = FALLING
-        elif move.kind == mv.STEP:
+        elif move.kind == rules.STEP:
             self._step(move.side, ev)
         elif self.phase == FALLING:  # done: fall no further
             ev.stopped = self.steps
             self.steps = 0
             self._end_turn(ev)
-        elif move.kind == mv.ADD:
+        elif move.kind == rules.ADD:
             self.waterfall[move.place] = hand.pop(move.slot - 1)
             self._go_on(ev)
-        elif move.kind == mv.SCORE:
+        elif move.kind == rules.SCORE:
             t = hand.pop(move.slot - 1)
             self.score_piles[p].append(t)
             ev.scored = self.kinds[t]
@@ -229,24 +230,24 @@ class GameState(PointsGame):
             self._go_on(ev)
 
     def _why_not(self, move):
-        if not isinstance(move, mv.Move):
+        if not isinstance(move, rules.Move):
             return f"not a move: {move!r}"
         phase = self.phase
         if phase == PLAYING:
-            if move.kind == mv.FALL:
+            if move.kind == rules.FALL:
                 return "play at least one hand tile before falling: its number is your steps"
             return f"{PLAYERS[self.current]} plays hand tiles now (play N, fall)"
         if phase == FALLING:
-            if move.kind == mv.STEP:
+            if move.kind == rules.STEP:
                 return self._why_not_step(move.side)
-            if move.kind == mv.DONE:
+            if move.kind == rules.DONE:
                 return self._why_not_stop()
             return "the pawn is falling: step left or step right"
         if phase == ADDING:
-            if move.kind == mv.ADD:
+            if move.kind == rules.ADD:
                 return "a tile joins the waterfall from the hand, right below a waterfall tile"
             return "ADD: place a hand tile in the waterfall (add N at ROW.PLACE)"
-        if move.kind == mv.SCORE:
+        if move.kind == rules.SCORE:
             return "SCORE takes a hand tile whose gem the pawn visited this turn"
         return "SCORE: score a hand tile (score N) or stop (done)"
 
@@ -379,3 +380,49 @@ class GameState(PointsGame):
 
 
 __all__ = ["Event", "GameState", "IllegalMove", "above"]
+
+
+# Session scripts (`*.wf`, read by rules.parse_script) played on the referee alone, and a
+# finished game written out as a script that replays it
+
+
+class RulesRunner(runner.RulesRunner):
+    """A Waterfall script on the referee alone (`--rules-only`); tiles.py's TilesRunner
+    plays it on the tiles."""
+
+    NAME, TITLE = "waterfall", "Waterfall"
+    SETUP = (
+        ("players", 2),
+        ("seed", 0),
+        ("deck", None),
+        ("deal", "blob"),
+        ("start", 0),
+        ("rules", ()),
+    )
+    IllegalMove = IllegalMove
+    GameState = GameState
+    COUNTED = (("hand", "hands"), ("waterfall", "waterfall"), ("draw", "pile"))
+
+    def opening(self):
+        s = self.state
+        self.say("waterfall starts with " + cards.name(s.kinds[s.waterfall[(0, 0)]]))
+
+    def read(self, st):
+        if st.what == "pawn":
+            pawn = self.state.pawns[st.player]
+            return "above" if pawn is None else place_name(pawn)
+        return runner.RulesRunner.read(self, st)
+
+
+def game_script(state, title, seed=0):
+    """A finished Waterfall game as a `.wf` script: its deck, players and every move, then
+    `expect` lines for how it ended, so `blinks session run` replays that very game."""
+    setup = [
+        f"players {state.players}",
+        f"seed {seed}",
+        "deck " + " ".join(cards.name(k) for k in state.kinds),
+        f"start {PLAYERS[state.history[0].player] if state.history else 'A'}",
+    ] + [f"rules {' '.join(state.rules)}"] * bool(state.rules)
+    ends = [f"expect score {PLAYERS[p]} {state.score(p)}" for p in range(state.players)]
+    ends += [f"expect waterfall {len(state.waterfall)}", f"expect draw {len(state.pile)}"]
+    return scripts_out.game_script(state, title, setup, ends + scripts_out.how_it_ended(state))

@@ -30,8 +30,8 @@ import random
 from games.waterfall import Waterfall, cards
 
 from simulator.app.steps import DeckTable, Until
+from simulator.games.waterfall.referee import RulesRunner
 from simulator.games.waterfall.rules import PLAYERS, cell_of, place_name
-from simulator.games.waterfall.script import RulesRunner
 from simulator.play.physical import SETTLE_MS, Mismatch, OnTiles, Stop
 
 LONE_WAIT_MS = 1000

@@ -25,12 +25,9 @@ from simulator.app.bot_game import BROKEN, NEW_GAME, OVER
 from simulator.app.bot_game import PERSON as TURN
 from simulator.app.bot_panel import BUTTON_FILL, CHOSEN_FILL
 from simulator.app.panels import DIM, WARN, wrap
-from simulator.games.waterfall import bots
-from simulator.games.waterfall import moves as mv
-from simulator.games.waterfall.observation import event_seen_by
-from simulator.games.waterfall.referee import GameState
-from simulator.games.waterfall.rules import LEFT, PLAYERS, RIGHT, place_name
-from simulator.games.waterfall.script import game_script
+from simulator.games.waterfall import bots, rules
+from simulator.games.waterfall.referee import GameState, game_script
+from simulator.games.waterfall.rules import LEFT, PLAYERS, RIGHT, event_seen_by, place_name
 from simulator.games.waterfall.tiles import PERSON, AppTable
 
 PHASE_WORDS = {
@@ -93,9 +90,9 @@ def _buttons(surface, game, x, y):
         return (text, move, game.legal(move) and game.fits(move), fill)
 
     if phase == "play":
-        items = [item(str(n), mv.play(n)) for n in slots]
+        items = [item(str(n), rules.play(n)) for n in slots]
         y = bot_panel.row(surface, game, x, y, "Play", items)
-        y = bot_panel.row(surface, game, x, y, "", [item("fall", mv.fall())])
+        y = bot_panel.row(surface, game, x, y, "", [item("fall", rules.fall())])
     elif phase == "fall":
         y = bot_panel.row(
             surface,
@@ -103,9 +100,9 @@ def _buttons(surface, game, x, y):
             x,
             y,
             "Step",
-            [item("left", mv.step(LEFT))] + [item("right", mv.step(RIGHT))],
+            [item("left", rules.step(LEFT))] + [item("right", rules.step(RIGHT))],
         )
-        y = bot_panel.row(surface, game, x, y, "", [item("done", mv.done())])
+        y = bot_panel.row(surface, game, x, y, "", [item("done", rules.done())])
     elif phase == "add":
         mine = game.your_turn()
         chosen = [
@@ -114,12 +111,12 @@ def _buttons(surface, game, x, y):
         ]
         y = bot_panel.row(surface, game, x, y, "Add tile", chosen)
         places = state.open_places()
-        items = [item(place_name(p), mv.add(game.slot, p)) for p in places]
+        items = [item(place_name(p), rules.add(game.slot, p)) for p in places]
         y = bot_panel.row(surface, game, x, y, "at", items)
     elif phase == "score":
-        items = [item(str(n), mv.score(n)) for n in slots]
+        items = [item(str(n), rules.score(n)) for n in slots]
         y = bot_panel.row(surface, game, x, y, "Score", items)
-        y = bot_panel.row(surface, game, x, y, "", [item("done", mv.done())])
+        y = bot_panel.row(surface, game, x, y, "", [item("done", rules.done())])
     return y + game.app.panel.px(4)
 
 
@@ -161,7 +158,7 @@ class BotGame(bot_game.BotGame):
 
     def fits(self, move):
         """An ADD the table has room for (a very deep or wide waterfall leaves its area)."""
-        return move.kind != mv.ADD or self.table.fits(move.place)
+        return move.kind != rules.ADD or self.table.fits(move.place)
 
     def refusal(self, move):
         why = bot_game.BotGame.refusal(self, move)
@@ -188,7 +185,7 @@ class BotGame(bot_game.BotGame):
         """The transcript line, as A may read it (the others' draws stay hidden)."""
         seen = event_seen_by(event, PERSON)
         text = seen.describe(hide_draws=event.player != PERSON)
-        if event.move.kind == mv.PLAY:  # the discard pile is face up
+        if event.move.kind == rules.PLAY:  # the discard pile is face up
             text += f" ({cards.name(self.state.kinds[self.state.discards[-1]])})"
         if event.reshuffled:
             text += "; the discards are shuffled into a new draw pile"
