@@ -17,9 +17,11 @@ GAMES = {  # game: a bot of its own to spy on
 
 
 def parts(game):
+    """The game's bots module, its bot to spy on, and the observation type its referee hands
+    a seat (from the descriptor's dealt game, wherever the game keeps the class)."""
     bots = importlib.import_module(f"simulator.games.{game}.bots")
-    observation = importlib.import_module(f"simulator.games.{game}.observation")
-    return bots, getattr(bots, GAMES[game]), observation.Observation
+    dealt = importlib.import_module(f"simulator.games.{game}").dealt(seed=0)
+    return bots, getattr(bots, GAMES[game]), type(dealt.observation(0))
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
