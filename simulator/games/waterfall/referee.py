@@ -2,6 +2,8 @@
 `legal_moves()` lists what the player to move may do, `apply(move)` performs it or raises
 IllegalMove naming the rule, and players look through `observation(player)`, which hides the
 other players' hands, their score piles and the draw pile. Pure rules: no world, no tiles.
+A session script (read by rules.parse_script) plays on it through `RulesRunner`, and
+`game_script` writes a finished game out as a script that replays it.
 
 The rules are docs/waterfall.md's. A tile is known by its id, its index in the deck's order;
 `kinds[id]` is its card (games.waterfall.cards).
@@ -379,9 +381,6 @@ class GameState(PointsGame):
         return out
 
 
-__all__ = ["Event", "GameState", "IllegalMove", "above"]
-
-
 # Session scripts (`*.wf`, read by rules.parse_script) played on the referee alone, and a
 # finished game written out as a script that replays it
 
@@ -426,3 +425,6 @@ def game_script(state, title, seed=0):
     ends = [f"expect score {PLAYERS[p]} {state.score(p)}" for p in range(state.players)]
     ends += [f"expect waterfall {len(state.waterfall)}", f"expect draw {len(state.pile)}"]
     return scripts_out.game_script(state, title, setup, ends + scripts_out.how_it_ended(state))
+
+
+__all__ = ["Event", "GameState", "IllegalMove", "RulesRunner", "above", "game_script"]
