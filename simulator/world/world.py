@@ -203,14 +203,20 @@ class World:
             steps[tid]()
         self.now = target
 
-    def run_until(self, predicate, timeout_ms: int) -> bool:
-        """Advance pass by pass until predicate() is true; False if timeout_ms ran out first."""
+    def run_until(self, predicate, timeout_ms: int, every_ms: int | None = None) -> bool:
+        """Advance until predicate() is true, looking after every pass, or every `every_ms` of
+        simulated time for a predicate dearer than a pass (reading a whole log, say); False if
+        timeout_ms ran out first."""
         end = self.now + timeout_ms
         if predicate():
             return True
         while self.now < end:
-            nxt = self._queue[0][0] if self._queue else end
-            self.advance(min(max(nxt, self.now), end) - self.now)
+            if every_ms is None:
+                nxt = self._queue[0][0] if self._queue else end
+                step = min(max(nxt, self.now), end) - self.now
+            else:
+                step = min(every_ms, end - self.now)
+            self.advance(step)
             if predicate():
                 return True
         return False

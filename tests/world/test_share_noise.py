@@ -27,9 +27,9 @@ def one_run(seed):
     sender = stores[0].build_files(NEW)
     writes = stores[1].writes = []
     share_from(w, stores, 0)
-    end = w.now + RUN_MS
-    while outcome(w) is None and w.now < end:  # outcome() reads the root's whole log: a
-        w.advance(50)  # look every 50 ms, not after every pass, is a quarter of the CPU less
+    # outcome() reads the root's whole log: looking every 50 ms, not after every pass, is a
+    # quarter of the CPU less
+    w.run_until(lambda: outcome(w) is not None, RUN_MS, every_ms=50)
     wrong = 0
     for path, offset, data in writes:
         real = path.removesuffix(".tmp")

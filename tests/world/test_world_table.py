@@ -218,3 +218,24 @@ def test_a_game_that_raises_stops_the_advance_and_loses_nothing():
     assert w.now == stopped + 1000
     assert len(w.runner(a).game.seen) > 40  # the failing tile keeps running
     assert w.runner(b).game.face_view()[5] == 1
+
+
+def test_run_until_looks_after_every_pass_or_every_every_ms():
+    w = World(seed=8)
+    w.add_tile(Demo, 0, 0)
+    looked = []
+
+    def after(ms):
+        looked.append(w.now)
+        return w.now >= ms
+
+    assert w.run_until(lambda: after(130), 1000)
+    passes = looked[1:]  # after each pass: the tile's 20 ms cadence, with its jitter
+    assert 6 <= len(passes) <= 8 and 130 <= w.now < 160
+    looked.clear()
+    start = w.now
+    assert w.run_until(lambda: after(start + 130), 1000, every_ms=50)
+    assert looked == [start, start + 50, start + 100, start + 150]  # every 50 ms, not a pass
+    looked.clear()
+    assert not w.run_until(lambda: after(10**9), 120, every_ms=50)
+    assert w.now == start + 270 and looked[-1] == start + 270  # the last look at the timeout
