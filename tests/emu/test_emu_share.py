@@ -68,8 +68,7 @@ def line_of(firmware_copy, tmp_path, name="line", small=False, tiles=3):
         x, y = (build(firmware_dir=firmware_copy(tag)) for tag in ("x", "y"))
     state = tmp_path / name
     flashed_image(x, state, tiles=tiles)
-    flashed_image(y, tmp_path / f"{name}-y", tiles=1)
-    shutil.copyfile(tmp_path / f"{name}-y" / "tile0.flash", state / "tile0.flash")
+    flashed_image(y, state, tiles=1)  # tile 0's chip made again, with Y
     return x.build, y.build, state
 
 

@@ -17,6 +17,7 @@ from host_tools import cli
 from host_tools.bridge import bootsel, fs_image, uf2
 from host_tools.bridge.binary_info import MARKER_END, MARKER_START, read_binary_info
 from host_tools.bridge.tile_uf2 import TileUf2Error, make_tile_uf2, read_micropython_uf2
+from host_tools.emu.flashed import drop_uf2
 from simulator.mpy.build import build
 from simulator.mpy.host_micropython import micropython_command
 
@@ -143,12 +144,10 @@ def test_a_file_that_is_not_a_uf2_is_refused():
 
 
 def fs_of(data):
-    """The littlefs region of a tile UF2, as a board's flash holds it after the copy."""
-    region = bytearray(b"\xff" * fs_image.STORAGE_BYTES)
-    for address, page in uf2.flash_pages(uf2.read_blocks(data)).items():
-        if address >= FS_BASE:
-            region[address - FS_BASE : address - FS_BASE + 256] = page
-    return bytes(region)
+    """The littlefs region of a tile UF2, as a blank board's flash holds it after the copy."""
+    chip = bytearray(b"\xff" * fs_image.FLASH_BYTES)
+    drop_uf2(chip, data)
+    return bytes(chip[fs_image.STORAGE_OFFSET :])
 
 
 def test_the_tile_uf2_holds_micropython_and_the_build_laid_out_as_blinks_flash_lays_it(image):
