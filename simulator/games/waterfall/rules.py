@@ -79,9 +79,6 @@ def cell_of(place, top=(0, 0)):
     return (top[0] + 2 * i - row, top[1] + row - i)
 
 
-card_name = cards.name
-
-
 # Moves
 
 PLAY, FALL, STEP, ADD, SCORE, DONE = "play", "fall", "step", "add", "score", "done"
